@@ -1,0 +1,36 @@
+import cookieParser from 'cookie-parser';
+import express, { type Express, type Router } from 'express';
+import pinoHttp from 'pino-http';
+import type { Logger as Pino } from 'pino';
+import { healthRoutes, type ReadinessCheck } from './health.routes';
+import { errorHandler, notFoundHandler } from './http/errors';
+import { requestId } from './http/request-id';
+
+export interface AppDeps {
+  logger: Pino;
+  readiness: ReadinessCheck[];
+  /** Versioned API routers, mounted under /v1 in order. */
+  v1: Router[];
+}
+
+/** Builds the Express app from its dependencies; main.ts and the tests both call it. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req) => (req as { id?: string }).id ?? '',
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.use(healthRoutes(deps.readiness));
+  app.use(cookieParser());
+  for (const router of deps.v1) app.use('/v1', router);
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,38 @@
+import { AppError } from '@slipway/core';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ERROR_STATUS } from './error-status';
+
+/** Turns body-parser and other library errors into AppErrors, so one handler answers every error. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { type?: string; status?: number; expose?: boolean };
+  if (e?.type === 'entity.parse.failed') return new AppError('invalid_json', 'The request body is not valid JSON');
+  if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'The request body is too large');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new AppError('unsupported_media_type', 'The request body encoding is not supported');
+  }
+  return new AppError('internal', 'Something went wrong on our side');
+}
+
+/** Last middleware: `{ error: { code, message, details? } }`, never a stack, SQL or server path. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const appError = toAppError(err);
+  const status = ERROR_STATUS[appError.code];
+  if (status >= 500) req.log?.error({ err }, 'request failed');
+  if (appError.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfter)));
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).json({
+    error: {
+      code: appError.code,
+      message: appError.message,
+      ...(appError.details ? { details: appError.details } : {}),
+    },
+  });
+};
+
+export const notFoundHandler: RequestHandler = (_req, _res, next) => {
+  next(new AppError('not_found', 'No such endpoint'));
+};

@@ -1,0 +1,19 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', 'deploy/images/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Config is read once in packages/config; nothing else reads process.env (STYLE.md, habit 7).
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through @slipway/config.' }],
+    },
+  },
+  {
+    files: ['packages/config/**', 'packages/testing/**', 'bench/**', '**/*.spec.ts', 'jest.config.ts', 'prisma.config.ts', 'apps/*/src/main.ts', 'apps/cli/src/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+);

@@ -1,0 +1,30 @@
+/** @jest-config-loader ts-node */
+import type { Config } from 'jest';
+
+const transform: Config['transform'] = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }],
+};
+const roots = ['<rootDir>/apps', '<rootDir>/packages'];
+
+// Two projects: `unit` needs no services; `integration` talks to real PostgreSQL, Redis, Docker and Caddy.
+const config: Config = {
+  projects: [
+    {
+      displayName: 'unit',
+      roots,
+      transform,
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
+    },
+    {
+      displayName: 'integration',
+      roots,
+      transform,
+      testMatch: ['**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
+      testTimeout: 120_000,
+    },
+  ],
+};
+
+export default config;

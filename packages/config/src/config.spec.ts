@@ -1,0 +1,73 @@
+import { ConfigError, loadConfig } from './index';
+
+const base = { DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db' };
+
+describe('loadConfig', () => {
+  it('fills defaults in development and freezes the result', () => {
+    const config = loadConfig('control', base);
+    expect(config.api.port).toBe(7070);
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.secrets.encryptionKey).toHaveLength(32);
+    expect(Object.isFrozen(config.api)).toBe(true);
+    expect(() => {
+      (config.api as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('names each missing or malformed setting', () => {
+    const thrown = catchError(() => loadConfig('control', { SLIPWAY_API_PORT: 'eighty', SLIPWAY_WORKER_IN_PROCESS: 'maybe' }));
+    expect(thrown.problems.join('\n')).toMatch(/DATABASE_URL is required/);
+    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_API_PORT must be a whole number/);
+    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_WORKER_IN_PROCESS must be true or false/);
+  });
+
+  it('refuses missing and placeholder secrets in production', () => {
+    const missing = catchError(() => loadConfig('control', { ...base, SLIPWAY_MODE: 'production' }));
+    expect(missing.problems.some((p) => p.startsWith('SLIPWAY_SESSION_SECRET is required'))).toBe(true);
+    expect(missing.problems.some((p) => p.startsWith('SLIPWAY_ENCRYPTION_KEY is required'))).toBe(true);
+
+    const placeholder = catchError(() =>
+      loadConfig('control', {
+        ...base,
+        SLIPWAY_MODE: 'production',
+        SLIPWAY_SESSION_SECRET: 'dev-session-secret-not-for-production-use',
+        SLIPWAY_ENCRYPTION_KEY: 'changeme',
+      }),
+    );
+    expect(placeholder.problems.join('\n')).toMatch(/SLIPWAY_SESSION_SECRET is a placeholder/);
+    expect(placeholder.problems.join('\n')).toMatch(/SLIPWAY_ENCRYPTION_KEY is a placeholder/);
+  });
+
+  it('accepts real secrets in production', () => {
+    const config = loadConfig('control', {
+      ...base,
+      SLIPWAY_MODE: 'production',
+      SLIPWAY_SESSION_SECRET: 'k8J2mQ9xR4tV7wY1zA3cE6gH0jL5nP8s',
+      SLIPWAY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SLIPWAY_PUBLIC_URL: 'https://api.example.com',
+    });
+    expect(config.api.secureCookies).toBe(true);
+    expect(config.api.publicOrigin).toBe('https://api.example.com');
+  });
+
+  it('rejects a key of the wrong length', () => {
+    const thrown = catchError(() => loadConfig('control', { ...base, SLIPWAY_ENCRYPTION_KEY: 'abcd' }));
+    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_ENCRYPTION_KEY must be 32 bytes/);
+  });
+
+  it('gives the agent no database settings', () => {
+    const config = loadConfig('agent', {});
+    expect(config.database.url).toBeUndefined();
+    expect(config.agent.listen).toBe('127.0.0.1:7443');
+  });
+});
+
+function catchError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('expected a ConfigError');
+}

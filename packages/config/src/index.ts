@@ -1,0 +1,178 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { SETTINGS, type Role, type Setting } from './settings';
+
+export { SETTINGS, type Role } from './settings';
+
+export interface Config {
+  mode: 'development' | 'production' | 'test';
+  log: { level: string };
+  api: { host: string; port: number; publicUrl: string; publicOrigin: string; secureCookies: boolean; bodyLimitBytes: number };
+  database: { url: string };
+  redis: { url: string; prefix: string };
+  secrets: { sessionKey: string; encryptionKey: Buffer };
+  apps: { domain: string; scheme: 'http' | 'https' };
+  controlPlane: { dataDir: string; workerInProcess: boolean; agentAddresses: string[] };
+  agent: {
+    listen: string;
+    dataDir: string;
+    nodeName: string;
+    publicIpv4: string[];
+    caddyAdminUrl: string;
+    dockerSocket: string;
+    extraCaBundle: string | null;
+  };
+  images: { node: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
+  limits: { uploadZipBytes: number; uploadFileBytes: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const PLACEHOLDERS = /^(change-?me|changeme|secret|placeholder|example|xxx+|dev|development|test)$/i;
+
+/**
+ * Reads the environment once, validates every setting the role needs, and returns a frozen
+ * object. Throws ConfigError naming each bad or missing setting; main.ts prints it and exits.
+ */
+export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const problems: string[] = [];
+  const mode = (env.SLIPWAY_MODE ?? 'development') as Config['mode'];
+  if (!['development', 'production', 'test'].includes(mode)) {
+    problems.push(`SLIPWAY_MODE must be one of development, production, test (got "${mode}")`);
+  }
+  const values: Record<string, unknown> = {};
+  for (const s of SETTINGS) {
+    if (!s.roles.includes(role)) continue;
+    const raw = env[s.env];
+    if (raw === undefined || raw === '') {
+      const fallback = mode === 'production' && s.secret ? undefined : s.default;
+      if (fallback === undefined) {
+        problems.push(`${s.env} is required: ${s.description}`);
+        continue;
+      }
+      values[s.env] = fallback;
+      continue;
+    }
+    const parsed = parse(s, raw);
+    if (typeof parsed === 'string' && parsed.startsWith('!')) {
+      problems.push(`${s.env} ${parsed.slice(1)}`);
+      continue;
+    }
+    if (s.secret && mode === 'production' && typeof parsed === 'string' && (PLACEHOLDERS.test(parsed) || parsed === s.default)) {
+      problems.push(`${s.env} is a placeholder; set a real secret in production`);
+      continue;
+    }
+    values[s.env] = parsed;
+  }
+  for (const s of SETTINGS) {
+    if (!(s.env in values) || !s.schema) continue;
+    if (!validatorFor(s)(values[s.env])) problems.push(`${s.env} ${describe(s)}`);
+  }
+  const encryptionKey = role === 'agent' ? Buffer.alloc(0) : decodeKey(values.SLIPWAY_ENCRYPTION_KEY, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  // Every value was validated against its setting's schema above.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const v = values as Record<string, any>;
+  const publicUrl = role === 'control' ? new URL(v.SLIPWAY_PUBLIC_URL) : null;
+  const config: Config = {
+    mode,
+    log: { level: v.SLIPWAY_LOG_LEVEL },
+    api: {
+      host: v.SLIPWAY_API_HOST,
+      port: v.SLIPWAY_API_PORT,
+      publicUrl: publicUrl ? publicUrl.toString().replace(/\/$/, '') : '',
+      publicOrigin: publicUrl ? publicUrl.origin : '',
+      secureCookies: publicUrl ? publicUrl.protocol === 'https:' : false,
+      bodyLimitBytes: 1024 * 1024,
+    },
+    database: { url: v.DATABASE_URL },
+    redis: { url: v.REDIS_URL, prefix: v.SLIPWAY_REDIS_PREFIX },
+    secrets: { sessionKey: v.SLIPWAY_SESSION_SECRET, encryptionKey },
+    apps: { domain: v.SLIPWAY_APPS_DOMAIN, scheme: v.SLIPWAY_APPS_SCHEME },
+    controlPlane: {
+      dataDir: v.SLIPWAY_DATA_DIR,
+      workerInProcess: v.SLIPWAY_WORKER_IN_PROCESS,
+      agentAddresses: v.SLIPWAY_AGENT_ADDRESSES ?? [],
+    },
+    agent: {
+      listen: v.SLIPWAY_AGENT_LISTEN,
+      dataDir: v.SLIPWAY_AGENT_DATA_DIR,
+      nodeName: v.SLIPWAY_AGENT_NODE_NAME,
+      publicIpv4: v.SLIPWAY_AGENT_PUBLIC_IPV4 ?? [],
+      caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
+      dockerSocket: v.DOCKER_SOCKET,
+      extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,
+    },
+    images: {
+      node: v.SLIPWAY_IMAGE_NODE,
+      python: v.SLIPWAY_IMAGE_PYTHON,
+      static: v.SLIPWAY_IMAGE_STATIC,
+      postgres: v.SLIPWAY_IMAGE_POSTGRES,
+      mysql: v.SLIPWAY_IMAGE_MYSQL,
+      redis: v.SLIPWAY_IMAGE_REDIS,
+      mongodb: v.SLIPWAY_IMAGE_MONGODB,
+    },
+    limits: { uploadZipBytes: v.SLIPWAY_UPLOAD_ZIP_MAX_BYTES, uploadFileBytes: v.SLIPWAY_UPLOAD_FILE_MAX_BYTES },
+  };
+  return deepFreeze(config);
+}
+
+function parse(s: Setting, raw: string): unknown {
+  switch (s.type) {
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw.trim())) return `!must be a whole number (got "${raw}")`;
+      return Number(raw);
+    }
+    case 'boolean': {
+      const t = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(t)) return true;
+      if (['0', 'false', 'no', 'off'].includes(t)) return false;
+      return `!must be true or false (got "${raw}")`;
+    }
+    case 'list':
+      return raw.split(',').map((x) => x.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+const ajv = new Ajv({ allErrors: true });
+addFormats(ajv);
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+function validatorFor(s: Setting) {
+  let v = validators.get(s.env);
+  if (!v) {
+    v = ajv.compile(s.schema!);
+    validators.set(s.env, v);
+  }
+  return v;
+}
+
+function describe(s: Setting): string {
+  const errors = validatorFor(s).errors ?? [];
+  return `is invalid: ${errors.map((e) => e.message).join('; ')} (${s.description})`;
+}
+
+function decodeKey(raw: unknown, problems: string[]): Buffer {
+  if (typeof raw !== 'string') return Buffer.alloc(0);
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    problems.push('SLIPWAY_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
+  }
+  return key;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Buffer.isBuffer(o)) {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+export { createLogger } from './logger';

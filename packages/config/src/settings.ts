@@ -1,0 +1,54 @@
+/** Which process reads a setting. The agent never sees database, queue or session secrets. */
+export type Role = 'control' | 'agent' | 'cli';
+
+export interface Setting {
+  env: string;
+  type: 'string' | 'integer' | 'boolean' | 'list';
+  default?: unknown;
+  roles: Role[];
+  /** A secret has no default in production and refuses placeholders there. */
+  secret?: boolean;
+  schema?: object;
+  description: string;
+}
+
+const C: Role[] = ['control'];
+const CC: Role[] = ['control', 'cli'];
+const A: Role[] = ['agent'];
+const ALL: Role[] = ['control', 'agent', 'cli'];
+const imageName = { type: 'string', minLength: 1, pattern: '^[a-z0-9][a-z0-9._/:@-]*$' };
+const hostPort = { type: 'string', pattern: '^[^\\s:]+:\\d{1,5}$' };
+
+// The README's settings table is generated from this list (deploy/settings-table.ts): keep descriptions short.
+export const SETTINGS: Setting[] = [
+  { env: 'SLIPWAY_LOG_LEVEL', type: 'string', default: 'info', roles: ALL, schema: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, description: 'pino log level' },
+  { env: 'DATABASE_URL', type: 'string', roles: CC, schema: { type: 'string', pattern: '^postgres(ql)?://' }, description: 'PostgreSQL connection URL of the control plane' },
+  { env: 'REDIS_URL', type: 'string', default: 'redis://127.0.0.1:6379', roles: CC, schema: { type: 'string', pattern: '^rediss?://' }, description: 'Redis for BullMQ queues and throttling' },
+  { env: 'SLIPWAY_REDIS_PREFIX', type: 'string', default: 'slipway', roles: CC, schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }, description: 'key prefix of every queue and counter in Redis' },
+  { env: 'SLIPWAY_API_HOST', type: 'string', default: '127.0.0.1', roles: C, schema: { type: 'string', minLength: 1 }, description: 'address the API listens on' },
+  { env: 'SLIPWAY_API_PORT', type: 'integer', default: 7070, roles: C, schema: { type: 'integer', minimum: 0, maximum: 65535 }, description: 'port the API listens on (0 = any free port)' },
+  { env: 'SLIPWAY_PUBLIC_URL', type: 'string', default: 'http://localhost:7070', roles: C, schema: { type: 'string', format: 'uri', pattern: '^https?://' }, description: 'URL users reach the API at; its origin is the only one accepted for cookie-authenticated writes, https makes cookies Secure' },
+  { env: 'SLIPWAY_SESSION_SECRET', type: 'string', default: 'dev-session-secret-not-for-production-use', secret: true, roles: C, schema: { type: 'string', minLength: 32 }, description: 'secret keying session and token hashes (at least 32 characters)' },
+  { env: 'SLIPWAY_ENCRYPTION_KEY', type: 'string', default: '0000000000000000000000000000000000000000000000000000000000000000', secret: true, roles: CC, description: 'AES-256-GCM key for secrets at rest: 64 hex characters or 32 bytes base64' },
+  { env: 'SLIPWAY_APPS_DOMAIN', type: 'string', default: 'apps.localhost', roles: ['control', 'agent'], schema: { type: 'string', pattern: '^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$' }, description: 'web apps get <subdomain>.<apps domain>' },
+  { env: 'SLIPWAY_APPS_SCHEME', type: 'string', default: 'http', roles: C, schema: { enum: ['http', 'https'] }, description: 'scheme of app URLs' },
+  { env: 'SLIPWAY_DATA_DIR', type: 'string', default: '/var/lib/slipway/control', roles: CC, schema: { type: 'string', pattern: '^/' }, description: "control plane's files (the agents' certificate authority)" },
+  { env: 'SLIPWAY_WORKER_IN_PROCESS', type: 'boolean', default: false, roles: C, schema: { type: 'boolean' }, description: 'run the BullMQ workers inside the API process' },
+  { env: 'SLIPWAY_AGENT_ADDRESSES', type: 'list', default: [], roles: C, schema: { type: 'array', items: hostPort }, description: 'extra agent gRPC addresses to health-check before any node has enrolled' },
+  { env: 'SLIPWAY_AGENT_LISTEN', type: 'string', default: '127.0.0.1:7443', roles: A, schema: hostPort, description: "agent's gRPC listen address" },
+  { env: 'SLIPWAY_AGENT_DATA_DIR', type: 'string', default: '/var/lib/slipway/agent', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'volumes, databases, backups, uploads, tls of this server' },
+  { env: 'SLIPWAY_AGENT_NODE_NAME', type: 'string', default: 'local', roles: A, schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }, description: 'name this server enrolls under' },
+  { env: 'SLIPWAY_AGENT_PUBLIC_IPV4', type: 'list', default: ['127.0.0.1'], roles: A, schema: { type: 'array', items: { type: 'string', format: 'ipv4' } }, description: 'public IPv4 addresses of this server (A records of custom domains)' },
+  { env: 'SLIPWAY_CADDY_ADMIN_URL', type: 'string', default: 'http://127.0.0.1:2019', roles: A, schema: { type: 'string', pattern: '^https?://' }, description: "Caddy's admin API" },
+  { env: 'DOCKER_SOCKET', type: 'string', default: '/var/run/docker.sock', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'Docker engine socket' },
+  { env: 'SLIPWAY_BUILD_CA_BUNDLE', type: 'string', default: '', roles: A, description: 'extra CA bundle trusted during builds (corporate proxies)' },
+  { env: 'SLIPWAY_IMAGE_NODE', type: 'string', default: 'slipway/node:18', roles: ALL, schema: imageName, description: 'Node.js runtime image' },
+  { env: 'SLIPWAY_IMAGE_PYTHON', type: 'string', default: 'slipway/python:3.11', roles: ALL, schema: imageName, description: 'Python runtime image' },
+  { env: 'SLIPWAY_IMAGE_STATIC', type: 'string', default: 'slipway/static:1', roles: ALL, schema: imageName, description: 'static site server image' },
+  { env: 'SLIPWAY_IMAGE_POSTGRES', type: 'string', default: 'slipway/postgres:15', roles: ALL, schema: imageName, description: 'PostgreSQL engine image' },
+  { env: 'SLIPWAY_IMAGE_MYSQL', type: 'string', default: 'slipway/mariadb:10.11', roles: ALL, schema: imageName, description: 'MySQL engine image' },
+  { env: 'SLIPWAY_IMAGE_REDIS', type: 'string', default: 'slipway/redis:7.0', roles: ALL, schema: imageName, description: 'Redis engine image' },
+  { env: 'SLIPWAY_IMAGE_MONGODB', type: 'string', default: 'mongo:7', roles: ALL, schema: imageName, description: 'MongoDB engine image (official only)' },
+  { env: 'SLIPWAY_UPLOAD_ZIP_MAX_BYTES', type: 'integer', default: 200_000_000, roles: ['control', 'agent'], schema: { type: 'integer', minimum: 1 }, description: '.zip upload limit' },
+  { env: 'SLIPWAY_UPLOAD_FILE_MAX_BYTES', type: 'integer', default: 100_000_000, roles: ['control', 'agent'], schema: { type: 'integer', minimum: 1 }, description: 'raw file upload limit' },
+];

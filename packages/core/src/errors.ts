@@ -1,0 +1,60 @@
+/**
+ * The one error type services throw. The HTTP layer maps `code` to a status in one table
+ * (apps/api/src/http/error-status.ts); the gRPC layer maps it to gRPC codes in another.
+ */
+export const ERROR_CODES = [
+  'invalid_json',
+  'validation_failed',
+  'invalid_path',
+  'invalid_cursor',
+  'unauthorized',
+  'session_required',
+  'invalid_credentials',
+  'forbidden',
+  'owner_required',
+  'csrf_rejected',
+  'workspace_suspended',
+  'not_found',
+  'quota_exceeded',
+  'app_not_deployed',
+  'image_unavailable',
+  'deployment_not_cancellable',
+  'no_image_built',
+  'source_mismatch',
+  'destination_exists',
+  'folder_not_empty',
+  'app_not_web',
+  'domain_taken',
+  'name_taken',
+  'email_taken',
+  'last_owner',
+  'backup_rate_limited',
+  'too_many_attempts',
+  'payload_too_large',
+  'unsupported_media_type',
+  'not_a_file',
+  'not_a_folder',
+  'node_unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  [key: string]: unknown;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Seconds, for 429 answers. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (what = 'resource') => new AppError('not_found', `The ${what} was not found`);

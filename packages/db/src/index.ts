@@ -1,0 +1,3 @@
+export { createDb, type Db } from './client';
+export { migrate, MigrationError, MIGRATIONS_DIR } from './migrate';
+export * from './generated/client';

@@ -1,0 +1,2 @@
+export { createTestDatabase, type TestDatabase } from './database';
+export { databaseUrl, TEST_SERVICES } from './services';

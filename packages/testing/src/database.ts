@@ -10,8 +10,10 @@ export interface TestDatabase {
 
 /** A fresh, migrated database of this test file's own, copied from the template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `slipway_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEST_SERVICES.templateDatabase}`);
+  const template = process.env.SLIPWAY_TEST_TEMPLATE;
+  if (!template) throw new Error('The integration global setup did not run');
+  const name = `slipway_test_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   return {
     name,
     url: databaseUrl(name),

@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './ids';
 export * from './logging';
+export * from './ports/jobs';

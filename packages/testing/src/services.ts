@@ -1,7 +1,7 @@
 // Where the integration tests find the real services. deploy/test.sh (and .ci/run) start them first.
 export const TEST_SERVICES = {
   /** A PostgreSQL role that may create databases. */
-  postgresAdminUrl: process.env.SLIPWAY_TEST_POSTGRES_URL ?? 'postgresql://slipway:slipway@127.0.0.1:5432/postgres',
+  postgresAdminUrl: process.env.SLIPWAY_TEST_POSTGRES_URL ?? 'postgresql://slipway_test:slipway_test@127.0.0.1:5432/postgres',
   redisUrl: process.env.SLIPWAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
   caddyAdminUrl: process.env.SLIPWAY_TEST_CADDY_ADMIN_URL ?? 'http://127.0.0.1:2019',
   dockerSocket: process.env.SLIPWAY_TEST_DOCKER_SOCKET ?? '/var/run/docker.sock',

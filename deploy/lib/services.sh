@@ -1,0 +1,140 @@
+# shellcheck shell=bash
+# Installs and starts the services Slipway needs on one Debian/Ubuntu machine, idempotently:
+# each function checks first and only acts on what is missing or stopped. Sourced by
+# deploy/setup.sh and deploy/test.sh. There may be no systemd (containers, CI): daemons are
+# started directly and their logs go to $SLIPWAY_LOG_DIR.
+
+SLIPWAY_LOG_DIR=${SLIPWAY_LOG_DIR:-/var/log/slipway}
+SLIPWAY_RUN_DIR=${SLIPWAY_RUN_DIR:-/run/slipway}
+SLIPWAY_INGRESS_HTTP_PORT=${SLIPWAY_INGRESS_HTTP_PORT:-80}
+REPO_ROOT=${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+
+say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+need_root() {
+  [[ $(id -u) == 0 ]] || die "run as root (it installs packages and starts services)"
+}
+
+# wait_for SECONDS DESCRIPTION COMMAND...: polls until COMMAND succeeds.
+wait_for() {
+  local seconds=$1 what=$2
+  shift 2
+  local deadline=$((SECONDS + seconds))
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || die "$what did not come up within ${seconds}s (logs: $SLIPWAY_LOG_DIR)"
+    sleep 0.3
+  done
+}
+
+ensure_packages() {
+  local missing=()
+  command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+  command -v psql >/dev/null || missing+=(postgresql-client)
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v dockerd >/dev/null || missing+=(docker.io)
+  command -v caddy >/dev/null || missing+=(caddy)
+  command -v debootstrap >/dev/null || missing+=(debootstrap)
+  [[ -x /bin/busybox ]] || missing+=(busybox-static)
+  command -v zip >/dev/null || missing+=(zip)
+  command -v unzip >/dev/null || missing+=(unzip)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v openssl >/dev/null || missing+=(openssl)
+  if ((${#missing[@]})); then
+    say "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # Package scripts may try to start services through systemd, which is absent here: that is fine,
+    # the functions below start them.
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$SLIPWAY_LOG_DIR/apt.log" 2>&1 ||
+      die "apt-get install failed (see $SLIPWAY_LOG_DIR/apt.log)"
+  fi
+}
+
+ensure_node() {
+  command -v node >/dev/null || die "Node.js 20.19 or newer is required (not found)"
+  local v
+  v=$(node -p 'process.versions.node')
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
+    die "Node.js 20.19 or newer is required (found $v)"
+  if ! command -v pnpm >/dev/null; then
+    say "installing pnpm"
+    npm install -g pnpm@9.15.9 >/dev/null 2>&1 || die "could not install pnpm from the npm registry"
+  fi
+}
+
+start_postgres() {
+  local version
+  version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+  if ! pg_lsclusters -h 2>/dev/null | grep -q .; then
+    pg_createcluster "$version" main >/dev/null
+  fi
+  if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    say "starting PostgreSQL $version"
+    pg_ctlcluster "$version" main start
+    wait_for 30 PostgreSQL pg_isready -q -h 127.0.0.1 -p 5432
+  fi
+}
+
+# ensure_role NAME PASSWORD [ATTRIBUTES]: creates the role when missing and sets its password.
+ensure_role() {
+  local name=$1 password=$2 attrs=${3:-}
+  su postgres -c "psql -qtAX -v ON_ERROR_STOP=1" <<SQL >/dev/null
+SELECT 'CREATE ROLE $name LOGIN $attrs' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$name') \gexec
+ALTER ROLE $name WITH LOGIN $attrs PASSWORD '$password';
+SQL
+}
+
+ensure_database() {
+  local name=$1 owner=$2
+  su postgres -c "psql -qtAX -v ON_ERROR_STOP=1" <<SQL >/dev/null
+SELECT 'CREATE DATABASE $name OWNER $owner' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = '$name') \gexec
+SQL
+}
+
+start_redis() {
+  if ! redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; then
+    say "starting Redis"
+    mkdir -p /var/lib/redis
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --dir /var/lib/redis \
+      --logfile "$SLIPWAY_LOG_DIR/redis.log" --save 60 1000 --appendonly no
+    wait_for 15 Redis redis-cli -h 127.0.0.1 -p 6379 ping
+  fi
+}
+
+start_docker() {
+  if ! docker info >/dev/null 2>&1; then
+    say "starting the Docker engine"
+    # containerd is started by dockerd itself when not running.
+    nohup dockerd >"$SLIPWAY_LOG_DIR/dockerd.log" 2>&1 &
+    wait_for 60 "the Docker engine" docker info
+  fi
+}
+
+start_caddy() {
+  if ! curl -fsS http://127.0.0.1:2019/config/ >/dev/null 2>&1; then
+    say "starting Caddy (ingress on :$SLIPWAY_INGRESS_HTTP_PORT, admin API on 127.0.0.1:2019)"
+    local config="$SLIPWAY_RUN_DIR/caddy.json"
+    sed "s/__HTTP_PORT__/$SLIPWAY_INGRESS_HTTP_PORT/" "$REPO_ROOT/deploy/caddy/bootstrap.json" >"$config"
+    (cd "$SLIPWAY_RUN_DIR" && caddy start --config "$config" >"$SLIPWAY_LOG_DIR/caddy-start.log" 2>&1) ||
+      die "Caddy did not start (see $SLIPWAY_LOG_DIR/caddy-start.log)"
+    wait_for 15 Caddy curl -fsS http://127.0.0.1:2019/config/
+  fi
+}
+
+start_services() {
+  mkdir -p "$SLIPWAY_LOG_DIR" "$SLIPWAY_RUN_DIR"
+  ensure_packages
+  ensure_node
+  start_postgres
+  start_redis
+  start_docker
+  start_caddy
+}
+
+install_node_deps() {
+  say "installing Node dependencies"
+  (cd "$REPO_ROOT" && pnpm install --frozen-lockfile --reporter=silent) || die "pnpm install failed"
+  # `prisma generate` never runs the schema engine; any existing file satisfies its lookup offline.
+  (cd "$REPO_ROOT" && PRISMA_SCHEMA_ENGINE_BINARY=/bin/true npx prisma generate >/dev/null) || die "prisma generate failed"
+}

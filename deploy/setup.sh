@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian/Ubuntu machine to a running Slipway: installs what is missing,
+# starts PostgreSQL, Redis, Docker and Caddy, builds the local base images when no registry is
+# reachable, writes the settings once (random secrets), migrates, starts the API, the workers and
+# one agent enrolled with the control plane, and prints the API URL. Running it again changes nothing.
+set -euo pipefail
+source "$(dirname "$0")/lib/services.sh"
+
+ENV_FILE=${SLIPWAY_ENV_FILE:-/etc/slipway/slipway.env}
+API_PORT=${SLIPWAY_API_PORT:-7070}
+started=$SECONDS
+
+need_root
+start_services
+install_node_deps
+
+# Base images: the official ones when a registry answers, otherwise built here from Debian packages.
+if [[ ${SLIPWAY_SKIP_IMAGES:-0} != 1 ]]; then
+  if docker pull -q hello-world >/dev/null 2>&1; then
+    say "a container registry is reachable: set SLIPWAY_IMAGE_* in $ENV_FILE to use official images"
+  fi
+  say "building local base images (reused when up to date)"
+  bash "$REPO_ROOT/deploy/images/build.sh"
+fi
+
+# Settings, written once. Secrets are random and never printed.
+if [[ ! -f $ENV_FILE ]]; then
+  say "writing $ENV_FILE"
+  mkdir -p "$(dirname "$ENV_FILE")"
+  umask 077
+  db_password=$(openssl rand -hex 24)
+  cat >"$ENV_FILE" <<ENV
+SLIPWAY_MODE=production
+DATABASE_URL=postgresql://slipway:${db_password}@127.0.0.1:5432/slipway
+REDIS_URL=redis://127.0.0.1:6379
+SLIPWAY_API_HOST=127.0.0.1
+SLIPWAY_API_PORT=${API_PORT}
+SLIPWAY_PUBLIC_URL=http://localhost:${API_PORT}
+SLIPWAY_SESSION_SECRET=$(openssl rand -hex 32)
+SLIPWAY_ENCRYPTION_KEY=$(openssl rand -hex 32)
+SLIPWAY_APPS_DOMAIN=apps.localhost
+SLIPWAY_DATA_DIR=/var/lib/slipway/control
+SLIPWAY_AGENT_DATA_DIR=/var/lib/slipway/agent
+SLIPWAY_AGENT_LISTEN=127.0.0.1:7443
+SLIPWAY_AGENT_NODE_NAME=$(hostname -s | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9-\n' '-' | cut -c1-63)
+SLIPWAY_AGENT_PUBLIC_IPV4=127.0.0.1
+ENV
+  umask 022
+fi
+set -a
+source "$ENV_FILE"
+set +a
+
+db_password=$(sed -E 's#^postgresql://[^:]+:([^@]+)@.*#\1#' <<<"$DATABASE_URL")
+ensure_role slipway "$db_password"
+ensure_database slipway slipway
+mkdir -p "$SLIPWAY_DATA_DIR" "$SLIPWAY_AGENT_DATA_DIR"
+
+say "applying database migrations"
+(cd "$REPO_ROOT" && pnpm -s db:migrate)
+
+bash "$REPO_ROOT/deploy/platform.sh" start api worker
+wait_for 60 "the API" curl -fsS "http://127.0.0.1:${API_PORT}/healthz"
+
+# Enroll this machine's agent once; its key stays in its data dir.
+if [[ ! -f $SLIPWAY_AGENT_DATA_DIR/tls/agent.crt ]]; then
+  say "enrolling this server's agent"
+  token=$(cd "$REPO_ROOT" && "$REPO_ROOT/node_modules/.bin/tsx" apps/cli/src/main.ts enroll-token create --json |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).token))')
+  (cd "$REPO_ROOT" && "$REPO_ROOT/node_modules/.bin/tsx" apps/agent/src/main.ts join --url "http://127.0.0.1:${API_PORT}" --token "$token")
+fi
+bash "$REPO_ROOT/deploy/platform.sh" start agent
+
+wait_for 90 "readiness (database, Redis, agent)" curl -fsS "http://127.0.0.1:${API_PORT}/readyz"
+say "Slipway is running: API http://localhost:${API_PORT}  (readiness: /readyz, reference: /docs)"
+say "apps are served at http://<subdomain>.${SLIPWAY_APPS_DOMAIN}:${SLIPWAY_INGRESS_HTTP_PORT}; setup took $((SECONDS - started))s"

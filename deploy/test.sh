@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The full test suite, as CI runs it: starts the real services (PostgreSQL, Redis, Docker, Caddy),
+# builds the local base images, then type check, lint, migration drift check, unit and integration tests.
+set -euo pipefail
+source "$(dirname "$0")/lib/services.sh"
+
+need_root
+start_services
+install_node_deps
+ensure_role slipway_test slipway_test SUPERUSER
+ensure_database slipway_drift slipway_test
+if [[ ${SLIPWAY_SKIP_IMAGES:-0} != 1 ]]; then
+  bash "$REPO_ROOT/deploy/images/build.sh"
+fi
+
+cd "$REPO_ROOT"
+say "type check"
+npx tsc -p tsconfig.json
+say "lint"
+npx eslint --max-warnings 0 .
+engine=${PRISMA_SCHEMA_ENGINE_BINARY:-$REPO_ROOT/../shared/tools/prisma-schema-engine.mjs}
+if [[ -f $engine ]]; then
+  say "migration drift check"
+  PRISMA_SCHEMA_ENGINE_BINARY=$(realpath "$engine") DATABASE_URL=postgresql://slipway_test:slipway_test@127.0.0.1:5432/slipway_drift \
+    bash deploy/drift-check.sh
+else
+  say "migration drift check skipped: no Prisma schema engine here (set PRISMA_SCHEMA_ENGINE_BINARY)"
+fi
+say "unit and integration tests"
+npx jest --ci --runInBand "$@"

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "plans" ADD COLUMN     "minimums" JSONB NOT NULL DEFAULT '{}';

@@ -1,0 +1,165 @@
+import * as grpc from '@grpc/grpc-js';
+import type {
+  AgentGateway,
+  AgentNodeInfo,
+  AgentTarget,
+  ContainerExitEvent,
+  ContainerFilter,
+  ManagedContainer,
+  NoopResult,
+} from '@slipway/core';
+import { agentTlsName } from '@slipway/pki';
+import { fromServiceError } from './errors';
+import type { AgentClient } from './generated/slipway/agent/v1/Agent';
+import type { HealthClient } from './generated/grpc/health/v1/Health';
+import type { ListManagedContainersResponse__Output } from './generated/slipway/agent/v1/ListManagedContainersResponse';
+import type { RemoveManagedContainersResponse__Output } from './generated/slipway/agent/v1/RemoveManagedContainersResponse';
+import { loadAgentProto, loadHealthProto } from './load';
+import { controlPlaneCredentials, type TlsMaterial } from './tls';
+
+export type { AgentClient, HealthClient };
+
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  // An agent that comes back is found again within seconds, not grpc's default two minutes.
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.max_reconnect_backoff_ms': 5_000,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+};
+
+const DEFAULT_DEADLINE_MS = 30_000;
+
+/** Typed clients of one agent over one channel (mutual TLS). */
+export class AgentConnection {
+  readonly agent: AgentClient;
+  readonly healthClient: HealthClient;
+  private readonly label: string;
+
+  constructor(
+    readonly target: AgentTarget,
+    tls: TlsMaterial,
+  ) {
+    const options: grpc.ChannelOptions = { ...CHANNEL_OPTIONS };
+    if (target.name) {
+      // Agents' certificates carry `<name>.agent.slipway`: the node is identified by name, not by address.
+      options['grpc.ssl_target_name_override'] = agentTlsName(target.name);
+      options['grpc.default_authority'] = agentTlsName(target.name);
+    }
+    const credentials = controlPlaneCredentials(tls);
+    const { Agent } = loadAgentProto().slipway.agent.v1;
+    const { Health } = loadHealthProto().grpc.health.v1;
+    this.agent = new Agent(target.grpcAddress, credentials, options);
+    // Same address, credentials and options: grpc-js shares one subchannel between the two clients.
+    this.healthClient = new Health(target.grpcAddress, credentials, options);
+    this.label = target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress;
+  }
+
+  close(): void {
+    this.agent.close();
+    this.healthClient.close();
+  }
+
+  health(timeoutMs = 2_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.healthClient.check({ service: '' }, { deadline: Date.now() + timeoutMs }, (err, res) => {
+        if (err) return reject(fromServiceError(err, this.label));
+        if (res?.status !== 'SERVING') return reject(fromServiceError(new Error(`health status ${res?.status}`), this.label));
+        resolve();
+      });
+    });
+  }
+
+  nodeInfo(): Promise<AgentNodeInfo> {
+    return this.unary((cb, o) => this.agent.getNodeInfo({}, o, cb));
+  }
+
+  noop(input: { operationId: string; delayMs: number }): Promise<NoopResult> {
+    return this.unary((cb, o) => this.agent.noop(input, o, cb), DEFAULT_DEADLINE_MS + input.delayMs);
+  }
+
+  async listManagedContainers(filter: ContainerFilter = {}): Promise<ManagedContainer[]> {
+    const res = await this.unary<ListManagedContainersResponse__Output>((cb, o) => this.agent.listManagedContainers({ filter }, o, cb));
+    return res.containers.map((c) => ({ ...c, labels: { ...c.labels } }));
+  }
+
+  async removeManagedContainers(input: { operationId: string; containerIds: string[] }): Promise<{ removed: string[]; skipped: string[] }> {
+    const res = await this.unary<RemoveManagedContainersResponse__Output>((cb, o) => this.agent.removeManagedContainers(input, o, cb), 120_000);
+    return { removed: res.removed, skipped: res.skipped };
+  }
+
+  watchContainerEvents(onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void): { stop(): void } {
+    const call = this.agent.watchContainerEvents({});
+    let stopped = false;
+    let ended = false;
+    const end = (error: Error | null) => {
+      if (ended) return;
+      ended = true;
+      onEnd(error);
+    };
+    call.on('data', (e) => onEvent({ ...e, labels: { ...e.labels } }));
+    call.on('error', (err: grpc.ServiceError) => end(stopped ? null : fromServiceError(err, this.label)));
+    call.on('end', () => end(null));
+    return {
+      stop: () => {
+        stopped = true;
+        call.cancel();
+      },
+    };
+  }
+
+  private unary<T>(start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void, deadlineMs = DEFAULT_DEADLINE_MS): Promise<T> {
+    return new Promise((resolve, reject) => {
+      start(
+        (err, res) => {
+          if (err) reject(fromServiceError(err, this.label));
+          else resolve(res as T);
+        },
+        { deadline: Date.now() + deadlineMs },
+      );
+    });
+  }
+}
+
+/**
+ * One connection per server, shared by every job and request of this process; implements the
+ * AgentGateway port of @slipway/core.
+ */
+export class AgentPool implements AgentGateway {
+  private readonly connections = new Map<string, AgentConnection>();
+
+  constructor(private readonly tls: TlsMaterial) {}
+
+  connection(target: AgentTarget): AgentConnection {
+    const key = `${target.name ?? ''}|${target.grpcAddress}`;
+    let c = this.connections.get(key);
+    if (!c) {
+      c = new AgentConnection(target, this.tls);
+      this.connections.set(key, c);
+    }
+    return c;
+  }
+
+  health(target: AgentTarget, timeoutMs?: number) {
+    return this.connection(target).health(timeoutMs);
+  }
+  nodeInfo(target: AgentTarget) {
+    return this.connection(target).nodeInfo();
+  }
+  noop(target: AgentTarget, input: { operationId: string; delayMs: number }) {
+    return this.connection(target).noop(input);
+  }
+  listManagedContainers(target: AgentTarget, filter?: ContainerFilter) {
+    return this.connection(target).listManagedContainers(filter);
+  }
+  removeManagedContainers(target: AgentTarget, input: { operationId: string; containerIds: string[] }) {
+    return this.connection(target).removeManagedContainers(input);
+  }
+  watchContainerEvents(target: AgentTarget, onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void) {
+    return this.connection(target).watchContainerEvents(onEvent, onEnd);
+  }
+
+  close(): void {
+    for (const c of this.connections.values()) c.close();
+    this.connections.clear();
+  }
+}

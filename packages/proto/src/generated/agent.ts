@@ -1,0 +1,57 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AgentClient as _slipway_agent_v1_AgentClient, AgentDefinition as _slipway_agent_v1_AgentDefinition } from './slipway/agent/v1/Agent';
+import type { ContainerEvent as _slipway_agent_v1_ContainerEvent, ContainerEvent__Output as _slipway_agent_v1_ContainerEvent__Output } from './slipway/agent/v1/ContainerEvent';
+import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNodeInfoRequest__Output as _slipway_agent_v1_GetNodeInfoRequest__Output } from './slipway/agent/v1/GetNodeInfoRequest';
+import type { LabelFilter as _slipway_agent_v1_LabelFilter, LabelFilter__Output as _slipway_agent_v1_LabelFilter__Output } from './slipway/agent/v1/LabelFilter';
+import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from './slipway/agent/v1/ListManagedContainersRequest';
+import type { ListManagedContainersResponse as _slipway_agent_v1_ListManagedContainersResponse, ListManagedContainersResponse__Output as _slipway_agent_v1_ListManagedContainersResponse__Output } from './slipway/agent/v1/ListManagedContainersResponse';
+import type { LogChunk as _slipway_agent_v1_LogChunk, LogChunk__Output as _slipway_agent_v1_LogChunk__Output } from './slipway/agent/v1/LogChunk';
+import type { ManagedContainer as _slipway_agent_v1_ManagedContainer, ManagedContainer__Output as _slipway_agent_v1_ManagedContainer__Output } from './slipway/agent/v1/ManagedContainer';
+import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipway_agent_v1_NodeInfo__Output } from './slipway/agent/v1/NodeInfo';
+import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from './slipway/agent/v1/NoopRequest';
+import type { NoopResponse as _slipway_agent_v1_NoopResponse, NoopResponse__Output as _slipway_agent_v1_NoopResponse__Output } from './slipway/agent/v1/NoopResponse';
+import type { OperationProgress as _slipway_agent_v1_OperationProgress, OperationProgress__Output as _slipway_agent_v1_OperationProgress__Output } from './slipway/agent/v1/OperationProgress';
+import type { RemoveManagedContainersRequest as _slipway_agent_v1_RemoveManagedContainersRequest, RemoveManagedContainersRequest__Output as _slipway_agent_v1_RemoveManagedContainersRequest__Output } from './slipway/agent/v1/RemoveManagedContainersRequest';
+import type { RemoveManagedContainersResponse as _slipway_agent_v1_RemoveManagedContainersResponse, RemoveManagedContainersResponse__Output as _slipway_agent_v1_RemoveManagedContainersResponse__Output } from './slipway/agent/v1/RemoveManagedContainersResponse';
+import type { TailContainerLogsRequest as _slipway_agent_v1_TailContainerLogsRequest, TailContainerLogsRequest__Output as _slipway_agent_v1_TailContainerLogsRequest__Output } from './slipway/agent/v1/TailContainerLogsRequest';
+import type { UploadChunk as _slipway_agent_v1_UploadChunk, UploadChunk__Output as _slipway_agent_v1_UploadChunk__Output } from './slipway/agent/v1/UploadChunk';
+import type { UploadHeader as _slipway_agent_v1_UploadHeader, UploadHeader__Output as _slipway_agent_v1_UploadHeader__Output } from './slipway/agent/v1/UploadHeader';
+import type { UploadResult as _slipway_agent_v1_UploadResult, UploadResult__Output as _slipway_agent_v1_UploadResult__Output } from './slipway/agent/v1/UploadResult';
+import type { WatchContainerEventsRequest as _slipway_agent_v1_WatchContainerEventsRequest, WatchContainerEventsRequest__Output as _slipway_agent_v1_WatchContainerEventsRequest__Output } from './slipway/agent/v1/WatchContainerEventsRequest';
+import type { WatchOperationRequest as _slipway_agent_v1_WatchOperationRequest, WatchOperationRequest__Output as _slipway_agent_v1_WatchOperationRequest__Output } from './slipway/agent/v1/WatchOperationRequest';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  slipway: {
+    agent: {
+      v1: {
+        Agent: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_AgentClient> & { service: _slipway_agent_v1_AgentDefinition }
+        ContainerEvent: MessageTypeDefinition<_slipway_agent_v1_ContainerEvent, _slipway_agent_v1_ContainerEvent__Output>
+        GetNodeInfoRequest: MessageTypeDefinition<_slipway_agent_v1_GetNodeInfoRequest, _slipway_agent_v1_GetNodeInfoRequest__Output>
+        LabelFilter: MessageTypeDefinition<_slipway_agent_v1_LabelFilter, _slipway_agent_v1_LabelFilter__Output>
+        ListManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersRequest__Output>
+        ListManagedContainersResponse: MessageTypeDefinition<_slipway_agent_v1_ListManagedContainersResponse, _slipway_agent_v1_ListManagedContainersResponse__Output>
+        LogChunk: MessageTypeDefinition<_slipway_agent_v1_LogChunk, _slipway_agent_v1_LogChunk__Output>
+        ManagedContainer: MessageTypeDefinition<_slipway_agent_v1_ManagedContainer, _slipway_agent_v1_ManagedContainer__Output>
+        NodeInfo: MessageTypeDefinition<_slipway_agent_v1_NodeInfo, _slipway_agent_v1_NodeInfo__Output>
+        NoopRequest: MessageTypeDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopRequest__Output>
+        NoopResponse: MessageTypeDefinition<_slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopResponse__Output>
+        OperationProgress: MessageTypeDefinition<_slipway_agent_v1_OperationProgress, _slipway_agent_v1_OperationProgress__Output>
+        RemoveManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersRequest, _slipway_agent_v1_RemoveManagedContainersRequest__Output>
+        RemoveManagedContainersResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersResponse, _slipway_agent_v1_RemoveManagedContainersResponse__Output>
+        TailContainerLogsRequest: MessageTypeDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_TailContainerLogsRequest__Output>
+        UploadChunk: MessageTypeDefinition<_slipway_agent_v1_UploadChunk, _slipway_agent_v1_UploadChunk__Output>
+        UploadHeader: MessageTypeDefinition<_slipway_agent_v1_UploadHeader, _slipway_agent_v1_UploadHeader__Output>
+        UploadResult: MessageTypeDefinition<_slipway_agent_v1_UploadResult, _slipway_agent_v1_UploadResult__Output>
+        WatchContainerEventsRequest: MessageTypeDefinition<_slipway_agent_v1_WatchContainerEventsRequest, _slipway_agent_v1_WatchContainerEventsRequest__Output>
+        WatchOperationRequest: MessageTypeDefinition<_slipway_agent_v1_WatchOperationRequest, _slipway_agent_v1_WatchOperationRequest__Output>
+      }
+    }
+  }
+}
+

@@ -1,0 +1,10 @@
+// The message types handlers and clients use, re-exported from the generated files under one name each.
+export type { ContainerEvent } from './generated/slipway/agent/v1/ContainerEvent';
+export type { LogChunk } from './generated/slipway/agent/v1/LogChunk';
+export type { ManagedContainer as ManagedContainerMessage } from './generated/slipway/agent/v1/ManagedContainer';
+export type { NodeInfo } from './generated/slipway/agent/v1/NodeInfo';
+export type { NoopRequest__Output as NoopRequest } from './generated/slipway/agent/v1/NoopRequest';
+export type { NoopResponse } from './generated/slipway/agent/v1/NoopResponse';
+export type { OperationProgress } from './generated/slipway/agent/v1/OperationProgress';
+export type { UploadChunk__Output as UploadChunk } from './generated/slipway/agent/v1/UploadChunk';
+export type { UploadResult } from './generated/slipway/agent/v1/UploadResult';

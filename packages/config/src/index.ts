@@ -13,8 +13,11 @@ export interface Config {
   secrets: { sessionKey: string; encryptionKey: Buffer };
   apps: { domain: string; scheme: 'http' | 'https' };
   controlPlane: { dataDir: string; workerInProcess: boolean; agentAddresses: string[] };
+  worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   agent: {
     listen: string;
+    /** What the control plane dials; the listen address unless set. */
+    advertiseAddress: string;
     dataDir: string;
     nodeName: string;
     publicIpv4: string[];
@@ -100,8 +103,15 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       workerInProcess: v.SLIPWAY_WORKER_IN_PROCESS,
       agentAddresses: v.SLIPWAY_AGENT_ADDRESSES ?? [],
     },
+    worker: {
+      concurrency: v.SLIPWAY_WORKER_CONCURRENCY,
+      lockMs: v.SLIPWAY_WORKER_LOCK_MS,
+      nodeHealthIntervalMs: v.SLIPWAY_NODE_HEALTH_INTERVAL_MS,
+      reconcileIntervalMs: v.SLIPWAY_RECONCILE_INTERVAL_MS,
+    },
     agent: {
       listen: v.SLIPWAY_AGENT_LISTEN,
+      advertiseAddress: v.SLIPWAY_AGENT_ADVERTISE_ADDRESS || v.SLIPWAY_AGENT_LISTEN,
       dataDir: v.SLIPWAY_AGENT_DATA_DIR,
       nodeName: v.SLIPWAY_AGENT_NODE_NAME,
       publicIpv4: v.SLIPWAY_AGENT_PUBLIC_IPV4 ?? [],

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type * as grpc from '@grpc/grpc-js';
+import type { Logger } from '@slipway/core';
+import { agentServerCredentials, bindServer, createAgentServer } from '@slipway/proto';
+import { DockerRuntime } from './docker.runtime';
+import { agentHandlers, healthHandlers } from './handlers';
+import { OperationJournal } from './journal';
+import { AGENT_VERSION, capacity } from './node-info';
+import { readEnrollment, type Enrollment } from './tls-store';
+
+export interface AgentOptions {
+  listen: string;
+  advertiseAddress: string;
+  dataDir: string;
+  nodeName: string;
+  publicIpv4: string[];
+  dockerSocket: string;
+  maxUploadBytes: number;
+  logger: Logger;
+}
+
+export interface RunningAgent {
+  port: number;
+  enrollment: Enrollment;
+  journal: OperationJournal;
+  server: grpc.Server;
+  /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export class NotEnrolledError extends Error {}
+
+/** Starts the gRPC server (mutual TLS) on the listen address with the enrollment under dataDir. */
+export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
+  const enrollment = await readEnrollment(o.dataDir);
+  if (!enrollment) throw new NotEnrolledError(`No enrollment under ${o.dataDir}/tls: run \`slipway-agent join --url URL --token TOKEN\` first`);
+  const journal = await new OperationJournal(path.join(o.dataDir, 'operations')).open();
+  const docker = new DockerRuntime(o.dockerSocket);
+  let serving = true;
+  const server = createAgentServer(
+    agentHandlers({
+      journal,
+      docker,
+      uploadsDir: path.join(o.dataDir, 'uploads'),
+      maxUploadBytes: o.maxUploadBytes,
+      logger: o.logger,
+      nodeInfo: () => ({
+        name: enrollment.nodeName,
+        version: AGENT_VERSION,
+        ...capacity(),
+        publicIpv4: o.publicIpv4,
+        grpcAddress: o.advertiseAddress,
+      }),
+    }),
+    healthHandlers(() => serving),
+  );
+  const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
+  o.logger.info({ listen: o.listen, port, node: enrollment.nodeName }, 'agent listening (mutual TLS)');
+  return {
+    port,
+    enrollment,
+    journal,
+    server,
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        serving = false;
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { AppError, type Logger } from '@slipway/core';
+import { CONTROL_PLANE_CLIENT_NAME } from '@slipway/pki';
+import { toServiceError, type AgentHandlers, type HealthHandlers, type NodeInfo, type UploadChunk } from '@slipway/proto';
+import type { DockerRuntime } from './docker.runtime';
+import type { OperationJournal } from './journal';
+
+export interface HandlerDeps {
+  journal: OperationJournal;
+  docker: DockerRuntime;
+  nodeInfo: () => NodeInfo;
+  uploadsDir: string;
+  maxUploadBytes: number;
+  logger: Logger;
+}
+
+type AnyCall = { getAuthContext(): { sslPeerCertificate?: { subject?: { CN?: string | string[] } } } };
+
+/**
+ * TLS already refused anyone without a certificate from the control plane's CA; this also refuses
+ * a certificate of that CA that is not the control plane's (another agent's, say).
+ */
+function authorize(call: AnyCall): void {
+  const cn = call.getAuthContext().sslPeerCertificate?.subject?.CN;
+  if (cn !== CONTROL_PLANE_CLIENT_NAME) throw new AppError('forbidden', 'Only the control plane may call this agent');
+}
+
+function unary<Req, Res>(logger: Logger, name: string, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    try {
+      authorize(call);
+    } catch (e) {
+      return callback(toServiceError(e));
+    }
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (e: unknown) => {
+        if (!(e instanceof AppError)) logger.error({ err: e, rpc: name }, 'command failed');
+        callback(toServiceError(e));
+      },
+    );
+  };
+}
+
+function dockerError(e: unknown): never {
+  // The engine being down is the server being unavailable: the caller retries later.
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'EACCES') throw new AppError('node_unavailable', 'The Docker engine is not reachable');
+  throw e;
+}
+
+export function agentHandlers(deps: HandlerDeps): AgentHandlers {
+  const { journal, docker, logger } = deps;
+  return {
+    GetNodeInfo: unary(logger, 'GetNodeInfo', async () => deps.nodeInfo()),
+
+    Noop: unary(logger, 'Noop', async (req: { operationId: string; delayMs: number }) => {
+      const { result, replayed, entry } = await journal.run(req.operationId, 'Noop', async () => {
+        if (req.delayMs > 0) await new Promise((r) => setTimeout(r, Math.min(req.delayMs, 600_000)));
+        return {};
+      });
+      void result;
+      return { operationId: req.operationId, startedAtMs: entry.startedAtMs, finishedAtMs: entry.finishedAtMs ?? 0, replayed };
+    }),
+
+    ListManagedContainers: unary(logger, 'ListManagedContainers', async (req: { filter?: { workspaceId: string; appId: string; deploymentId: string; databaseId: string } | null }) => {
+      const f = req.filter ?? { workspaceId: '', appId: '', deploymentId: '', databaseId: '' };
+      const containers = await docker
+        .listManaged({
+          workspaceId: f.workspaceId || undefined,
+          appId: f.appId || undefined,
+          deploymentId: f.deploymentId || undefined,
+          databaseId: f.databaseId || undefined,
+        })
+        .catch(dockerError);
+      return { containers };
+    }),
+
+    RemoveManagedContainers: unary(logger, 'RemoveManagedContainers', async (req: { operationId: string; containerIds: string[] }) => {
+      const { result, replayed } = await journal.run(req.operationId, 'RemoveManagedContainers', () => docker.removeManaged(req.containerIds).catch(dockerError));
+      return { ...result, replayed };
+    }),
+
+    WatchContainerEvents: (call) => {
+      try {
+        authorize(call);
+      } catch (e) {
+        call.emit('error', toServiceError(e));
+        return;
+      }
+      let stop: (() => void) | null = null;
+      docker
+        .watchExits((e) => call.write(e))
+        .then((s) => {
+          stop = s;
+          if (call.cancelled) s();
+        })
+        .catch((e: unknown) => call.emit('error', toServiceError(new AppError('node_unavailable', `The Docker engine is not reachable: ${String(e)}`))));
+      call.on('cancelled', () => stop?.());
+    },
+
+    WatchOperation: (call) => {
+      try {
+        authorize(call);
+      } catch (e) {
+        call.emit('error', toServiceError(e));
+        return;
+      }
+      const id = call.request.operationId;
+      const send = (e: { state: string; error?: string; startedAtMs?: number; finishedAtMs?: number } | null) =>
+        call.write({ operationId: id, state: e?.state ?? 'unknown', message: e?.error ?? '', atMs: e?.finishedAtMs ?? e?.startedAtMs ?? Date.now() });
+      const listener = (e: { state: string }) => {
+        send(e);
+        if (e.state !== 'started') finish();
+      };
+      const finish = () => {
+        journal.events.off(id, listener);
+        call.end();
+      };
+      journal.events.on(id, listener);
+      call.on('cancelled', () => journal.events.off(id, listener));
+      journal.read(id).then((e) => {
+        send(e);
+        if (e?.state === 'done' || e?.state === 'failed') finish();
+      }, finish);
+    },
+
+    TailContainerLogs: (call) => {
+      try {
+        authorize(call);
+      } catch (e) {
+        call.emit('error', toServiceError(e));
+        return;
+      }
+      const { containerId, tail, follow } = call.request;
+      docker
+        .logs(containerId, { tail, follow }, (stream, data) => call.write({ stream, data }))
+        .then(({ done, stop }) => {
+          call.on('cancelled', stop);
+          return done.then(() => call.end());
+        })
+        .catch((e: { statusCode?: number }) => {
+          const err = e.statusCode === 404 ? new AppError('not_found', 'No such managed container') : new AppError('node_unavailable', 'The Docker engine is not reachable');
+          call.emit('error', toServiceError(err));
+        });
+    },
+
+    Upload: (call, callback) => {
+      try {
+        authorize(call);
+      } catch (e) {
+        return callback(toServiceError(e));
+      }
+      receiveUpload(call, deps).then(
+        (res) => callback(null, res),
+        (e: unknown) => callback(toServiceError(e)),
+      );
+    },
+  };
+}
+
+/**
+ * Writes the streamed file to `<uploads>/<operation id>`: into a temporary file, checked against the
+ * header's size and SHA-256, then renamed. The same operation id again answers from the journal.
+ */
+async function receiveUpload(call: AsyncIterable<UploadChunk>, deps: HandlerDeps) {
+  const chunks = call[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  const header = first.done ? null : first.value.header;
+  if (!header) throw new AppError('validation_failed', 'The first message of an upload must be its header');
+  const size = Number(header.size);
+  if (size > deps.maxUploadBytes) throw new AppError('payload_too_large', 'The upload is larger than the limit');
+  const { result, replayed } = await deps.journal.run(header.operationId, 'Upload', async () => {
+    await mkdir(deps.uploadsDir, { recursive: true, mode: 0o700 });
+    const target = path.join(deps.uploadsDir, header.operationId);
+    const tmp = `${target}.part`;
+    const hash = createHash('sha256');
+    const out = createWriteStream(tmp, { mode: 0o600 });
+    let received = 0;
+    try {
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        const data = next.value.data;
+        if (!data) continue;
+        received += data.length;
+        if (received > size) throw new AppError('validation_failed', 'The upload is longer than its header said');
+        hash.update(data);
+        if (!out.write(data)) await new Promise<void>((r) => out.once('drain', () => r()));
+      }
+      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      const sha256 = hash.digest('hex');
+      if (received !== size) throw new AppError('validation_failed', `The upload is ${received} bytes, its header said ${size}`);
+      if (header.sha256 && header.sha256.toLowerCase() !== sha256) throw new AppError('validation_failed', 'The upload does not match its SHA-256');
+      await rename(tmp, target);
+      return { size: String(received), sha256 };
+    } catch (e) {
+      out.destroy();
+      await rm(tmp, { force: true });
+      throw e;
+    }
+  });
+  if (replayed) for (let next = await chunks.next(); !next.done; next = await chunks.next());
+  return { operationId: header.operationId, ...result, replayed };
+}
+
+export function healthHandlers(isServing: () => boolean): HealthHandlers {
+  const status = () => ({ status: isServing() ? ('SERVING' as const) : ('NOT_SERVING' as const) });
+  return {
+    Check: (call, callback) => {
+      try {
+        authorize(call);
+      } catch (e) {
+        return callback(toServiceError(e));
+      }
+      callback(null, status());
+    },
+    Watch: (call) => {
+      call.write(status());
+    },
+  };
+}

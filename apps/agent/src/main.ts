@@ -1,0 +1,104 @@
+// slipway-agent: `run` serves the gRPC API of this server; `join --url URL --token TOKEN` enrolls it.
+import { parseArgs } from 'node:util';
+import { ConfigError, createLogger, loadConfig } from '@slipway/config';
+import { NotEnrolledError, startAgent } from './agent';
+import { join, JoinError } from './join';
+
+const USAGE = `Usage: slipway-agent <command> [options]
+
+Commands:
+  run                               serve this server's gRPC API (mutual TLS) until SIGTERM
+  join --url URL --token TOKEN      enroll this server with the control plane (once; its key stays here)
+
+Options:
+  -h, --help                        show this help
+
+Settings come from the environment: SLIPWAY_AGENT_LISTEN, SLIPWAY_AGENT_ADVERTISE_ADDRESS,
+SLIPWAY_AGENT_DATA_DIR, SLIPWAY_AGENT_NODE_NAME, SLIPWAY_AGENT_PUBLIC_IPV4, DOCKER_SOCKET.
+Exit codes: 0 done, 1 failed, 2 usage error, 3 enrollment refused or not enrolled.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '-h' || command === '--help' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === 'join') {
+    const { values } = parseArgs({ args: rest, options: { url: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      console.log('Usage: slipway-agent join --url URL --token TOKEN\n\nEnrolls this server with a one-time token from `slipway-admin enroll-token create`.\nDoes nothing when this server is already enrolled.');
+      return 0;
+    }
+    if (!values.url || !values.token) {
+      console.error('join needs --url and --token\n\n' + USAGE);
+      return 2;
+    }
+    const config = loadConfig('agent');
+    try {
+      const result = await join({
+        url: values.url,
+        token: values.token,
+        dataDir: config.agent.dataDir,
+        nodeName: config.agent.nodeName,
+        advertiseAddress: config.agent.advertiseAddress,
+        publicIpv4: [...config.agent.publicIpv4],
+      });
+      console.log(result.status === 'joined' ? `joined as node ${result.nodeId}` : `already enrolled as node ${result.nodeId}`);
+      return 0;
+    } catch (e) {
+      if (e instanceof JoinError) {
+        console.error(e.message);
+        return 3;
+      }
+      throw e;
+    }
+  }
+  if (command === 'run') {
+    const { values } = parseArgs({ args: rest, options: { help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      console.log('Usage: slipway-agent run\n\nServes the gRPC API on SLIPWAY_AGENT_LISTEN with the enrollment under SLIPWAY_AGENT_DATA_DIR/tls.');
+      return 0;
+    }
+    const config = loadConfig('agent');
+    const logger = createLogger('agent', config.log.level);
+    let agent;
+    try {
+      agent = await startAgent({
+        listen: config.agent.listen,
+        advertiseAddress: config.agent.advertiseAddress,
+        dataDir: config.agent.dataDir,
+        nodeName: config.agent.nodeName,
+        publicIpv4: [...config.agent.publicIpv4],
+        dockerSocket: config.agent.dockerSocket,
+        maxUploadBytes: config.limits.uploadZipBytes,
+        logger,
+      });
+    } catch (e) {
+      if (e instanceof NotEnrolledError) {
+        console.error(e.message);
+        return 3;
+      }
+      throw e;
+    }
+    const running = agent;
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        logger.info({ signal }, 'shutting down');
+        void running.close().then(resolve);
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+    return 0;
+  }
+  console.error(`unknown command "${command}"\n\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof ConfigError ? e.message : e);
+    process.exit(1);
+  },
+);

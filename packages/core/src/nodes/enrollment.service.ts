@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { isIPv4 } from 'node:net';
+import { AppError } from '../errors';
+import type { AgentCertificateSigner, EnrollmentTokenRepository, NodeRepository } from './node.ports';
+
+export const ENROLLMENT_TOKEN_PREFIX = 'swe_';
+export const DEFAULT_ENROLLMENT_TTL_MS = 60 * 60 * 1000;
+
+export interface EnrollInput {
+  token: string;
+  csr: string;
+  name: string;
+  grpcAddress: string;
+  publicIpv4: string[];
+  cpuMillis: number;
+  memoryMb: number;
+  version: string;
+}
+
+export interface EnrollResult {
+  nodeId: string;
+  certificate: string;
+  caCertificate: string;
+}
+
+const hashToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+/**
+ * Servers join with a one-time, expiring token (only its SHA-256 is stored). The agent sends a CSR; the
+ * CA signs it for the node's name and address, and the node is recorded (offline until the first health
+ * check answers). The token is the only credential of the call.
+ */
+export class EnrollmentService {
+  constructor(
+    private readonly deps: {
+      tokens: EnrollmentTokenRepository;
+      nodes: NodeRepository;
+      ca: AgentCertificateSigner;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  async createToken(ttlMs = DEFAULT_ENROLLMENT_TTL_MS): Promise<{ token: string; expiresAt: Date }> {
+    if (!Number.isInteger(ttlMs) || ttlMs < 1000 || ttlMs > 30 * 86_400_000) {
+      throw new AppError('validation_failed', 'The token lifetime must be between 1 second and 30 days');
+    }
+    const token = `${ENROLLMENT_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const expiresAt = new Date(this.now().getTime() + ttlMs);
+    await this.deps.tokens.create({ tokenHash: hashToken(token), expiresAt });
+    return { token, expiresAt };
+  }
+
+  async enroll(input: EnrollInput): Promise<EnrollResult> {
+    const refused = new AppError('unauthorized', 'The enrollment token is unknown, already used or expired');
+    const tokenHash = hashToken(input.token);
+    if (!(await this.deps.tokens.isUsable(tokenHash, this.now()))) throw refused;
+
+    const host = hostOf(input.grpcAddress);
+    if (input.publicIpv4.some((ip) => !isIPv4(ip))) throw new AppError('validation_failed', 'publicIpv4 must list IPv4 addresses');
+    let issued: { certPem: string; fingerprint: string; notAfter: Date };
+    try {
+      issued = this.deps.ca.signAgentCsr(input.csr, input.name, [host]);
+    } catch (e) {
+      throw new AppError('validation_failed', `The certificate signing request was refused: ${(e as Error).message}`);
+    }
+    // Used once: of two joins racing with one token, only one gets here.
+    const consumed = await this.deps.tokens.consume(tokenHash, this.now());
+    if (!consumed) throw refused;
+    const node = await this.deps.nodes.upsertEnrolled({
+      name: input.name,
+      grpcAddress: input.grpcAddress,
+      publicIpv4: input.publicIpv4,
+      cpuMillis: input.cpuMillis,
+      memoryMb: input.memoryMb,
+      version: input.version,
+      certFingerprint: issued.fingerprint,
+      certNotAfter: issued.notAfter,
+    });
+    await this.deps.tokens.linkNode(consumed.id, node.id);
+    return { nodeId: node.id, certificate: issued.certPem, caCertificate: this.deps.ca.certPem };
+  }
+}
+
+function hostOf(address: string): string {
+  const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(address);
+  if (!m) throw new AppError('validation_failed', 'grpcAddress must be host:port');
+  return m[1]!;
+}

@@ -1,0 +1,61 @@
+/** A server running the agent, as the control plane records it. */
+export interface NodeRecord {
+  id: string;
+  name: string;
+  grpcAddress: string;
+  publicIpv4: string[];
+  cpuMillis: number;
+  memoryMb: number;
+  version: string;
+  certFingerprint: string;
+  certNotAfter: Date;
+  status: NodeStatus;
+  lastSeenAt: Date | null;
+  createdAt: Date;
+}
+
+export type NodeStatus = 'online' | 'offline';
+
+export interface NodeWithUsage extends NodeRecord {
+  reservedCpuMillis: number;
+  reservedMemoryMb: number;
+}
+
+export interface NodeRepository {
+  /** Every node with what the workspaces placed on it reserve, by name. */
+  listWithUsage(): Promise<NodeWithUsage[]>;
+  list(): Promise<NodeRecord[]>;
+  get(nodeId: string): Promise<NodeRecord | null>;
+  /** Inserts the node, or replaces the address, capacity and certificate of the node with that name. */
+  upsertEnrolled(input: {
+    name: string;
+    grpcAddress: string;
+    publicIpv4: string[];
+    cpuMillis: number;
+    memoryMb: number;
+    version: string;
+    certFingerprint: string;
+    certNotAfter: Date;
+  }): Promise<NodeRecord>;
+  /**
+   * Conditional: moves the node from `from` to `to` (and lastSeenAt forward when seen), so a check that
+   * raced with another loses cleanly. false when the node was no longer in `from`.
+   */
+  setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean>;
+}
+
+export interface EnrollmentTokenRepository {
+  create(input: { tokenHash: Buffer; expiresAt: Date }): Promise<{ id: string }>;
+  /** true when a token with that hash exists, is unused and has not expired at `now`. */
+  isUsable(tokenHash: Buffer, now: Date): Promise<boolean>;
+  /** Conditional: marks the token used (once); null when it was not usable any more. */
+  consume(tokenHash: Buffer, now: Date): Promise<{ id: string } | null>;
+  linkNode(tokenId: string, nodeId: string): Promise<void>;
+}
+
+/** The control plane's certificate authority, as enrollment needs it. */
+export interface AgentCertificateSigner {
+  readonly certPem: string;
+  /** Throws on a CSR that is not valid or not self-signed. */
+  signAgentCsr(csrPem: string, nodeName: string, hosts: string[]): { certPem: string; fingerprint: string; notAfter: Date };
+}

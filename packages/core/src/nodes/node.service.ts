@@ -1,0 +1,91 @@
+import type { AgentGateway } from '../ports/agents';
+import type { Logger } from '../logging';
+import { freeCapacity, nextStatus } from './liveness';
+import type { NodeRecord, NodeRepository, NodeStatus } from './node.ports';
+
+export interface NodeView {
+  id: string;
+  name: string;
+  status: NodeStatus;
+  grpcAddress: string;
+  publicIpv4: string[];
+  version: string;
+  lastSeenAt: Date | null;
+  capacity: { cpuMillis: number; memoryMb: number };
+  reserved: { cpuMillis: number; memoryMb: number };
+  free: { cpuMillis: number; memoryMb: number };
+  certNotAfter: Date;
+}
+
+export interface HealthReport {
+  checked: number;
+  online: string[];
+  offline: string[];
+  changed: { name: string; from: NodeStatus; to: NodeStatus }[];
+}
+
+/** Nodes as operators see them, and their liveness from health checks over mTLS. */
+export class NodeService {
+  constructor(
+    private readonly deps: {
+      nodes: NodeRepository;
+      agents: AgentGateway;
+      logger: Logger;
+      /** A node that has not answered for this long is offline. */
+      offlineAfterMs: number;
+      now?: () => Date;
+    },
+  ) {}
+
+  async list(): Promise<NodeView[]> {
+    const nodes = await this.deps.nodes.listWithUsage();
+    return nodes.map((n) => ({
+      id: n.id,
+      name: n.name,
+      status: n.status,
+      grpcAddress: n.grpcAddress,
+      publicIpv4: n.publicIpv4,
+      version: n.version,
+      lastSeenAt: n.lastSeenAt,
+      capacity: { cpuMillis: n.cpuMillis, memoryMb: n.memoryMb },
+      reserved: { cpuMillis: n.reservedCpuMillis, memoryMb: n.reservedMemoryMb },
+      free: freeCapacity(n),
+      certNotAfter: n.certNotAfter,
+    }));
+  }
+
+  /** Health-checks every node at once and moves each one's status with a conditional update. */
+  async checkHealth(): Promise<HealthReport> {
+    const nodes = await this.deps.nodes.list();
+    const results = await Promise.all(nodes.map(async (n) => ({ node: n, answered: await this.answers(n) })));
+    const report: HealthReport = { checked: nodes.length, online: [], offline: [], changed: [] };
+    const now = this.deps.now?.() ?? new Date();
+    for (const { node, answered } of results) {
+      const to = nextStatus(node, answered, now, this.deps.offlineAfterMs);
+      const moved = await this.deps.nodes.setStatus(node.id, node.status, to, answered ? now : null);
+      if (moved && to !== node.status) {
+        report.changed.push({ name: node.name, from: node.status, to });
+        this.deps.logger.warn({ node: node.name, from: node.status, to }, 'node status changed');
+      }
+      (to === 'online' ? report.online : report.offline).push(node.name);
+    }
+    return report;
+  }
+
+  /** The nodes that answered a health check just now (reconciliation only touches these). */
+  async reachable(): Promise<NodeRecord[]> {
+    const nodes = (await this.deps.nodes.list()).filter((n) => n.status === 'online');
+    const answered = await Promise.all(nodes.map((n) => this.answers(n)));
+    return nodes.filter((_, i) => answered[i]);
+  }
+
+  private async answers(n: NodeRecord): Promise<boolean> {
+    try {
+      await this.deps.agents.health({ name: n.name, grpcAddress: n.grpcAddress });
+      return true;
+    } catch (e) {
+      this.deps.logger.debug({ node: n.name, err: (e as Error).message }, 'health check failed');
+      return false;
+    }
+  }
+}

@@ -1,3 +1,4 @@
 export { createDb, type Db } from './client';
 export { migrate, MigrationError, MIGRATIONS_DIR } from './migrate';
 export * from './generated/client';
+export * from './agents';

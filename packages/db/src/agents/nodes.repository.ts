@@ -1,0 +1,86 @@
+import type { EnrollmentTokenRepository, NodeRecord, NodeRepository, NodeStatus, NodeWithUsage } from '@slipway/core';
+import type { Db } from '../client';
+
+type NodeRow = Omit<NodeRecord, 'status'> & { status: string };
+const toRecord = (n: NodeRow): NodeRecord => ({
+  id: n.id,
+  name: n.name,
+  grpcAddress: n.grpcAddress,
+  publicIpv4: n.publicIpv4,
+  cpuMillis: n.cpuMillis,
+  memoryMb: n.memoryMb,
+  version: n.version,
+  certFingerprint: n.certFingerprint,
+  certNotAfter: n.certNotAfter,
+  status: n.status === 'online' ? 'online' : 'offline',
+  lastSeenAt: n.lastSeenAt,
+  createdAt: n.createdAt,
+});
+
+export class PrismaNodeRepository implements NodeRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(): Promise<NodeRecord[]> {
+    return (await this.db.node.findMany({ orderBy: { name: 'asc' } })).map(toRecord);
+  }
+
+  async get(nodeId: string): Promise<NodeRecord | null> {
+    const n = await this.db.node.findUnique({ where: { id: nodeId } });
+    return n ? toRecord(n) : null;
+  }
+
+  async listWithUsage(): Promise<NodeWithUsage[]> {
+    const nodes = await this.list();
+    // What each node's workspaces reserve (a deleted workspace holds its reservations until teardown purges them).
+    const usage = await this.db.$queryRaw<{ node_id: string; cpu: bigint; mem: bigint }[]>`
+      SELECT w.node_id, COALESCE(SUM(r.cpu_millis), 0)::bigint AS cpu, COALESCE(SUM(r.memory_mb), 0)::bigint AS mem
+      FROM reservations r JOIN workspaces w ON w.id = r.workspace_id
+      WHERE w.node_id IS NOT NULL GROUP BY w.node_id`;
+    const byNode = new Map(usage.map((u) => [u.node_id, u]));
+    return nodes.map((n) => ({
+      ...n,
+      reservedCpuMillis: Number(byNode.get(n.id)?.cpu ?? 0),
+      reservedMemoryMb: Number(byNode.get(n.id)?.mem ?? 0),
+    }));
+  }
+
+  async upsertEnrolled(input: Parameters<NodeRepository['upsertEnrolled']>[0]): Promise<NodeRecord> {
+    // A server that joins again (new key, new address) keeps its node row and the workspaces on it.
+    // It starts offline: the first health check that it answers puts it online.
+    const data = { ...input, status: 'offline' };
+    return toRecord(await this.db.node.upsert({ where: { name: input.name }, create: data, update: data }));
+  }
+
+  async setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean> {
+    const { count } = await this.db.node.updateMany({
+      where: { id: nodeId, status: from },
+      data: { status: to, ...(seenAt ? { lastSeenAt: seenAt } : {}) },
+    });
+    return count === 1;
+  }
+}
+
+export class PrismaEnrollmentTokenRepository implements EnrollmentTokenRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(input: { tokenHash: Buffer; expiresAt: Date }): Promise<{ id: string }> {
+    return this.db.enrollmentToken.create({ data: { tokenHash: new Uint8Array(input.tokenHash), expiresAt: input.expiresAt }, select: { id: true } });
+  }
+
+  async isUsable(tokenHash: Buffer, now: Date): Promise<boolean> {
+    return (await this.db.enrollmentToken.count({ where: { tokenHash: new Uint8Array(tokenHash), usedAt: null, expiresAt: { gt: now } } })) === 1;
+  }
+
+  async consume(tokenHash: Buffer, now: Date): Promise<{ id: string } | null> {
+    const rows = await this.db.enrollmentToken.updateManyAndReturn({
+      where: { tokenHash: new Uint8Array(tokenHash), usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+      select: { id: true },
+    });
+    return rows[0] ?? null;
+  }
+
+  async linkNode(tokenId: string, nodeId: string): Promise<void> {
+    await this.db.enrollmentToken.update({ where: { id: tokenId }, data: { nodeId } });
+  }
+}

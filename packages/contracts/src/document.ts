@@ -1,0 +1,171 @@
+import { OPERATIONS, type OperationSpec } from './operations';
+import { COMPONENT_SCHEMAS } from './schemas';
+
+export const API_VERSION = '1.0.0';
+const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
+
+/** `{workspaceId}` → `workspaceId`, in order. Every path parameter of this API is a UUID. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
+}
+
+/**
+ * The errors an operation can answer, by status: its own plus those every operation of its kind shares
+ * (credentials, CSRF, body parsing and validation, unknown ids, 500).
+ */
+export function operationErrors(op: OperationSpec): Map<number, string[]> {
+  const errors = new Map<number, string[]>();
+  const add = (status: number, ...codes: string[]) => {
+    const list = errors.get(status) ?? [];
+    for (const c of codes) if (!list.includes(c)) list.push(c);
+    errors.set(status, list);
+  };
+  if (op.body) {
+    add(400, 'invalid_json', 'validation_failed');
+    add(413, 'payload_too_large');
+    add(415, 'unsupported_media_type');
+  }
+  if (op.auth !== 'public') add(401, 'unauthorized');
+  if (op.auth === 'session') add(401, 'session_required');
+  if (UNSAFE.has(op.method)) add(403, 'csrf_rejected');
+  if (pathParameters(op.path).length > 0) add(404, 'not_found');
+  for (const [status, codes] of Object.entries(op.errors ?? {})) add(Number(status), ...codes);
+  add(500, 'internal');
+  return new Map([...errors.entries()].sort(([a], [b]) => a - b));
+}
+
+const errorSchema = (codes: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: codes },
+        message: { type: 'string', description: 'a sentence for people; never a stack trace, SQL or server path' },
+        details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } },
+      },
+    },
+  },
+});
+
+/** Replaces every object that is one of the named component schemas by a `$ref` to it. */
+function refify(node: unknown, names: Map<object, string>, self?: object): unknown {
+  if (Array.isArray(node)) return node.map((n) => refify(n, names));
+  if (!node || typeof node !== 'object') return node;
+  const name = names.get(node);
+  if (name && node !== self) return { $ref: `#/components/schemas/${name}` };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, refify(v, names)]));
+}
+
+let cached: Record<string, unknown> | undefined;
+
+/** The OpenAPI 3.1 document: built once from OPERATIONS and the schemas, then frozen. */
+export function openApiDocument(): Readonly<Record<string, unknown>> {
+  if (cached) return cached;
+  const names = new Map<object, string>(Object.entries(COMPONENT_SCHEMAS).map(([k, v]) => [v as object, k]));
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [operationId, spec] of Object.entries(OPERATIONS) as [string, OperationSpec][]) {
+    const responses: Record<string, unknown> = {};
+    const headers: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+    responses[String(spec.success.status)] = {
+      description: spec.success.description,
+      headers: spec.success.setsCookie ? { ...headers, 'Set-Cookie': { $ref: '#/components/headers/Set-Cookie' } } : headers,
+      content: { [spec.success.contentType ?? 'application/json']: { schema: refify(spec.success.schema, names) } },
+    };
+    for (const [status, other] of Object.entries(spec.otherResponses ?? {})) {
+      responses[status] = { description: other.description, headers, content: { 'application/json': { schema: refify(other.schema, names) } } };
+    }
+    for (const [status, codes] of operationErrors(spec)) {
+      responses[String(status)] = {
+        description: codes.map((c) => `\`${c}\``).join(', '),
+        headers: status === 429 ? { ...headers, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : headers,
+        content: { 'application/json': { schema: errorSchema(codes) } },
+      };
+    }
+    const security = spec.auth === 'public' ? [] : spec.auth === 'session' ? [{ session: [] }] : [{ session: [] }, { bearer: [] }];
+    paths[spec.path] ??= {};
+    paths[spec.path]![spec.method] = {
+      operationId,
+      tags: [spec.tag],
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.permission ? { 'x-slipway-permission': spec.permission } : {}),
+      security,
+      ...(pathParameters(spec.path).length
+        ? {
+            parameters: pathParameters(spec.path).map((name) => ({
+              name,
+              in: 'path',
+              required: true,
+              schema: { $ref: '#/components/schemas/Uuid' },
+            })),
+          }
+        : {}),
+      ...(spec.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: refify(spec.body, names) } } } }
+        : {}),
+      responses,
+    };
+  }
+  const schemas = Object.fromEntries(Object.entries(COMPONENT_SCHEMAS).map(([k, v]) => [k, refify(v, names, v)]));
+  cached = deepFreeze({
+    openapi: '3.1.0',
+    info: {
+      title: 'Slipway API',
+      version: API_VERSION,
+      description:
+        'Self-hostable application hosting. Bodies are JSON; unknown fields are rejected (400 `validation_failed`, ' +
+        '`details` lists each failing field). Errors answer `{ "error": { "code", "message", "details"? } }`. ' +
+        'Every response carries `X-Request-Id`. Lists answer `{ "data": [...] }`. Timestamps are ISO 8601 UTC with ' +
+        'milliseconds, ids are UUIDv7. Cookie-authenticated unsafe requests must carry `Origin` equal to the public origin ' +
+        "(403 `csrf_rejected`). Another workspace's objects answer 404 `not_found`, never 403. JSON bodies are limited to 1 MB (413).",
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    tags: [
+      { name: 'auth', description: 'accounts and sessions' },
+      { name: 'workspaces', description: 'workspaces; the caller sees only those it is a member of' },
+      { name: 'members', description: 'members and roles: owner, admin, developer, viewer' },
+      { name: 'tokens', description: 'API tokens: bearer credentials scoped to one workspace' },
+      { name: 'plans', description: 'the plan catalog and a workspace plan, limits and usage' },
+      { name: 'meta', description: 'health, readiness and this document' },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'set by signup and login' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'an API token (`svc_…`), scoped to one workspace' },
+      },
+      headers: {
+        'X-Request-Id': { description: 'echoed when the client sent a sane one, generated otherwise', schema: { type: 'string' } },
+        'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 0 } },
+        'Set-Cookie': { description: '`svc_session`', schema: { type: 'string' } },
+      },
+    },
+  });
+  return cached!;
+}
+
+/** JSON pointer of an operation's request-body schema inside the document. */
+export function bodyPointer(spec: OperationSpec): string {
+  return `#/paths/${escape(spec.path)}/${spec.method}/requestBody/content/application~1json/schema`;
+}
+
+/** JSON pointer of an operation's response schema for `status`. */
+export function responsePointer(spec: OperationSpec, status: number, contentType = 'application/json'): string {
+  return `#/paths/${escape(spec.path)}/${spec.method}/responses/${status}/content/${escape(contentType)}/schema`;
+}
+
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

@@ -1,0 +1,5 @@
+export * from './operations';
+export * from './document';
+export * from './validation';
+export type * from './types';
+export * as schemas from './schemas';

@@ -1,0 +1,274 @@
+// Every endpoint of the API, keyed by operationId. document.ts renders this table as the OpenAPI 3.1
+// document served at GET /v1/openapi.json; the API mounts its routes from it (apps/api/src/http/operations.ts),
+// so the path, method, credentials, permission and body schema of a route are written once, here.
+import * as S from './schemas';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * - `public`: no credential.
+ * - `session`: the `svc_session` cookie only (a bearer token answers 401 `session_required`).
+ * - `any`: the session cookie or `Authorization: Bearer <token>`.
+ */
+export type AuthMode = 'public' | 'session' | 'any';
+
+export interface OperationSpec {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly auth: AuthMode;
+  /** The workspace permission (packages/core permissions table) the authorization layer checks. */
+  readonly permission?: string;
+  readonly body?: object;
+  readonly success: {
+    readonly status: number;
+    readonly description: string;
+    readonly schema: object;
+    readonly contentType?: string;
+    readonly setsCookie?: boolean;
+  };
+  /** Errors particular to the operation; the generic ones (credentials, body, CSRF, 500) are added by document.ts. */
+  readonly errors?: { readonly [status: number]: readonly string[] };
+  /** Non-error responses other than the success one (e.g. /readyz's 503). */
+  readonly otherResponses?: { readonly [status: number]: { readonly description: string; readonly schema: object } };
+  /** Served by a router of its own rather than the operation table (health checks, the reference page). */
+  readonly custom?: boolean;
+}
+
+const WORKSPACE_WRITE_DENIALS = ['forbidden', 'workspace_suspended'] as const;
+
+export const OPERATIONS = {
+  // ------------------------------------------------------------------------------------------- meta
+  getHealth: {
+    method: 'get',
+    path: '/healthz',
+    tag: 'meta',
+    summary: 'The process is up',
+    auth: 'public',
+    custom: true,
+    success: { status: 200, description: 'alive', schema: S.Health },
+  },
+  getReadiness: {
+    method: 'get',
+    path: '/readyz',
+    tag: 'meta',
+    summary: 'Every dependency answers (database, Redis, agents)',
+    auth: 'public',
+    custom: true,
+    success: { status: 200, description: 'ready', schema: S.Readiness },
+    otherResponses: { 503: { description: 'a dependency does not answer; `checks` names it', schema: S.Readiness } },
+  },
+  getReference: {
+    method: 'get',
+    path: '/docs',
+    tag: 'meta',
+    summary: 'This reference as a readable page (served from local files)',
+    auth: 'public',
+    custom: true,
+    success: { status: 200, description: 'an HTML page', schema: { type: 'string' }, contentType: 'text/html' },
+  },
+  getOpenApiDocument: {
+    method: 'get',
+    path: '/v1/openapi.json',
+    tag: 'meta',
+    summary: 'This document',
+    auth: 'public',
+    success: { status: 200, description: 'the OpenAPI 3.1 document', schema: S.OpenApiDocument },
+  },
+
+  // ------------------------------------------------------------------------------------------- auth
+  signup: {
+    method: 'post',
+    path: '/v1/auth/signup',
+    tag: 'auth',
+    summary: 'Create an account and sign in',
+    description: 'Sets the `svc_session` cookie (HttpOnly, SameSite=Lax, Path=/, Secure over https, 30 days).',
+    auth: 'public',
+    body: S.SignupRequest,
+    success: { status: 201, description: 'the new user; the session cookie is set', schema: S.UserEnvelope, setsCookie: true },
+    errors: { 409: ['email_taken'] },
+  },
+  login: {
+    method: 'post',
+    path: '/v1/auth/login',
+    tag: 'auth',
+    summary: 'Sign in with email and password',
+    description:
+      'Failed attempts are counted per email and per client IP; past the limit the answer is 429 `too_many_attempts` ' +
+      'with `Retry-After` (seconds), even for the right password, until the window ends.',
+    auth: 'public',
+    body: S.LoginRequest,
+    success: { status: 200, description: 'the user; the session cookie is set', schema: S.UserEnvelope, setsCookie: true },
+    errors: { 401: ['invalid_credentials'], 429: ['too_many_attempts'] },
+  },
+  logout: {
+    method: 'post',
+    path: '/v1/auth/logout',
+    tag: 'auth',
+    summary: 'Sign out: the session is revoked server-side and the cookie cleared',
+    auth: 'session',
+    success: { status: 200, description: 'signed out', schema: S.Ok, setsCookie: true },
+  },
+  getMe: {
+    method: 'get',
+    path: '/v1/auth/me',
+    tag: 'auth',
+    summary: 'The signed-in user (with a token: its creator)',
+    auth: 'any',
+    success: { status: 200, description: 'the user', schema: S.UserEnvelope },
+  },
+
+  // ------------------------------------------------------------------------------------- workspaces
+  listWorkspaces: {
+    method: 'get',
+    path: '/v1/workspaces',
+    tag: 'workspaces',
+    summary: "The caller's workspaces (with a token: its one workspace)",
+    auth: 'any',
+    success: { status: 200, description: 'workspaces, oldest first', schema: S.WorkspaceList },
+  },
+  createWorkspace: {
+    method: 'post',
+    path: '/v1/workspaces',
+    tag: 'workspaces',
+    summary: 'Create a workspace; the caller becomes its owner',
+    description:
+      'The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days ' +
+      'of grace) and is placed on the online server with the most free capacity.',
+    auth: 'session',
+    body: S.CreateWorkspaceRequest,
+    success: { status: 201, description: 'the workspace', schema: S.Workspace },
+    errors: { 503: ['node_unavailable'] },
+  },
+  getWorkspace: {
+    method: 'get',
+    path: '/v1/workspaces/{workspaceId}',
+    tag: 'workspaces',
+    summary: 'A workspace',
+    auth: 'any',
+    permission: 'workspace.read',
+    success: { status: 200, description: 'the workspace', schema: S.Workspace },
+  },
+  updateWorkspace: {
+    method: 'patch',
+    path: '/v1/workspaces/{workspaceId}',
+    tag: 'workspaces',
+    summary: 'Rename a workspace or change its slug (owner, admin)',
+    auth: 'any',
+    permission: 'workspace.update',
+    body: S.UpdateWorkspaceRequest,
+    success: { status: 200, description: 'the workspace', schema: S.Workspace },
+    errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['name_taken'] },
+  },
+  deleteWorkspace: {
+    method: 'delete',
+    path: '/v1/workspaces/{workspaceId}',
+    tag: 'workspaces',
+    summary: 'Delete a workspace permanently (owners only)',
+    description:
+      'The workspace disappears from the API at once; its apps, databases, backups, domains, tokens and members are torn ' +
+      'down by a background job.',
+    auth: 'any',
+    permission: 'workspace.delete',
+    success: { status: 200, description: 'deleted', schema: S.Ok },
+    errors: { 403: ['owner_required'] },
+  },
+  getWorkspacePlan: {
+    method: 'get',
+    path: '/v1/workspaces/{workspaceId}/plan',
+    tag: 'plans',
+    summary: "The workspace's plan, effective limits, reserved usage and minimums",
+    auth: 'any',
+    permission: 'plan.read',
+    success: { status: 200, description: 'plan and usage', schema: S.WorkspacePlan },
+  },
+  listPlans: {
+    method: 'get',
+    path: '/v1/plans',
+    tag: 'plans',
+    summary: 'The public catalog: the current version of each paid plan, cheapest first',
+    auth: 'public',
+    success: { status: 200, description: 'paid plans', schema: S.PlanCatalog },
+  },
+
+  // ---------------------------------------------------------------------------------------- members
+  listMembers: {
+    method: 'get',
+    path: '/v1/workspaces/{workspaceId}/members',
+    tag: 'members',
+    summary: 'Members and their roles',
+    auth: 'any',
+    permission: 'members.read',
+    success: { status: 200, description: 'members, oldest first', schema: S.MemberList },
+  },
+  addMember: {
+    method: 'post',
+    path: '/v1/workspaces/{workspaceId}/members',
+    tag: 'members',
+    summary: 'Add an existing user by email (owner, admin; only owners add owners)',
+    auth: 'any',
+    permission: 'members.write',
+    body: S.AddMemberRequest,
+    success: { status: 201, description: 'the member', schema: S.Member },
+    errors: { 402: ['quota_exceeded'], 403: [...WORKSPACE_WRITE_DENIALS, 'owner_required'], 404: ['not_found'], 409: ['already_member'] },
+  },
+  updateMember: {
+    method: 'patch',
+    path: '/v1/workspaces/{workspaceId}/members/{userId}',
+    tag: 'members',
+    summary: "Change a member's role (owner, admin; only owners change owners)",
+    auth: 'any',
+    permission: 'members.write',
+    body: S.UpdateMemberRequest,
+    success: { status: 200, description: 'the member', schema: S.Member },
+    errors: { 403: [...WORKSPACE_WRITE_DENIALS, 'owner_required'], 409: ['last_owner'] },
+  },
+  removeMember: {
+    method: 'delete',
+    path: '/v1/workspaces/{workspaceId}/members/{userId}',
+    tag: 'members',
+    summary: "Remove a member (owner, admin; only owners remove owners); the member's tokens are revoked",
+    auth: 'any',
+    permission: 'members.write',
+    success: { status: 200, description: 'removed', schema: S.Ok },
+    errors: { 403: [...WORKSPACE_WRITE_DENIALS, 'owner_required'], 409: ['last_owner'] },
+  },
+
+  // ----------------------------------------------------------------------------------------- tokens
+  listTokens: {
+    method: 'get',
+    path: '/v1/workspaces/{workspaceId}/tokens',
+    tag: 'tokens',
+    summary: 'API tokens of the workspace, without values (owner, admin: all; others: their own)',
+    auth: 'any',
+    permission: 'tokens.read',
+    success: { status: 200, description: 'tokens not revoked, oldest first', schema: S.ApiTokenList },
+  },
+  createToken: {
+    method: 'post',
+    path: '/v1/workspaces/{workspaceId}/tokens',
+    tag: 'tokens',
+    summary: "Create an API token for this workspace, acting with the creator's role; the value is shown this once",
+    description: 'Needs the session cookie: a token cannot mint tokens.',
+    auth: 'session',
+    permission: 'tokens.create',
+    body: S.CreateTokenRequest,
+    success: { status: 201, description: 'the token with its value', schema: S.CreatedApiToken },
+    errors: { 403: WORKSPACE_WRITE_DENIALS },
+  },
+  revokeToken: {
+    method: 'delete',
+    path: '/v1/workspaces/{workspaceId}/tokens/{tokenId}',
+    tag: 'tokens',
+    summary: 'Revoke a token; it answers 401 from the next request on (developers: their own tokens)',
+    auth: 'any',
+    permission: 'tokens.revoke',
+    success: { status: 200, description: 'revoked', schema: S.Ok },
+    errors: { 403: ['forbidden'] },
+  },
+} as const satisfies Record<string, OperationSpec>;
+
+export type OperationId = keyof typeof OPERATIONS;
+export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];

@@ -1,0 +1,37 @@
+// TypeScript types derived from the schemas of the document: a change to a schema changes the type,
+// and tsc finds every service and route that no longer fits.
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { OPERATIONS, OperationId } from './operations';
+import type * as S from './schemas';
+
+type From<T> = T extends JSONSchema ? FromSchema<T> : never;
+
+export type User = From<typeof S.User>;
+export type Role = From<typeof S.Role>;
+export type Ok = From<typeof S.Ok>;
+export type Workspace = From<typeof S.Workspace>;
+export type WorkspacePlan = From<typeof S.WorkspacePlan>;
+export type CatalogPlan = From<typeof S.CatalogPlan>;
+export type PlanLimits = From<typeof S.PlanLimits>;
+export type ResourceSize = From<typeof S.ResourceSize>;
+export type Minimums = From<typeof S.Minimums>;
+export type Member = From<typeof S.Member>;
+export type ApiToken = From<typeof S.ApiToken>;
+export type CreatedApiToken = From<typeof S.CreatedApiToken>;
+
+export type SignupRequest = From<typeof S.SignupRequest>;
+export type LoginRequest = From<typeof S.LoginRequest>;
+export type CreateWorkspaceRequest = From<typeof S.CreateWorkspaceRequest>;
+export type UpdateWorkspaceRequest = From<typeof S.UpdateWorkspaceRequest>;
+export type AddMemberRequest = From<typeof S.AddMemberRequest>;
+export type UpdateMemberRequest = From<typeof S.UpdateMemberRequest>;
+export type CreateTokenRequest = From<typeof S.CreateTokenRequest>;
+
+type Ops = typeof OPERATIONS;
+/** The validated body of an operation (undefined when it takes none). */
+export type RequestBodyOf<K extends OperationId> = Ops[K] extends { body: infer B } ? From<B> : undefined;
+/** The body of an operation's success response. */
+export type ResponseBodyOf<K extends OperationId> = From<Ops[K]['success']['schema']>;
+/** `{ workspaceId: string, ... }` from the path template. */
+export type PathParamsOf<K extends OperationId> = ParamsOf<Ops[K]['path']>;
+type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? { [N in Name]: string } & ParamsOf<Rest> : unknown;

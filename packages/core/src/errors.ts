@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'domain_taken',
   'name_taken',
   'email_taken',
+  'already_member',
   'last_owner',
   'backup_rate_limited',
   'too_many_attempts',

@@ -28,6 +28,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   domain_taken: 409,
   name_taken: 409,
   email_taken: 409,
+  already_member: 409,
   last_owner: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,0 +1,190 @@
+// What services need of storage. packages/db implements these over Prisma; services never see SQL.
+// Tenant-owned data is addressed with its workspaceId in every signature. The exceptions are the credential
+// lookups (a session or token is found by the hash of the value the client sent, before any workspace is known).
+import type { Role } from '@slipway/contracts';
+import type { WorkspaceRecord } from '../auth/actor';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  createdAt: Date;
+}
+
+export interface UserRepository {
+  /** null when the email is taken. */
+  create(input: { email: string; name: string; passwordHash: string }): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  findById(userId: string): Promise<UserRecord | null>;
+}
+
+export interface SessionRepository {
+  create(input: { userId: string; tokenHash: Buffer; expiresAt: Date; ip: string | null; userAgent: string | null }): Promise<{ id: string }>;
+  /** The session with this hash that is neither revoked nor expired at `now`. */
+  findActive(tokenHash: Buffer, now: Date): Promise<{ id: string; userId: string; lastSeenAt: Date } | null>;
+  touch(sessionId: string, now: Date): Promise<void>;
+  revoke(sessionId: string, now: Date): Promise<void>;
+}
+
+export interface ApiTokenRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  prefix: string;
+  createdBy: { id: string; name: string };
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export interface ApiTokenRepository {
+  create(input: {
+    workspaceId: string;
+    createdById: string;
+    name: string;
+    tokenHash: Buffer;
+    prefix: string;
+    expiresAt: Date | null;
+  }): Promise<ApiTokenRecord>;
+  /**
+   * The token with this hash that is not revoked, not expired at `now`, whose workspace is not deleted and whose
+   * creator is still a member there.
+   */
+  findActive(tokenHash: Buffer, now: Date): Promise<{ id: string; workspaceId: string; userId: string; lastUsedAt: Date | null } | null>;
+  touch(scope: { workspaceId: string; tokenId: string }, now: Date): Promise<void>;
+  /** Tokens not revoked, oldest first; only those of `createdById` when given. */
+  list(scope: { workspaceId: string; createdById?: string }): Promise<ApiTokenRecord[]>;
+  /** false when no such unrevoked token (of `createdById`, when given) exists. */
+  revoke(scope: { workspaceId: string; tokenId: string; createdById?: string }, now: Date): Promise<boolean>;
+}
+
+export interface WorkspaceWithRole extends WorkspaceRecord {
+  role: Role;
+}
+
+export interface NodeCapacity {
+  id: string;
+  name: string;
+  cpuMillis: number;
+  memoryMb: number;
+  reservedCpuMillis: number;
+  reservedMemoryMb: number;
+}
+
+export interface WorkspaceRepository {
+  /** Workspaces (not deleted) where the user is a member, oldest first. */
+  listForUser(userId: string): Promise<WorkspaceWithRole[]>;
+  /** The workspace (not deleted) and the user's role there; null when either is missing. */
+  findForMember(scope: { workspaceId: string; userId: string }): Promise<WorkspaceWithRole | null>;
+  /** Inserts the workspace and the owner's membership together; null when the slug is taken. */
+  create(input: {
+    name: string;
+    slug: string;
+    ownerId: string;
+    planId: string;
+    trialEndsAt: Date;
+    graceEndsAt: Date;
+    nodeId: string;
+  }): Promise<WorkspaceRecord | null>;
+  /** null when the workspace is gone; 'slug_taken' when the slug is. */
+  update(scope: { workspaceId: string }, changes: { name?: string; slug?: string }): Promise<WorkspaceRecord | 'slug_taken' | null>;
+  /**
+   * Sets deletedAt and records the teardown Operation in one transaction (conditional on the workspace not being
+   * deleted yet); null when it was already deleted.
+   */
+  markDeleted(scope: { workspaceId: string }, operation: { kind: string }, now: Date): Promise<{ operationId: string } | null>;
+  /** Online nodes with the vCPU and memory reserved by the workspaces placed on them. */
+  onlineNodes(): Promise<NodeCapacity[]>;
+  /** Sets suspendedAt on every live, unsuspended workspace whose grace ended and whose billing is not active. */
+  suspendExpired(now: Date): Promise<string[]>;
+}
+
+export interface MemberRecord {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: Date;
+}
+
+/** The plan limits, the workspace's extras and what is used, read under the workspace's row lock. */
+export interface QuotaState {
+  plan: { cpuMillis: number; memoryMb: number; maxMembers: number };
+  extras: { cpuMillis: number; memoryMb: number; members: number };
+  usage: { cpuMillis: number; memoryMb: number; diskMb: number; members: number };
+}
+
+export interface MemberRepository {
+  list(scope: { workspaceId: string }): Promise<MemberRecord[]>;
+  find(scope: { workspaceId: string; userId: string }): Promise<MemberRecord | null>;
+  /**
+   * In one transaction holding the workspace's row lock: calls `decide` with the quota state (it throws to refuse),
+   * then inserts. 'already_member' when the user is one.
+   */
+  add(scope: { workspaceId: string; userId: string; role: Role }, decide: (state: QuotaState) => void): Promise<MemberRecord | 'already_member'>;
+  /**
+   * Under the workspace's row lock: calls `decide` with the member's current role and the number of owners, then
+   * changes the role. null when the user is not a member.
+   */
+  changeRole(
+    scope: { workspaceId: string; userId: string; role: Role },
+    decide: (state: { current: Role; owners: number }) => void,
+  ): Promise<MemberRecord | null>;
+  /** Like changeRole, then deletes the membership and revokes the member's tokens in the workspace. */
+  remove(scope: { workspaceId: string; userId: string }, decide: (state: { current: Role; owners: number }) => void, now: Date): Promise<boolean>;
+}
+
+export interface ReservationRequest {
+  resourceType: string;
+  resourceId: string;
+  cpuMillis: number;
+  memoryMb: number;
+  diskMb: number;
+}
+
+export interface ReservationRepository {
+  /**
+   * In one transaction holding the workspace's row lock: reads the quota state (usage without this resource's own
+   * reservation, so a resize counts only the new size), calls `decide` (it throws to refuse), then inserts or
+   * updates the reservation of `resourceId`. Concurrent calls for one workspace run one after the other.
+   */
+  reserve(scope: { workspaceId: string }, request: ReservationRequest, decide: (state: QuotaState) => void): Promise<void>;
+  /** false when the resource held nothing. */
+  release(scope: { workspaceId: string; resourceId: string }): Promise<boolean>;
+  /** Limits, extras and usage, without a lock (for display). */
+  state(scope: { workspaceId: string }): Promise<QuotaState>;
+}
+
+export interface PlanRecord {
+  id: string;
+  slug: string;
+  version: number;
+  name: string;
+  kind: 'trial' | 'paid';
+  priceCents: number;
+  currency: string;
+  cpuMillis: number;
+  memoryMb: number;
+  maxMembers: number;
+  minimums: unknown;
+}
+
+export type PlanEntry = Omit<PlanRecord, 'id'>;
+
+export interface PlanRepository {
+  /** Inserts the (slug, version) pairs not yet present, then returns the stored rows of every pair given. */
+  insertMissing(entries: PlanEntry[]): Promise<PlanRecord[]>;
+  findById(planId: string): Promise<PlanRecord | null>;
+  /** The newest version of the plan with this slug. */
+  newest(slug: string): Promise<PlanRecord | null>;
+  /** The newest version of each paid plan. */
+  catalog(): Promise<PlanRecord[]>;
+}
+
+export interface TeardownRepository {
+  /** Whether the workspace exists and is marked deleted (teardown never touches a live workspace). */
+  isDeleted(scope: { workspaceId: string }): Promise<boolean>;
+  /** Deletes the workspace's tokens, memberships and reservations in one transaction; counts what went. */
+  purge(scope: { workspaceId: string }): Promise<{ tokens: number; memberships: number; reservations: number }>;
+}

@@ -1,0 +1,101 @@
+import type { CreateWorkspaceRequest, Role, UpdateWorkspaceRequest, Workspace } from '@slipway/contracts';
+import type { Actor, WorkspaceAccess, WorkspaceRecord } from '../auth/actor';
+import { AppError } from '../errors';
+import { WORKSPACE_TEARDOWN_JOB, type WorkspaceTeardownPayload } from '../jobs';
+import type { Logger } from '../logging';
+import type { Clock } from '../ports/clock';
+import type { JobQueue } from '../ports/jobs';
+import type { PlanRepository, WorkspaceRepository } from '../ports/repositories';
+import { chooseNode } from './placement';
+import { slugCandidate, slugify } from './slug';
+
+const DAY_MS = 24 * 3600 * 1000;
+export const TRIAL_DAYS = 14;
+export const GRACE_DAYS = 7;
+export const TRIAL_PLAN_SLUG = 'trial';
+const SLUG_ATTEMPTS = 12;
+
+export const toWorkspace = (w: WorkspaceRecord, role: Role): Workspace => ({
+  id: w.id,
+  name: w.name,
+  slug: w.slug,
+  role,
+  suspended: w.suspendedAt !== null,
+  createdAt: w.createdAt.toISOString(),
+});
+
+export class WorkspaceService {
+  constructor(
+    private readonly deps: {
+      workspaces: WorkspaceRepository;
+      plans: PlanRepository;
+      jobs: JobQueue;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
+
+  /** The caller's workspaces; a token sees only its own one. */
+  async list(actor: Actor): Promise<Workspace[]> {
+    if (actor.kind === 'token') {
+      const w = await this.deps.workspaces.findForMember({ workspaceId: actor.workspaceId, userId: actor.userId });
+      return w ? [toWorkspace(w, w.role)] : [];
+    }
+    const all = await this.deps.workspaces.listForUser(actor.userId);
+    return all.map((w) => toWorkspace(w, w.role));
+  }
+
+  /** On the trial plan, placed on the online node with the most free capacity; the caller becomes owner. */
+  async create(actor: Actor, input: CreateWorkspaceRequest): Promise<Workspace> {
+    if (actor.kind !== 'session') throw new AppError('session_required', 'Creating a workspace needs the session cookie');
+    const plan = await this.deps.plans.newest(TRIAL_PLAN_SLUG);
+    if (!plan) throw new Error('The trial plan is missing: the plan catalog was not seeded');
+    const node = chooseNode(await this.deps.workspaces.onlineNodes());
+    if (!node) throw new AppError('node_unavailable', 'No server is online to host a new workspace');
+    const now = this.deps.clock().getTime();
+    const name = input.name.trim();
+    const base = slugify(name);
+    for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+      const created = await this.deps.workspaces.create({
+        name,
+        slug: slugCandidate(base, attempt),
+        ownerId: actor.userId,
+        planId: plan.id,
+        trialEndsAt: new Date(now + TRIAL_DAYS * DAY_MS),
+        graceEndsAt: new Date(now + (TRIAL_DAYS + GRACE_DAYS) * DAY_MS),
+        nodeId: node.id,
+      });
+      if (created) return toWorkspace(created, 'owner');
+    }
+    throw new AppError('name_taken', 'No free slug could be derived from this name; choose another name');
+  }
+
+  get(access: WorkspaceAccess): Workspace {
+    return toWorkspace(access.workspace, access.role);
+  }
+
+  async update(access: WorkspaceAccess, input: UpdateWorkspaceRequest): Promise<Workspace> {
+    const changes = { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.slug !== undefined ? { slug: input.slug } : {}) };
+    const updated = await this.deps.workspaces.update({ workspaceId: access.workspace.id }, changes);
+    if (updated === 'slug_taken') throw new AppError('name_taken', 'This slug is already used by another workspace');
+    if (!updated) throw new AppError('not_found', 'The workspace was not found');
+    return toWorkspace(updated, access.role);
+  }
+
+  /**
+   * Marks the workspace deleted (it disappears from the API at once) and records a teardown Operation in the same
+   * transaction, then queues the teardown job with the operation's id. Should queueing fail, the operation row
+   * stays `queued` and can be re-queued; the deletion itself stands.
+   */
+  async delete(access: WorkspaceAccess): Promise<void> {
+    const workspaceId = access.workspace.id;
+    const marked = await this.deps.workspaces.markDeleted({ workspaceId }, { kind: WORKSPACE_TEARDOWN_JOB }, this.deps.clock());
+    if (!marked) throw new AppError('not_found', 'The workspace was not found');
+    const payload: WorkspaceTeardownPayload = { workspaceId };
+    try {
+      await this.deps.jobs.enqueue(WORKSPACE_TEARDOWN_JOB, { ...payload }, { jobId: marked.operationId });
+    } catch (err) {
+      this.deps.logger.error({ err, workspaceId, operationId: marked.operationId }, 'could not queue the workspace teardown');
+    }
+  }
+}

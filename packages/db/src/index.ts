@@ -1,4 +1,5 @@
 export { createDb, type Db } from './client';
 export { migrate, MigrationError, MIGRATIONS_DIR } from './migrate';
 export * from './generated/client';
+export { createRepositories, type Repositories } from './repositories';
 export * from './agents';

@@ -1,0 +1,36 @@
+import type { Db } from '../client';
+import { PrismaMemberRepository } from './members.repository';
+import { PrismaTeardownRepository } from './teardown.repository';
+import { PrismaPlanRepository } from './plans.repository';
+import { PrismaReservationRepository } from './reservations.repository';
+import { PrismaSessionRepository } from './sessions.repository';
+import { PrismaApiTokenRepository } from './tokens.repository';
+import { PrismaUserRepository } from './users.repository';
+import { PrismaWorkspaceRepository } from './workspaces.repository';
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/** Every repository over one client: the composition roots (API, worker) pass these to the core services. */
+export function createRepositories(db: Db) {
+  return {
+    users: new PrismaUserRepository(db),
+    sessions: new PrismaSessionRepository(db),
+    tokens: new PrismaApiTokenRepository(db),
+    workspaces: new PrismaWorkspaceRepository(db),
+    members: new PrismaMemberRepository(db),
+    reservations: new PrismaReservationRepository(db),
+    plans: new PrismaPlanRepository(db),
+    teardown: new PrismaTeardownRepository(db),
+  };
+}
+
+export {
+  PrismaApiTokenRepository,
+  PrismaMemberRepository,
+  PrismaPlanRepository,
+  PrismaReservationRepository,
+  PrismaSessionRepository,
+  PrismaTeardownRepository,
+  PrismaUserRepository,
+  PrismaWorkspaceRepository,
+};

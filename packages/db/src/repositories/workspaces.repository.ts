@@ -1,0 +1,146 @@
+import type { NodeCapacity, Role, WorkspaceRecord, WorkspaceRepository, WorkspaceWithRole } from '@slipway/core';
+import type { Db } from '../client';
+import type { Workspace } from '../generated/client';
+import { isNotFound, isUniqueViolation } from './errors';
+
+export const toWorkspaceRecord = (w: Workspace): WorkspaceRecord => ({
+  id: w.id,
+  name: w.name,
+  slug: w.slug,
+  planId: w.planId,
+  billingStatus: w.billingStatus,
+  trialEndsAt: w.trialEndsAt,
+  graceEndsAt: w.graceEndsAt,
+  suspendedAt: w.suspendedAt,
+  extras: { cpuMillis: w.extraCpuMillis, memoryMb: w.extraMemoryMb, members: w.extraMembers },
+  nodeId: w.nodeId,
+  createdAt: w.createdAt,
+});
+
+interface MemberWorkspaceRow {
+  id: string;
+  name: string;
+  slug: string;
+  plan_id: string;
+  billing_status: string;
+  trial_ends_at: Date;
+  grace_ends_at: Date;
+  suspended_at: Date | null;
+  extra_cpu_millis: number;
+  extra_memory_mb: number;
+  extra_members: number;
+  node_id: string | null;
+  created_at: Date;
+  role: Role;
+}
+
+const fromRow = (r: MemberWorkspaceRow): WorkspaceWithRole => ({
+  id: r.id,
+  name: r.name,
+  slug: r.slug,
+  planId: r.plan_id,
+  billingStatus: r.billing_status,
+  trialEndsAt: r.trial_ends_at,
+  graceEndsAt: r.grace_ends_at,
+  suspendedAt: r.suspended_at,
+  extras: { cpuMillis: r.extra_cpu_millis, memoryMb: r.extra_memory_mb, members: r.extra_members },
+  nodeId: r.node_id,
+  createdAt: r.created_at,
+  role: r.role,
+});
+
+export class PrismaWorkspaceRepository implements WorkspaceRepository {
+  constructor(private readonly db: Db) {}
+
+  async listForUser(userId: string): Promise<WorkspaceWithRole[]> {
+    const rows = await this.db.$queryRaw<MemberWorkspaceRow[]>`
+      SELECT w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
+             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role
+      FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = ${userId}::uuid AND w.deleted_at IS NULL
+      ORDER BY w.id`;
+    return rows.map(fromRow);
+  }
+
+  async findForMember(scope: { workspaceId: string; userId: string }): Promise<WorkspaceWithRole | null> {
+    // One query by the memberships primary key: the authorization layer runs it on every workspace request.
+    const rows = await this.db.$queryRaw<MemberWorkspaceRow[]>`
+      SELECT w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
+             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role
+      FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.workspace_id = ${scope.workspaceId}::uuid AND m.user_id = ${scope.userId}::uuid AND w.deleted_at IS NULL`;
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  async create(input: {
+    name: string;
+    slug: string;
+    ownerId: string;
+    planId: string;
+    trialEndsAt: Date;
+    graceEndsAt: Date;
+    nodeId: string;
+  }): Promise<WorkspaceRecord | null> {
+    const { ownerId, ...data } = input;
+    try {
+      const w = await this.db.workspace.create({ data: { ...data, memberships: { create: { userId: ownerId, role: 'owner' } } } });
+      return toWorkspaceRecord(w);
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  async update(scope: { workspaceId: string }, changes: { name?: string; slug?: string }): Promise<WorkspaceRecord | 'slug_taken' | null> {
+    try {
+      const w = await this.db.workspace.update({ where: { id: scope.workspaceId, deletedAt: null }, data: changes });
+      return toWorkspaceRecord(w);
+    } catch (e) {
+      if (isUniqueViolation(e)) return 'slug_taken';
+      if (isNotFound(e)) return null;
+      throw e;
+    }
+  }
+
+  markDeleted(scope: { workspaceId: string }, operation: { kind: string }, now: Date): Promise<{ operationId: string } | null> {
+    return this.db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ node_id: string | null }[]>`
+        UPDATE workspaces SET deleted_at = ${now}, updated_at = ${now}
+        WHERE id = ${scope.workspaceId}::uuid AND deleted_at IS NULL
+        RETURNING node_id`;
+      if (rows.length === 0) return null;
+      const op = await tx.operation.create({
+        data: { workspaceId: scope.workspaceId, nodeId: rows[0]!.node_id, kind: operation.kind, payload: { workspaceId: scope.workspaceId } },
+        select: { id: true },
+      });
+      return { operationId: op.id };
+    });
+  }
+
+  async onlineNodes(): Promise<NodeCapacity[]> {
+    const rows = await this.db.$queryRaw<{ id: string; name: string; cpu_millis: number; memory_mb: number; reserved_cpu: number; reserved_memory: number }[]>`
+      SELECT n.id, n.name, n.cpu_millis, n.memory_mb,
+             COALESCE(SUM(r.cpu_millis), 0)::int AS reserved_cpu, COALESCE(SUM(r.memory_mb), 0)::int AS reserved_memory
+      FROM nodes n
+      LEFT JOIN workspaces w ON w.node_id = n.id AND w.deleted_at IS NULL
+      LEFT JOIN reservations r ON r.workspace_id = w.id
+      WHERE n.status = 'online'
+      GROUP BY n.id`;
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      cpuMillis: r.cpu_millis,
+      memoryMb: r.memory_mb,
+      reservedCpuMillis: r.reserved_cpu,
+      reservedMemoryMb: r.reserved_memory,
+    }));
+  }
+
+  async suspendExpired(now: Date): Promise<string[]> {
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
+      UPDATE workspaces SET suspended_at = ${now}, updated_at = ${now}
+      WHERE grace_ends_at <= ${now} AND billing_status <> 'active' AND suspended_at IS NULL AND deleted_at IS NULL
+      RETURNING id`;
+    return rows.map((r) => r.id).sort();
+  }
+}

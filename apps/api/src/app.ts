@@ -3,6 +3,7 @@ import express, { type Express, type Router } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger as Pino } from 'pino';
 import { healthRoutes, type ReadinessCheck } from './health.routes';
+import { docsRouter } from './http/docs';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestId } from './http/request-id';
 
@@ -20,6 +21,10 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
   app.use(requestId);
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(
     pinoHttp({
       logger: deps.logger,
@@ -28,6 +33,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(healthRoutes(deps.readiness));
+  app.use(docsRouter());
   app.use(cookieParser());
   for (const router of deps.v1) app.use('/v1', router);
   app.use(notFoundHandler);

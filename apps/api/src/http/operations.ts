@@ -1,0 +1,163 @@
+import {
+  createValidators,
+  OPERATIONS,
+  type FieldError,
+  type OperationId,
+  type OperationSpec,
+  type OperationValidator,
+  type PathParamsOf,
+  type RequestBodyOf,
+  type ResponseBodyOf,
+} from '@slipway/contracts';
+import { AppError, isPermission, type AccessService, type Actor, type AuthService, type WorkspaceAccess } from '@slipway/core';
+import express, { Router, type Request, type Response } from 'express';
+import { SESSION_COOKIE } from './session-cookie';
+
+type Spec<K extends OperationId> = (typeof OPERATIONS)[K];
+
+/** What a route handler receives: everything checked, nothing left to validate or authorize. */
+export interface OperationContext<K extends OperationId> {
+  /** The caller; null only on public operations. */
+  actor: Spec<K>['auth'] extends 'public' ? null : Actor;
+  /** Proof of access to the workspace of the path, on operations that name a permission. */
+  access: Spec<K> extends { permission: string } ? WorkspaceAccess : null;
+  body: RequestBodyOf<K>;
+  params: PathParamsOf<K>;
+  req: Request;
+  res: Response;
+}
+
+export type Handler<K extends OperationId> = (ctx: OperationContext<K>) => Promise<ResponseBodyOf<K>> | ResponseBodyOf<K>;
+export type HandlerTable = { [K in OperationId]?: Handler<K> };
+
+/** A response that does not match the document (tests turn these into failures). */
+export interface ContractViolation {
+  operationId: OperationId;
+  status: number;
+  problems: FieldError[];
+  body: unknown;
+}
+
+export interface OperationsDeps {
+  auth: AuthService;
+  access: AccessService;
+  handlers: HandlerTable;
+  /** Origin that cookie-authenticated unsafe requests must come from. */
+  publicOrigin: string;
+  bodyLimitBytes: number;
+  /** When set, every response is checked against the document and mismatches are reported here. */
+  onContractViolation?: (v: ContractViolation) => void;
+}
+
+const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Mounts every operation of the document (but those served by routers of their own) on one router, mounted at
+ * /v1. Each request passes the same steps, in this order: credentials (401), CSRF (403), content type, size and
+ * JSON (415, 413, 400), path ids (404), the authorization layer (404 for what the caller cannot see, 403 for what
+ * its role may not do, 403 in a suspended workspace), the body schema (400 with details), then the handler.
+ * An operation without a handler stops start-up.
+ */
+export function operationsRouter(deps: OperationsDeps): Router {
+  const router = Router();
+  const validators = createValidators();
+  const parseJson = express.json({ limit: deps.bodyLimitBytes, type: 'application/json', strict: true });
+
+  for (const [operationId, specConst] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
+    const spec: OperationSpec = specConst;
+    if (spec.custom) continue;
+    const handler = deps.handlers[operationId] as Handler<OperationId> | undefined;
+    if (!handler) throw new Error(`Operation ${operationId} (${spec.method.toUpperCase()} ${spec.path}) has no handler`);
+    if (spec.permission && !isPermission(spec.permission)) throw new Error(`Operation ${operationId} names an unknown permission ${spec.permission}`);
+    if (spec.permission && !spec.path.includes('{workspaceId}')) throw new Error(`Operation ${operationId} has a permission but no workspace`);
+    if (!spec.path.startsWith('/v1/')) throw new Error(`Operation ${operationId} is not under /v1`);
+    const validator = validators[operationId];
+    const path = spec.path.slice('/v1'.length).replace(/\{([A-Za-z]+)\}/g, ':$1');
+
+    router[spec.method](path, async (req: Request, res: Response) => {
+      if (deps.onContractViolation) watchResponses(res, validator, deps.onContractViolation);
+      const actor = spec.auth === 'public' ? null : await authenticate(req, spec, deps.auth);
+      checkOrigin(req, spec, actor, deps.publicOrigin);
+      const body = spec.body ? await readJson(req, res, parseJson) : undefined;
+      for (const name of validator.pathParameters) {
+        if (validator.param(String(req.params[name]))) throw new AppError('not_found', notFoundMessage(name));
+      }
+      const access =
+        spec.permission && actor
+          ? await deps.access.resolve(actor, String(req.params.workspaceId), spec.permission as Parameters<AccessService['resolve']>[2])
+          : null;
+      if (spec.body) {
+        const errors = validator.body(body);
+        if (errors) throw new AppError('validation_failed', 'The request body is invalid', errors.map((e) => ({ ...e })));
+      }
+      const result = await handler({ actor, access, body, params: req.params, req, res } as OperationContext<OperationId>);
+      res.status(spec.success.status).json(result);
+    });
+  }
+  return router;
+}
+
+async function authenticate(req: Request, spec: OperationSpec, auth: AuthService): Promise<Actor> {
+  const header = req.get('authorization');
+  let actor: Actor | null;
+  if (header !== undefined) {
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    actor = match ? await auth.authenticateBearer(match[1]!) : null;
+    if (!actor) throw new AppError('unauthorized', 'The bearer token is unknown, revoked or expired');
+  } else {
+    const cookie = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+    if (!cookie) throw new AppError('unauthorized', 'Sign in first, or send an API token as a bearer credential');
+    actor = await auth.authenticateSession(cookie);
+    if (!actor) throw new AppError('unauthorized', 'The session is unknown, expired or signed out');
+  }
+  if (spec.auth === 'session' && actor.kind !== 'session') {
+    throw new AppError('session_required', 'This operation needs the session cookie; API tokens are not accepted');
+  }
+  return actor;
+}
+
+/**
+ * CSRF: a cookie rides along with any cross-site request, so an unsafe request authenticated by the cookie must
+ * come from the public origin (Origin, or Referer when a client sends no Origin). On public unsafe operations
+ * (login, signup) a foreign Origin is refused too, against login CSRF; clients that send none (CLIs) pass.
+ */
+function checkOrigin(req: Request, spec: OperationSpec, actor: Actor | null, publicOrigin: string): void {
+  if (!UNSAFE.has(spec.method)) return;
+  const origin = req.get('origin') ?? originOf(req.get('referer'));
+  if (actor?.kind === 'session' || (spec.auth === 'public' && origin !== undefined)) {
+    if (origin !== publicOrigin) throw new AppError('csrf_rejected', `Cookie-authenticated changes must come from ${publicOrigin}`);
+  }
+}
+
+function originOf(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+const hasBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+async function readJson(req: Request, res: Response, parse: ReturnType<typeof express.json>): Promise<unknown> {
+  if (!hasBody(req)) return undefined;
+  if (!req.is('application/json')) throw new AppError('unsupported_media_type', 'Send the body as application/json');
+  await new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  return req.body;
+}
+
+function notFoundMessage(param: string): string {
+  const what = param.replace(/Id$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return `The ${what} was not found`;
+}
+
+function watchResponses(res: Response, validator: OperationValidator, report: (v: ContractViolation) => void): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const problems = validator.response(res.statusCode, body);
+    if (problems) report({ operationId: validator.operationId, status: res.statusCode, problems, body });
+    return json(body);
+  };
+}

@@ -1,10 +1,13 @@
 // Composition root of the control plane: settings, database, Redis, routes; graceful shutdown.
 import { once } from 'node:events';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
+import { PlanCatalogConflict } from '@slipway/core';
 import { createDb, migrate } from '@slipway/db';
+import { BullJobQueue } from '@slipway/queue';
 import Redis from 'ioredis';
 import { createApp } from './app';
 import { databaseCheck, redisCheck } from './readiness';
+import { apiRouter, createServices } from './services';
 
 async function main() {
   const config = loadConfig('control');
@@ -14,7 +17,17 @@ async function main() {
 
   const db = createDb(config.database.url);
   const redis = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
-  const app = createApp({ logger, readiness: [databaseCheck(db), redisCheck(redis)], v1: [] });
+  const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix });
+  const services = createServices({ db, redis, jobs, logger, sessionKey: config.secrets.sessionKey, redisPrefix: config.redis.prefix });
+  // A published plan version never changes: a catalog file that contradicts the table stops start-up here.
+  const seeded = await services.plans.seed();
+  logger.info(seeded, 'plan catalog seeded');
+  const v1 = apiRouter(services, {
+    publicOrigin: config.api.publicOrigin,
+    secureCookies: config.api.secureCookies,
+    bodyLimitBytes: config.api.bodyLimitBytes,
+  });
+  const app = createApp({ logger, readiness: [databaseCheck(db), redisCheck(redis)], v1: [v1] });
   const server = app.listen(config.api.port, config.api.host);
   await once(server, 'listening');
   const address = server.address();
@@ -26,9 +39,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close();
+    // Stop accepting, let requests in flight finish (up to 10 s), then close what they used.
+    const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
-    await Promise.allSettled([db.$disconnect(), redis.quit()]);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    server.closeAllConnections();
+    await Promise.allSettled([jobs.close(), db.$disconnect(), redis.quit()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -36,6 +52,6 @@ async function main() {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof ConfigError ? e.message : e);
+  console.error(e instanceof ConfigError || e instanceof PlanCatalogConflict ? e.message : e);
   process.exit(1);
 });

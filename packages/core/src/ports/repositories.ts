@@ -86,6 +86,7 @@ export interface WorkspaceRepository {
     trialEndsAt: Date;
     graceEndsAt: Date;
     nodeId: string;
+    createdAt: Date;
   }): Promise<WorkspaceRecord | null>;
   /** null when the workspace is gone; 'slug_taken' when the slug is. */
   update(scope: { workspaceId: string }, changes: { name?: string; slug?: string }): Promise<WorkspaceRecord | 'slug_taken' | null>;

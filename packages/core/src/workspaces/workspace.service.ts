@@ -64,6 +64,7 @@ export class WorkspaceService {
         trialEndsAt: new Date(now + TRIAL_DAYS * DAY_MS),
         graceEndsAt: new Date(now + (TRIAL_DAYS + GRACE_DAYS) * DAY_MS),
         nodeId: node.id,
+        createdAt: new Date(now),
       });
       if (created) return toWorkspace(created, 'owner');
     }

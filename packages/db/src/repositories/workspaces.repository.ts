@@ -80,6 +80,7 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
     trialEndsAt: Date;
     graceEndsAt: Date;
     nodeId: string;
+    createdAt: Date;
   }): Promise<WorkspaceRecord | null> {
     const { ownerId, ...data } = input;
     try {

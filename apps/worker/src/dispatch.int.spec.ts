@@ -1,0 +1,178 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { startTestAgent, openTestCa, type TestAgent } from '@slipway/agent/src/testing';
+import { OperationService, NOOP_JOB, type Logger } from '@slipway/core';
+import { createAgentRepositories, createDb, type Db } from '@slipway/db';
+import type { CertificateAuthority } from '@slipway/pki';
+import { AgentPool } from '@slipway/proto';
+import { BullJobQueue, createRedisConnection } from '@slipway/queue';
+import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
+import { startWorkerRuntime, type WorkerRuntime } from './runtime';
+import { insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+
+jest.setTimeout(120_000);
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
+
+describe('dispatch: row → BullMQ job → worker → agent over mTLS (real PostgreSQL, Redis, gRPC)', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let ca: CertificateAuthority;
+  let caDir: string;
+  let agent: TestAgent;
+  let nodeId: string;
+  let runtime: WorkerRuntime;
+  const prefix = uniquePrefix('dispatch');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDb(database.url);
+    ({ ca, dir: caDir } = await openTestCa());
+    agent = await startTestAgent(ca, { nodeName: 'dispatch-node' });
+    nodeId = (await insertNode(db, agent)).id;
+    runtime = await startWorkerRuntime(testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir })), quiet, { events: false });
+  });
+
+  afterAll(async () => {
+    await runtime?.close();
+    await agent?.stop();
+    await db?.$disconnect();
+    await database?.drop();
+    await rm(caDir, { recursive: true, force: true });
+  });
+
+  const operation = (id: string) => db.operation.findUniqueOrThrow({ where: { id } });
+
+  it('runs an operation through the real path and records the agent result', async () => {
+    const op = await runtime.services.operations.submit(NOOP_JOB, { nodeId, payload: { delayMs: 0 } });
+    const done = await waitFor(async () => ((await operation(op.id)).status === 'succeeded' ? operation(op.id) : null), 15_000, 'success');
+    expect(done).toMatchObject({ attempts: 1, error: null });
+    expect(done.result).toMatchObject({ operationId: op.id, replayed: false });
+    const job = await runtime.jobs.queue('agent').getJob(op.id);
+    expect(job?.id).toBe(op.id);
+    expect(await job?.getState()).toBe('completed');
+  });
+
+  it('retries a job whose agent call fails transiently, and the agent works once', async () => {
+    const port = agent.agent.port;
+    await agent.agent.close(100);
+    const op = await runtime.services.operations.submit(NOOP_JOB, { nodeId, payload: { delayMs: 0 } });
+    // The first try finds no agent: the row goes back to queued with the reason, the job waits for its backoff.
+    const waiting = await waitFor(async () => {
+      const row = await operation(op.id);
+      return row.error?.startsWith('try 1 failed') ? row : null;
+    }, 15_000, 'the first try to fail');
+    expect(waiting.status).toBe('queued');
+    await agent.restart();
+    expect(agent.agent.port).toBe(port);
+    const done = await waitFor(async () => ((await operation(op.id)).status === 'succeeded' ? operation(op.id) : null), 30_000, 'success');
+    expect(done.error).toBeNull();
+    expect(done.attempts).toBeGreaterThanOrEqual(2);
+    expect(await agent.agent.journal.read(op.id)).toMatchObject({ state: 'done', starts: 1 });
+    const job = await runtime.jobs.queue('agent').getJob(op.id);
+    expect(job!.attemptsMade).toBeGreaterThanOrEqual(1);
+    expect(await runtime.jobs.queue('agent').getJobLogs(op.id)).toMatchObject({ logs: [expect.stringMatching(/^try 1 of 5 failed: The agent at .* did not answer/)] });
+  });
+
+  it('fails a bad payload at once, without retries', async () => {
+    await runtime.jobs.queue('agent').add('agent.noop', { operationId: 'not-a-uuid' }, { jobId: 'bad-payload-1', attempts: 5 });
+    const job = await waitFor(async () => {
+      const j = await runtime.jobs.queue('agent').getJob('bad-payload-1');
+      return j && (await j.getState()) === 'failed' ? j : null;
+    }, 15_000, 'the job to fail');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toMatch(/Invalid payload for agent.noop/);
+    await expect(runtime.jobs.enqueue('agent.noop', { operationId: 'nope' }, { jobId: 'x' })).rejects.toThrow(/Invalid payload/);
+  });
+
+  it('leaves a permanently failing operation failed with its reason, never running', async () => {
+    const row = await db.operation.create({ data: { kind: 'no.such-kind', nodeId, payload: {} } });
+    await runtime.jobs.queue('agent').add('agent.noop', { operationId: row.id }, { jobId: row.id, attempts: 5 });
+    const failed = await waitFor(async () => ((await operation(row.id)).status === 'failed' ? operation(row.id) : null), 15_000, 'failure');
+    expect(failed.error).toMatch(/No handler for operation kind no.such-kind/);
+    expect(failed.finishedAt).not.toBeNull();
+    const job = await runtime.jobs.queue('agent').getJob(row.id);
+    expect(job!.attemptsMade).toBe(1);
+  });
+
+  it('marks the node online from its health check and offline when it stops answering', async () => {
+    await db.node.update({ where: { id: nodeId }, data: { status: 'offline' } });
+    await waitFor(async () => (await db.node.findUniqueOrThrow({ where: { id: nodeId } })).status === 'online', 15_000, 'online');
+    await agent.agent.close(100);
+    try {
+      await waitFor(async () => (await db.node.findUniqueOrThrow({ where: { id: nodeId } })).status === 'offline', 20_000, 'offline');
+      expect(await db.operation.count()).toBeGreaterThan(0); // nothing deleted
+    } finally {
+      await agent.restart();
+    }
+  });
+});
+
+describe('a worker killed mid-job (child processes, SIGKILL)', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let ca: CertificateAuthority;
+  let caDir: string;
+  let agent: TestAgent;
+  const children: ChildProcess[] = [];
+  const prefix = uniquePrefix('kill');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDb(database.url);
+    ({ ca, dir: caDir } = await openTestCa());
+    agent = await startTestAgent(ca, { nodeName: 'kill-node' });
+  });
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await agent?.stop();
+    await db?.$disconnect();
+    await database?.drop();
+    await rm(caDir, { recursive: true, force: true });
+  });
+
+  function startWorker(): ChildProcess {
+    const env = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir });
+    // node itself with tsx's loader: one process, so SIGKILL kills the worker (the tsx CLI would leave its child running).
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'main.ts')], {
+      cwd: path.resolve(__dirname, '../../..'),
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    return child;
+  }
+
+  it('finishes the job after a restart without doing the agent work twice', async () => {
+    const node = await insertNode(db, agent);
+    const connection = createRedisConnection(TEST_SERVICES.redisUrl);
+    const jobs = new BullJobQueue({ connection, prefix });
+    const pool = new AgentPool(ca.client);
+    const repos = createAgentRepositories(db);
+    const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents: pool, jobs, logger: quiet });
+    try {
+      const first = startWorker();
+      const op = await operations.submit(NOOP_JOB, { nodeId: node.id, payload: { delayMs: 4000 } });
+      await waitFor(() => agent.agent.journal.read(op.id), 30_000, 'the agent to start the work');
+      expect((await db.operation.findUniqueOrThrow({ where: { id: op.id } })).status).toBe('running');
+      first.kill('SIGKILL');
+      await new Promise((r) => first.once('exit', r));
+
+      startWorker();
+      const done = await waitFor(async () => {
+        const row = await db.operation.findUniqueOrThrow({ where: { id: op.id } });
+        return row.status === 'succeeded' ? row : null;
+      }, 60_000, 'the restarted worker to finish the job');
+      expect(await agent.agent.journal.read(op.id)).toMatchObject({ state: 'done', starts: 1 });
+      // The restarted worker's call found the work in the journal (running or done): it was not redone.
+      expect(done.result).toMatchObject({ operationId: op.id, replayed: true });
+      expect(await (await jobs.queue('agent').getJob(op.id))!.getState()).toBe('completed');
+    } finally {
+      pool.close();
+      await jobs.close();
+      connection.disconnect();
+    }
+  });
+});

@@ -1,0 +1,7 @@
+import type { OperationService } from '@slipway/core';
+import type { Processor } from './processor';
+
+export const noopProcessor =
+  (operations: OperationService): Processor<'agent.noop'> =>
+  (payload, ctx) =>
+    operations.execute(payload.operationId, ctx.attempt);

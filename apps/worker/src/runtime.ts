@@ -1,0 +1,82 @@
+import type { Config } from '@slipway/config';
+import { NodeService, OperationService, ReconcileService, type Logger } from '@slipway/core';
+import { createAgentRepositories, createDb, type Db } from '@slipway/db';
+import { CertificateAuthority } from '@slipway/pki';
+import { AgentPool } from '@slipway/proto';
+import { BullJobQueue, createRedisConnection } from '@slipway/queue';
+import type Redis from 'ioredis';
+import { ContainerEventSubscriptions } from './container-events';
+import { buildProcessors, type WorkerServices } from './processors';
+import { runWorkers, type WorkerPool } from './workers';
+
+export interface WorkerRuntime {
+  services: WorkerServices;
+  jobs: BullJobQueue;
+  agents: AgentPool;
+  pool: WorkerPool;
+  db: Db;
+  /** Graceful: running jobs finish, then every connection closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Composes the workers: database, Redis, the CA's client certificate for calling agents, the services
+ * and one BullMQ Worker per queue. apps/worker/src/main.ts runs it as its own process; the API runs
+ * it in-process when SLIPWAY_WORKER_IN_PROCESS=true.
+ */
+export async function startWorkerRuntime(config: Readonly<Config>, logger: Logger, options: { schedule?: boolean; events?: boolean } = {}): Promise<WorkerRuntime> {
+  const db = createDb(config.database.url);
+  const connection: Redis = createRedisConnection(config.redis.url);
+  const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
+  const agents = new AgentPool(ca.client);
+  const repos = createAgentRepositories(db);
+  const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
+
+  const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
+  const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents, jobs, logger });
+  const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
+  const services: WorkerServices = { operations, nodes, reconcile };
+
+  const pool = runWorkers({
+    connection,
+    prefix: config.redis.prefix,
+    processors: buildProcessors(services),
+    concurrency: config.worker.concurrency,
+    lockMs: config.worker.lockMs,
+    logger,
+    onFailedForGood: async (job, reason) => {
+      const operationId = (job.data as { operationId?: unknown }).operationId;
+      if (typeof operationId === 'string') await operations.markFailed(operationId, reason);
+    },
+  });
+  if (options.schedule !== false) {
+    await jobs.scheduleRepeatable({
+      'node.check-health': config.worker.nodeHealthIntervalMs,
+      'reconcile.run': config.worker.reconcileIntervalMs,
+    });
+  }
+  const events = new ContainerEventSubscriptions({
+    nodes: repos.nodes,
+    agents,
+    logger,
+    // Later issues turn exits into app status (crashed, restart count); for now they are logged.
+    onExit: (node, e) => logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited'),
+  });
+  if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
+
+  return {
+    services,
+    jobs,
+    agents,
+    pool,
+    db,
+    close: async () => {
+      events.stop();
+      await pool.close();
+      await jobs.close();
+      agents.close();
+      await db.$disconnect();
+      connection.disconnect();
+    },
+  };
+}

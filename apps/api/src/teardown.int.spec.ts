@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { WORKSPACE_TEARDOWN_JOB } from '@slipway/core';
+import { createWorkspace, signUp } from '@slipway/testing';
+import { startTestApi, type TestApi } from './testing/test-api';
+
+describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi();
+  });
+  afterAll(() => api.close());
+
+  it("removes a deleted workspace's tokens, memberships and reservations and marks its operation succeeded, once", async () => {
+    const owner = api.client();
+    await signUp(owner);
+    const w = await createWorkspace(owner);
+    const other = api.client();
+    const { email } = await signUp(other);
+    await owner.post(`/v1/workspaces/${w.id}/members`, { email, role: 'developer' });
+    await owner.post(`/v1/workspaces/${w.id}/tokens`, { name: 'a' });
+    await other.post(`/v1/workspaces/${w.id}/tokens`, { name: 'b' });
+    await api.services.quota.reserve(w.id, { resourceType: 'app', resourceId: randomUUID(), cpuMillis: 100, memoryMb: 128, diskMb: 0 });
+    const keep = await createWorkspace(owner, 'Kept');
+    await owner.post(`/v1/workspaces/${keep.id}/tokens`, { name: 'kept' });
+
+    expect((await owner.delete(`/v1/workspaces/${w.id}`)).status).toBe(200);
+    const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.payload.workspaceId === w.id)!;
+    const result = await api.services.teardown.run(w.id, job.options.jobId);
+    expect(result).toEqual({ tokens: 2, memberships: 2, reservations: 1 });
+
+    const where = { workspaceId: w.id };
+    expect([await api.db.apiToken.count({ where }), await api.db.membership.count({ where }), await api.db.reservation.count({ where })]).toEqual([0, 0, 0]);
+    const op = await api.db.operation.findUniqueOrThrow({ where: { id: job.options.jobId } });
+    expect(op).toMatchObject({ status: 'succeeded', attempts: 1, error: null });
+    expect(op.finishedAt).not.toBeNull();
+
+    // A duplicate delivery does nothing and answers the same result.
+    expect(await api.services.teardown.run(w.id, job.options.jobId)).toEqual(result);
+    expect((await api.db.operation.findUniqueOrThrow({ where: { id: op.id } })).attempts).toBe(1);
+    // Other workspaces are untouched.
+    expect(await api.db.apiToken.count({ where: { workspaceId: keep.id } })).toBe(1);
+    expect((await owner.get(`/v1/workspaces/${keep.id}`)).status).toBe(200);
+  });
+
+  it('never tears down a live workspace, and refuses an operation of another workspace', async () => {
+    const owner = api.client();
+    await signUp(owner);
+    const live = await createWorkspace(owner);
+    const op = await api.db.operation.create({ data: { workspaceId: live.id, kind: WORKSPACE_TEARDOWN_JOB, payload: { workspaceId: live.id } } });
+    await api.services.teardown.run(live.id, op.id);
+    expect(await api.db.operation.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({ status: 'failed', error: 'The workspace is not deleted' });
+    expect(await api.db.membership.count({ where: { workspaceId: live.id } })).toBe(1);
+    expect((await owner.get(`/v1/workspaces/${live.id}`)).status).toBe(200);
+
+    const other = await createWorkspace(owner);
+    await expect(api.services.teardown.run(other.id, op.id)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -2,10 +2,14 @@
 import { once } from 'node:events';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { PlanCatalogConflict } from '@slipway/core';
-import { createDb, migrate } from '@slipway/db';
+import { createAgentRepositories, createDb, migrate } from '@slipway/db';
+import { CertificateAuthority } from '@slipway/pki';
+import { AgentPool } from '@slipway/proto';
 import { BullJobQueue } from '@slipway/queue';
 import Redis from 'ioredis';
+import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { createApp } from './app';
+import { agentsCheck } from './nodes/agents.readiness';
 import { databaseCheck, redisCheck } from './readiness';
 import { apiRouter, createServices } from './services';
 
@@ -18,7 +22,21 @@ async function main() {
   const db = createDb(config.database.url);
   const redis = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
   const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix });
-  const services = createServices({ db, redis, jobs, logger, sessionKey: config.secrets.sessionKey, redisPrefix: config.redis.prefix });
+  const services = createServices({
+    db,
+    redis,
+    jobs,
+    logger,
+    sessionKey: config.secrets.sessionKey,
+    redisPrefix: config.redis.prefix,
+    dataDir: config.controlPlane.dataDir,
+  });
+  // The agents' CA (created on first start) and its client certificate: readiness calls agents over mTLS.
+  const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
+  const agents = new AgentPool(ca.client);
+  const agentsReady = agentsCheck({ nodes: createAgentRepositories(db).nodes, agents, addresses: config.controlPlane.agentAddresses });
+  const worker: WorkerRuntime | null = config.controlPlane.workerInProcess ? await startWorkerRuntime(config, logger) : null;
+  if (worker) logger.info('workers running in-process');
   // A published plan version never changes: a catalog file that contradicts the table stops start-up here.
   const seeded = await services.plans.seed();
   logger.info(seeded, 'plan catalog seeded');
@@ -27,7 +45,7 @@ async function main() {
     secureCookies: config.api.secureCookies,
     bodyLimitBytes: config.api.bodyLimitBytes,
   });
-  const app = createApp({ logger, readiness: [databaseCheck(db), redisCheck(redis)], v1: [v1] });
+  const app = createApp({ logger, readiness: [databaseCheck(db), redisCheck(redis), agentsReady], v1: [v1] });
   const server = app.listen(config.api.port, config.api.host);
   await once(server, 'listening');
   const address = server.address();
@@ -44,6 +62,8 @@ async function main() {
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     server.closeAllConnections();
+    await worker?.close();
+    agents.close();
     await Promise.allSettled([jobs.close(), db.$disconnect(), redis.quit()]);
     process.exit(0);
   };

@@ -4,6 +4,7 @@ import {
   AccessService,
   Argon2idHasher,
   AuthService,
+  EnrollmentService,
   LoginThrottle,
   MemberService,
   PlanEnforcementService,
@@ -21,11 +22,13 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
-import { createRepositories, PrismaOperationStore, type Db } from '@slipway/db';
+import { createAgentRepositories, createRepositories, PrismaOperationStore, type Db } from '@slipway/db';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
 import { operationsRouter, type ContractViolation } from './http/operations';
+import { certificateAuthorityOf } from './nodes/certificate-authority';
+import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
@@ -46,12 +49,15 @@ export interface ServiceDeps {
   loginLimits?: LoginThrottleLimits;
   /** The plan catalog to seed (default: the catalog files of packages/core). */
   planEntries?: PlanEntry[];
+  /** config.controlPlane.dataDir: the agents' certificate authority lives under `<dataDir>/ca`. */
+  dataDir?: string;
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createServices(deps: ServiceDeps) {
   const repos = createRepositories(deps.db);
+  const agentRepos = createAgentRepositories(deps.db);
   const clock = deps.clock ?? systemClock;
   const secrets = new SecretHasher(deps.sessionKey);
   const throttle = new LoginThrottle(new RedisRateCounter(deps.redis, deps.redisPrefix), deps.loginLimits);
@@ -73,6 +79,7 @@ export function createServices(deps: ServiceDeps) {
     quota: new QuotaService(repos.reservations),
     teardown: new WorkspaceTeardownService({ teardown: repos.teardown, operations: new PrismaOperationStore(deps.db), clock, logger: deps.logger }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
+    enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
 
@@ -97,6 +104,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...workspaceRoutes(services),
       ...memberRoutes(services),
       ...tokenRoutes(services),
+      ...enrollmentRoutes(services),
     },
   });
 }

@@ -131,6 +131,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
       { name: 'members', description: 'members and roles: owner, admin, developer, viewer' },
       { name: 'tokens', description: 'API tokens: bearer credentials scoped to one workspace' },
       { name: 'plans', description: 'the plan catalog and a workspace plan, limits and usage' },
+      { name: 'nodes', description: 'servers running the agent: enrollment' },
       { name: 'meta', description: 'health, readiness and this document' },
     ],
     paths,

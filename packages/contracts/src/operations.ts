@@ -268,6 +268,21 @@ export const OPERATIONS = {
     success: { status: 200, description: 'revoked', schema: S.Ok },
     errors: { 403: ['forbidden'] },
   },
+
+  // ------------------------------------------------------------------------------------------- nodes
+  enrollAgent: {
+    method: 'post',
+    path: '/v1/agent/enroll',
+    tag: 'nodes',
+    summary: 'Enroll a server: sign its agent CSR with a one-time enrollment token',
+    description:
+      'Called by `slipway-agent join`. The token is the only credential: unknown, used or expired tokens answer 401. ' +
+      'The node is recorded offline and goes online once it answers a health check over mutual TLS.',
+    auth: 'public',
+    body: S.EnrollAgentRequest,
+    success: { status: 201, description: 'the signed certificate and the CA certificate', schema: S.EnrolledAgent },
+    errors: { 401: ['unauthorized'] },
+  },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof OPERATIONS;

@@ -278,6 +278,35 @@ export const CreateTokenRequest = {
   },
 } as const;
 
+// ------------------------------------------------------------------------------------------------- nodes
+
+export const EnrollAgentRequest = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['token', 'csr', 'name', 'grpcAddress', 'publicIpv4', 'cpuMillis', 'memoryMb', 'version'],
+  properties: {
+    token: { type: 'string', minLength: 8, maxLength: 200, description: 'one-time enrollment token (`slipway-admin enroll-token create`)' },
+    csr: { type: 'string', minLength: 100, maxLength: 16384, description: "PEM certificate signing request made with the agent's own key" },
+    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'node name; joining again under a name replaces its certificate' },
+    grpcAddress: { type: 'string', maxLength: 262, pattern: '^[^\\s:]+:\\d{1,5}$', description: 'host:port the control plane dials' },
+    publicIpv4: { type: 'array', maxItems: 16, items: { type: 'string', format: 'ipv4' } },
+    cpuMillis: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+    memoryMb: { type: 'integer', minimum: 1, maximum: 1_000_000_000 },
+    version: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+} as const;
+
+export const EnrolledAgent = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['nodeId', 'certificate', 'caCertificate'],
+  properties: {
+    nodeId: Uuid,
+    certificate: { type: 'string', description: "the agent's server certificate (PEM), signed by the control plane's CA" },
+    caCertificate: { type: 'string', description: "the CA's certificate (PEM): the agent accepts only clients it signed" },
+  },
+} as const;
+
 // ------------------------------------------------------------------------------------------------- meta
 
 export const Health = { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } } as const;
@@ -344,6 +373,8 @@ export const COMPONENT_SCHEMAS = {
   ApiTokenList,
   CreatedApiToken,
   CreateTokenRequest,
+  EnrollAgentRequest,
+  EnrolledAgent,
   Health,
   Readiness,
   ErrorDetail,

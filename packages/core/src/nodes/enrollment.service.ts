@@ -25,6 +25,21 @@ export interface EnrollResult {
 
 const hashToken = (token: string): Buffer => createHash('sha256').update(token).digest();
 
+/** A one-time token for `slipway-agent join`, shown once; only its SHA-256 is stored. */
+export async function createEnrollmentToken(
+  tokens: Pick<EnrollmentTokenRepository, 'create'>,
+  ttlMs = DEFAULT_ENROLLMENT_TTL_MS,
+  now = new Date(),
+): Promise<{ token: string; expiresAt: Date }> {
+  if (!Number.isInteger(ttlMs) || ttlMs < 1000 || ttlMs > 30 * 86_400_000) {
+    throw new AppError('validation_failed', 'The token lifetime must be between 1 second and 30 days');
+  }
+  const token = `${ENROLLMENT_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await tokens.create({ tokenHash: hashToken(token), expiresAt });
+  return { token, expiresAt };
+}
+
 /**
  * Servers join with a one-time, expiring token (only its SHA-256 is stored). The agent sends a CSR; the
  * CA signs it for the node's name and address, and the node is recorded (offline until the first health
@@ -44,14 +59,8 @@ export class EnrollmentService {
     return this.deps.now?.() ?? new Date();
   }
 
-  async createToken(ttlMs = DEFAULT_ENROLLMENT_TTL_MS): Promise<{ token: string; expiresAt: Date }> {
-    if (!Number.isInteger(ttlMs) || ttlMs < 1000 || ttlMs > 30 * 86_400_000) {
-      throw new AppError('validation_failed', 'The token lifetime must be between 1 second and 30 days');
-    }
-    const token = `${ENROLLMENT_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const expiresAt = new Date(this.now().getTime() + ttlMs);
-    await this.deps.tokens.create({ tokenHash: hashToken(token), expiresAt });
-    return { token, expiresAt };
+  createToken(ttlMs = DEFAULT_ENROLLMENT_TTL_MS): Promise<{ token: string; expiresAt: Date }> {
+    return createEnrollmentToken(this.deps.tokens, ttlMs, this.now());
   }
 
   async enroll(input: EnrollInput): Promise<EnrollResult> {
@@ -63,7 +72,7 @@ export class EnrollmentService {
     if (input.publicIpv4.some((ip) => !isIPv4(ip))) throw new AppError('validation_failed', 'publicIpv4 must list IPv4 addresses');
     let issued: { certPem: string; fingerprint: string; notAfter: Date };
     try {
-      issued = this.deps.ca.signAgentCsr(input.csr, input.name, [host]);
+      issued = await this.deps.ca.signAgentCsr(input.csr, input.name, [host]);
     } catch (e) {
       throw new AppError('validation_failed', `The certificate signing request was refused: ${(e as Error).message}`);
     }
@@ -81,7 +90,7 @@ export class EnrollmentService {
       certNotAfter: issued.notAfter,
     });
     await this.deps.tokens.linkNode(consumed.id, node.id);
-    return { nodeId: node.id, certificate: issued.certPem, caCertificate: this.deps.ca.certPem };
+    return { nodeId: node.id, certificate: issued.certPem, caCertificate: await this.deps.ca.caCertificate() };
   }
 }
 

@@ -55,7 +55,8 @@ export interface EnrollmentTokenRepository {
 
 /** The control plane's certificate authority, as enrollment needs it. */
 export interface AgentCertificateSigner {
-  readonly certPem: string;
+  /** The CA's certificate, which agents trust for the control plane's client certificate. */
+  caCertificate(): Promise<string>;
   /** Throws on a CSR that is not valid or not self-signed. */
-  signAgentCsr(csrPem: string, nodeName: string, hosts: string[]): { certPem: string; fingerprint: string; notAfter: Date };
+  signAgentCsr(csrPem: string, nodeName: string, hosts: string[]): Promise<{ certPem: string; fingerprint: string; notAfter: Date }>;
 }

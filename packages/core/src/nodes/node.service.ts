@@ -1,7 +1,7 @@
 import type { AgentGateway } from '../ports/agents';
 import type { Logger } from '../logging';
 import { freeCapacity, nextStatus } from './liveness';
-import type { NodeRecord, NodeRepository, NodeStatus } from './node.ports';
+import type { NodeRecord, NodeRepository, NodeStatus, NodeWithUsage } from './node.ports';
 
 export interface NodeView {
   id: string;
@@ -15,6 +15,22 @@ export interface NodeView {
   reserved: { cpuMillis: number; memoryMb: number };
   free: { cpuMillis: number; memoryMb: number };
   certNotAfter: Date;
+}
+
+export function nodeView(n: NodeWithUsage): NodeView {
+  return {
+    id: n.id,
+    name: n.name,
+    status: n.status,
+    grpcAddress: n.grpcAddress,
+    publicIpv4: n.publicIpv4,
+    version: n.version,
+    lastSeenAt: n.lastSeenAt,
+    capacity: { cpuMillis: n.cpuMillis, memoryMb: n.memoryMb },
+    reserved: { cpuMillis: n.reservedCpuMillis, memoryMb: n.reservedMemoryMb },
+    free: freeCapacity(n),
+    certNotAfter: n.certNotAfter,
+  };
 }
 
 export interface HealthReport {
@@ -38,20 +54,7 @@ export class NodeService {
   ) {}
 
   async list(): Promise<NodeView[]> {
-    const nodes = await this.deps.nodes.listWithUsage();
-    return nodes.map((n) => ({
-      id: n.id,
-      name: n.name,
-      status: n.status,
-      grpcAddress: n.grpcAddress,
-      publicIpv4: n.publicIpv4,
-      version: n.version,
-      lastSeenAt: n.lastSeenAt,
-      capacity: { cpuMillis: n.cpuMillis, memoryMb: n.memoryMb },
-      reserved: { cpuMillis: n.reservedCpuMillis, memoryMb: n.reservedMemoryMb },
-      free: freeCapacity(n),
-      certNotAfter: n.certNotAfter,
-    }));
+    return (await this.deps.nodes.listWithUsage()).map(nodeView);
   }
 
   /** Health-checks every node at once and moves each one's status with a conditional update. */

@@ -1,0 +1,307 @@
+import { createEnrollmentToken, nodeView, type NodeView } from '@slipway/core';
+import { createAgentRepositories, createDb, type Db } from '@slipway/db';
+import { BullJobQueue, createRedisConnection, QUEUE_NAMES, type QueueName } from '@slipway/queue';
+import type { Job, JobType } from 'bullmq';
+import { Command, CommanderError, Option } from 'commander';
+import { ago, cpu, mem, parseDuration, table, truncate } from './format';
+
+/** Exit codes scripts can rely on. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, wrongState: 4 } as const;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliSettings {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+}
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
+
+/** Opens Redis and PostgreSQL only when a command needs them, and closes what it opened. */
+class Resources {
+  private jobsQueue: BullJobQueue | null = null;
+  private connection: ReturnType<typeof createRedisConnection> | null = null;
+  private database: Db | null = null;
+
+  constructor(private readonly settings: CliSettings) {}
+
+  get jobs(): BullJobQueue {
+    if (!this.jobsQueue) {
+      this.connection = createRedisConnection(this.settings.redisUrl);
+      this.jobsQueue = new BullJobQueue({ connection: this.connection, prefix: this.settings.redisPrefix });
+    }
+    return this.jobsQueue;
+  }
+
+  get db(): Db {
+    this.database ??= createDb(this.settings.databaseUrl, { max: 2 });
+    return this.database;
+  }
+
+  async close(): Promise<void> {
+    await this.jobsQueue?.close();
+    this.connection?.disconnect();
+    await this.database?.$disconnect();
+  }
+}
+
+function queueName(name: string): QueueName {
+  if (!(QUEUE_NAMES as readonly string[]).includes(name)) {
+    throw new CliError(`no queue "${name}"; queues: ${QUEUE_NAMES.join(', ')}`, EXIT.notFound);
+  }
+  return name as QueueName;
+}
+
+async function findJob(r: Resources, id: string): Promise<{ job: Job; queue: QueueName }> {
+  for (const q of QUEUE_NAMES) {
+    const job = await r.jobs.queue(q).getJob(id);
+    if (job) return { job, queue: q };
+  }
+  throw new CliError(`no job with id ${id}`, EXIT.notFound);
+}
+
+const iso = (ms: number | undefined | null) => (ms ? new Date(ms).toISOString() : null);
+
+async function jobDetail(r: Resources, job: Job, queue: QueueName) {
+  const logs = await r.jobs.queue(queue).getJobLogs(job.id!, 0, 999);
+  return {
+    id: job.id,
+    name: job.name,
+    queue,
+    state: await job.getState(),
+    data: job.data as unknown,
+    attemptsMade: job.attemptsMade,
+    attempts: job.opts.attempts ?? 1,
+    failedReason: job.failedReason || null,
+    stacktrace: job.stacktrace ?? [],
+    returnValue: job.returnvalue ?? null,
+    logs: logs.logs,
+    createdAt: iso(job.timestamp),
+    processedAt: iso(job.processedOn),
+    finishedAt: iso(job.finishedOn),
+  };
+}
+
+/** The `slipway-admin` program; `run` parses argv and returns the exit code. */
+export function buildProgram(settings: () => CliSettings, io: CliIo) {
+  let resources: Resources | null = null;
+  const res = () => (resources ??= new Resources(settings()));
+  const json = (value: unknown) => io.out(JSON.stringify(value, null, 2));
+
+  const program = new Command('slipway-admin')
+    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes, enrollment tokens.')
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 done, 1 failed, 2 usage error, 3 not found, 4 not possible in the job's or queue's state.\nSettings: DATABASE_URL, REDIS_URL, SLIPWAY_REDIS_PREFIX (as the control plane).`,
+    )
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .exitOverride();
+
+  program
+    .command('queues')
+    .description('job counts by state for every queue')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const rows = [];
+      for (const name of QUEUE_NAMES) {
+        const q = res().jobs.queue(name);
+        const counts = await q.getJobCounts(...STATES);
+        rows.push({ queue: name, paused: await q.isPaused(), counts });
+      }
+      if (o.json) return json(rows);
+      io.out(
+        table(
+          ['QUEUE', 'PAUSED', 'WAITING', 'ACTIVE', 'DELAYED', 'FAILED', 'COMPLETED'],
+          rows.map((r) => [r.queue, r.paused ? 'yes' : 'no', ...(['waiting', 'active', 'delayed', 'failed', 'completed'] as const).map((s) => String(r.counts[s] ?? 0))]),
+        ),
+      );
+    });
+
+  program
+    .command('jobs')
+    .description('jobs of a queue in one state, newest first')
+    .argument('<queue>', `one of ${QUEUE_NAMES.join(', ')}`)
+    .addOption(new Option('--state <state>', 'job state').choices(STATES).default('failed'))
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print JSON')
+    .action(async (queue: string, o: { state: JobType; limit: string; json?: boolean }) => {
+      const limit = Number(o.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError('--limit must be a whole number from 1 to 10000', EXIT.usage);
+      const name = queueName(queue);
+      const jobs = await res().jobs.queue(name).getJobs([o.state], 0, limit - 1, false);
+      const rows = jobs.filter(Boolean).map((j) => ({
+        id: j.id,
+        name: j.name,
+        state: o.state,
+        attemptsMade: j.attemptsMade,
+        attempts: j.opts.attempts ?? 1,
+        createdAt: iso(j.timestamp),
+        failedReason: j.failedReason || null,
+      }));
+      if (o.json) return json(rows);
+      if (rows.length === 0) return io.out(`no ${o.state} jobs in ${name}`);
+      io.out(
+        table(
+          ['ID', 'NAME', 'STATE', 'TRIES', 'CREATED', 'REASON'],
+          rows.map((r) => [r.id ?? '', r.name, r.state, `${r.attemptsMade}/${r.attempts}`, ago(r.createdAt), truncate(r.failedReason ?? '', 60)]),
+        ),
+      );
+    });
+
+  program
+    .command('job')
+    .description('one job: payload, tries, error, stack, logs')
+    .argument('<id>', 'job id (the id of the row it belongs to)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const { job, queue } = await findJob(res(), id);
+      const d = await jobDetail(res(), job, queue);
+      if (o.json) return json(d);
+      io.out(
+        [
+          `id:        ${d.id}`,
+          `name:      ${d.name}`,
+          `queue:     ${d.queue}`,
+          `state:     ${d.state}`,
+          `tries:     ${d.attemptsMade}/${d.attempts}`,
+          `created:   ${d.createdAt ?? '-'}`,
+          `processed: ${d.processedAt ?? '-'}`,
+          `finished:  ${d.finishedAt ?? '-'}`,
+          `payload:   ${JSON.stringify(d.data)}`,
+          ...(d.failedReason ? [`error:     ${d.failedReason}`] : []),
+          ...(d.returnValue !== null ? [`result:    ${JSON.stringify(d.returnValue)}`] : []),
+          ...(d.stacktrace.length ? ['stack:', ...d.stacktrace.map((s) => s.replace(/^/gm, '  '))] : []),
+          ...(d.logs.length ? ['logs:', ...d.logs.map((l) => `  ${l}`)] : []),
+        ].join('\n'),
+      );
+    });
+
+  program
+    .command('retry')
+    .description('send a failed job back to its queue for another try')
+    .argument('<id>', 'job id')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const { job } = await findJob(res(), id);
+      const state = await job.getState();
+      if (state !== 'failed') throw new CliError(`job ${id} is ${state}; only failed jobs can be retried`, EXIT.wrongState);
+      await job.retry('failed');
+      if (o.json) return json({ id, retried: true });
+      io.out(`job ${id} queued again`);
+    });
+
+  program
+    .command('remove')
+    .description('delete a job that is not running')
+    .argument('<id>', 'job id')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const { job } = await findJob(res(), id);
+      const state = await job.getState();
+      if (state === 'active') throw new CliError(`job ${id} is running; it cannot be removed while a worker holds it`, EXIT.wrongState);
+      try {
+        await job.remove();
+      } catch (e) {
+        throw new CliError(`job ${id} could not be removed: ${(e as Error).message}`, EXIT.wrongState);
+      }
+      if (o.json) return json({ id, removed: true });
+      io.out(`job ${id} removed`);
+    });
+
+  for (const [verb, description] of [
+    ['pause', 'stop workers from taking new jobs of a queue (running ones finish)'],
+    ['resume', 'let workers take jobs of a paused queue again'],
+  ] as const) {
+    program
+      .command(verb)
+      .description(description)
+      .argument('<queue>', `one of ${QUEUE_NAMES.join(', ')}`)
+      .option('--json', 'print JSON')
+      .action(async (queue: string, o: { json?: boolean }) => {
+        const q = res().jobs.queue(queueName(queue));
+        if (verb === 'pause') await q.pause();
+        else await q.resume();
+        const paused = await q.isPaused();
+        if (o.json) return json({ queue, paused });
+        io.out(`queue ${queue} ${paused ? 'paused' : 'running'}`);
+      });
+  }
+
+  program
+    .command('nodes')
+    .description('servers: status, capacity, free capacity, last seen')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const nodes: NodeView[] = (await createAgentRepositories(res().db).nodes.listWithUsage()).map(nodeView);
+      if (o.json) return json(nodes);
+      if (nodes.length === 0) return io.out('no nodes enrolled (slipway-admin enroll-token create, then slipway-agent join)');
+      io.out(
+        table(
+          ['NAME', 'STATUS', 'ADDRESS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'LAST SEEN', 'VERSION'],
+          nodes.map((n) => [
+            n.name,
+            n.status,
+            n.grpcAddress,
+            `${cpu(n.free.cpuMillis)}/${cpu(n.capacity.cpuMillis)}`,
+            `${mem(n.free.memoryMb)}/${mem(n.capacity.memoryMb)}`,
+            ago(n.lastSeenAt),
+            n.version,
+          ]),
+        ),
+      );
+    });
+
+  const token = program.command('enroll-token').description('one-time tokens that let a server join');
+  token
+    .command('create')
+    .description('make a one-time, expiring token for `slipway-agent join --url URL --token TOKEN`')
+    .option('--ttl <duration>', 'lifetime: 90s, 30m, 1h, 7d', '1h')
+    .option('--json', 'print JSON ({ token, expiresAt })')
+    .action(async (o: { ttl: string; json?: boolean }) => {
+      const ttlMs = parseDuration(o.ttl);
+      if (ttlMs === null) throw new CliError(`--ttl "${o.ttl}" is not a duration like 90s, 30m, 1h or 7d`, EXIT.usage);
+      const made = await createEnrollmentToken(createAgentRepositories(res().db).enrollmentTokens, ttlMs);
+      if (o.json) return json({ token: made.token, expiresAt: made.expiresAt.toISOString() });
+      io.out(`${made.token}\n(valid once, until ${made.expiresAt.toISOString()}; shown only now)`);
+    });
+
+  return {
+    program,
+    async run(argv: string[]): Promise<number> {
+      try {
+        if (argv.length === 0) {
+          program.outputHelp();
+          return EXIT.usage;
+        }
+        await program.parseAsync(argv, { from: 'user' });
+        return EXIT.ok;
+      } catch (e) {
+        if (e instanceof CommanderError) {
+          if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return EXIT.ok;
+          return EXIT.usage;
+        }
+        if (e instanceof CliError) {
+          io.err(`error: ${e.message}`);
+          return e.exitCode;
+        }
+        io.err(`error: ${(e as Error).message ?? String(e)}`);
+        return EXIT.failure;
+      } finally {
+        await resources?.close();
+      }
+    },
+  };
+}

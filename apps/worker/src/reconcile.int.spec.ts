@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/agent/src/testing';
+import { LABELS, type Logger } from '@slipway/core';
+import { createDb, type Db } from '@slipway/db';
+import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
+import Docker from 'dockerode';
+import { startWorkerRuntime, type WorkerRuntime } from './runtime';
+import { insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+
+jest.setTimeout(120_000);
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
+
+describe('reconciliation: orphans by label, never on an offline node (real Docker, gRPC, PostgreSQL)', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let caDir: string;
+  let agent: TestAgent;
+  let runtime: WorkerRuntime;
+  let nodeId: string;
+  const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
+  const live = randomUUID();
+  const gone = randomUUID();
+  const prefix = uniquePrefix('reconcile');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDb(database.url);
+    const opened = await openTestCa();
+    caDir = opened.dir;
+    agent = await startTestAgent(opened.ca, { nodeName: 'reconcile-node' });
+    nodeId = (await insertNode(db, agent)).id;
+    const plan = await db.plan.create({
+      data: { slug: `p-${prefix}`, version: 1, name: 'Test', kind: 'trial', priceCents: 0, currency: 'EUR', cpuMillis: 1000, memoryMb: 1024, maxMembers: 3 },
+    });
+    await db.workspace.create({
+      data: { id: live, name: 'Live', slug: `live-${prefix}`, planId: plan.id, trialEndsAt: new Date(), graceEndsAt: new Date(), nodeId },
+    });
+    await ensureTestImage(docker);
+    runtime = await startWorkerRuntime(testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir })), quiet, { events: false, schedule: false });
+  });
+
+  afterAll(async () => {
+    for (const ws of [live, gone]) {
+      const left = await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${ws}`] } });
+      await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
+    }
+    await runtime?.jobs.queue('agent').obliterate({ force: true }).catch(() => undefined);
+    await runtime?.close();
+    await agent?.stop();
+    await db?.$disconnect();
+    await database?.drop();
+    await rm(caDir, { recursive: true, force: true });
+  });
+
+  const exists = (id: string) => docker.getContainer(id).inspect().then(() => true, () => false);
+
+  it('removes containers whose workspace row is gone and keeps the rest', async () => {
+    const kept = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: live, [LABELS.app]: randomUUID() } });
+    const orphan = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: gone, [LABELS.app]: randomUUID() } });
+
+    const report = await runtime.services.reconcile.run('run-1');
+    expect(report.nodesCompared).toEqual(['reconcile-node']);
+    expect(report.orphansRemoved).toEqual([{ node: 'reconcile-node', containerId: orphan.id, workspaceId: gone }]);
+    expect(await exists(orphan.id)).toBe(false);
+    expect(await exists(kept.id)).toBe(true);
+    // The removal went through the agent's journal under the run's operation id.
+    expect(await agent.agent.journal.read(`reconcile-run-1-${nodeId}`)).toMatchObject({ state: 'done', starts: 1 });
+  });
+
+  it('leaves everything alone on a node that does not answer, and deletes nothing of its rows', async () => {
+    const orphan = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: gone } });
+    await agent.agent.close(100);
+    try {
+      const report = await runtime.services.reconcile.run('run-2');
+      expect(report.nodesCompared).toEqual([]);
+      expect(report.orphansRemoved).toEqual([]);
+      expect(await exists(orphan.id)).toBe(true);
+      expect(await db.node.count()).toBe(1);
+      expect(await db.workspace.count()).toBe(1);
+    } finally {
+      await agent.restart();
+    }
+    // Back online, the next run cleans up.
+    await waitFor(async () => (await runtime.services.reconcile.run(`run-3-${Date.now()}`)).orphansRemoved.length === 1, 20_000, 'cleanup after the node is back');
+    expect(await exists(orphan.id)).toBe(false);
+  });
+
+  it('queues again the job of an operation left queued without one', async () => {
+    const row = await db.operation.create({ data: { kind: 'agent.noop', nodeId, payload: {}, createdAt: new Date(Date.now() - 10 * 60_000) } });
+    const report = await runtime.services.reconcile.run('run-4');
+    expect(report.requeued).toContain(row.id);
+    expect(await runtime.jobs.queue('agent').getJob(row.id)).toBeTruthy();
+  });
+});

@@ -1,11 +1,11 @@
 import cookieParser from 'cookie-parser';
 import express, { type Express, type Router } from 'express';
-import pinoHttp from 'pino-http';
 import type { Logger as Pino } from 'pino';
 import { healthRoutes, type ReadinessCheck } from './health.routes';
 import { docsRouter } from './http/docs';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestId } from './http/request-id';
+import { requestLog } from './http/request-log';
 
 export interface AppDeps {
   logger: Pino;
@@ -25,13 +25,7 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req) => (req as { id?: string }).id ?? '',
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(requestLog(deps.logger));
   app.use(healthRoutes(deps.readiness));
   app.use(docsRouter());
   app.use(cookieParser());

@@ -3,7 +3,7 @@
 import { createLogger } from '@slipway/config';
 import { OPERATIONS, openApiDocument, operationErrors, type OperationSpec } from '@slipway/contracts';
 import { ERROR_CODES, isPermission, RecordingJobs } from './testing/contract-support';
-import { createDb } from '@slipway/db';
+import { createDb, createSqlPool } from '@slipway/db';
 import type { Express } from 'express';
 import Redis from 'ioredis';
 import { createApp } from './app';
@@ -34,15 +34,17 @@ function routesOf(app: Express): string[] {
 
 describe('the OpenAPI document and the routes', () => {
   const db = createDb('postgresql://nobody@127.0.0.1:1/none');
+  const sql = createSqlPool('postgresql://nobody@127.0.0.1:1/none');
   const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true });
   afterAll(async () => {
     redis.disconnect();
     await db.$disconnect();
+    await sql.end();
   });
 
   it('describe exactly the same endpoints', () => {
     const logger = createLogger('test', 'silent');
-    const services = createServices({ db, redis, jobs: new RecordingJobs(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 't' });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobs(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 't' });
     const app = createApp({
       logger,
       readiness: [],

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createLogger } from '@slipway/config';
-import { createDb } from '@slipway/db';
+import { createDb, createSqlPool } from '@slipway/db';
 import { createTestDatabase, createWorkspace, RecordingJobQueue, signUp, uniqueEmail } from '@slipway/testing';
 import Redis from 'ioredis';
 import { createApp } from './app';
@@ -105,9 +105,10 @@ describe('failures inside the server', () => {
   it('answer 500 internal without stack, SQL, or server paths', async () => {
     // A database nobody listens on: every query fails inside Prisma.
     const db = createDb('postgresql://nobody:secret@127.0.0.1:1/nowhere');
+    const sql = createSqlPool('postgresql://nobody:secret@127.0.0.1:1/nowhere');
     const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     const logger = createLogger('test', 'silent');
-    const services = createServices({ db, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 'x' });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 'x' });
     const app = createApp({ logger, readiness: [], v1: [apiRouter(services, { publicOrigin: 'http://x', secureCookies: false, bodyLimitBytes: 1 << 20 })] });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
@@ -127,6 +128,7 @@ describe('failures inside the server', () => {
       server.close();
       redis.disconnect();
       await db.$disconnect();
+      await sql.end();
     }
   });
 });
@@ -156,19 +158,23 @@ describe('the API process', () => {
         });
       });
       expect((await fetch(`${url}/v1/plans`)).status).toBe(200);
-      // Signups hash passwords with argon2id: 12 of them keep the server busy while SIGTERM arrives.
-      const inFlight = Array.from({ length: 12 }, () =>
+      // Signups hash passwords with argon2id (four at a time on libuv's pool): 32 of them keep the server busy for
+      // a few hundred ms. SIGTERM comes once they have surely arrived; every one of them must still be answered.
+      const inFlight = Array.from({ length: 32 }, () =>
         fetch(`${url}/v1/auth/signup`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ email: uniqueEmail(), password: 'long enough password', name: 'Drain' }),
         }).then((r) => r.status),
       );
-      await new Promise((r) => setTimeout(r, 30));
+      await new Promise((r) => setTimeout(r, 120));
       child.kill('SIGTERM');
-      expect(await Promise.all(inFlight)).toEqual(Array(12).fill(201));
+      expect(await Promise.all(inFlight)).toEqual(Array(32).fill(201));
       expect(await exited).toBe(0);
       expect(output).toMatch(/shutting down/);
+      // Some signups were still running when the signal came, and were answered after it.
+      const afterSignal = output.slice(output.indexOf('shutting down'));
+      expect(afterSignal).toMatch(/"path":"\/v1\/auth\/signup","status":201/);
       await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     } finally {
       child.kill('SIGKILL');

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { PlanCatalogConflict } from '@slipway/core';
-import { createAgentRepositories, createDb, migrate } from '@slipway/db';
+import { createAgentRepositories, createDb, createSqlPool, migrate } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue } from '@slipway/queue';
@@ -20,10 +20,12 @@ async function main() {
   if (migrations.applied.length) logger.info({ applied: migrations.applied }, 'migrations applied');
 
   const db = createDb(config.database.url);
+  const sql = createSqlPool(config.database.url);
   const redis = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
   const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix });
   const services = createServices({
     db,
+    sql,
     redis,
     jobs,
     logger,
@@ -64,7 +66,7 @@ async function main() {
     server.closeAllConnections();
     await worker?.close();
     agents.close();
-    await Promise.allSettled([jobs.close(), db.$disconnect(), redis.quit()]);
+    await Promise.allSettled([jobs.close(), db.$disconnect(), sql.end(), redis.quit()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

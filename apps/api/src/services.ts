@@ -22,7 +22,7 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
-import { createAgentRepositories, createRepositories, PrismaOperationStore, type Db } from '@slipway/db';
+import { createAgentRepositories, createRepositories, PrismaOperationStore, type Db, type SqlPool } from '@slipway/db';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -37,6 +37,8 @@ import { workspaceRoutes } from './routes/workspaces.routes';
 
 export interface ServiceDeps {
   db: Db;
+  /** Plain pool for the per-request lookups (createSqlPool). */
+  sql: SqlPool;
   redis: Redis;
   jobs: JobQueue;
   logger: Logger;
@@ -56,7 +58,7 @@ export interface ServiceDeps {
 export type Services = ReturnType<typeof createServices>;
 
 export function createServices(deps: ServiceDeps) {
-  const repos = createRepositories(deps.db);
+  const repos = createRepositories(deps.db, deps.sql);
   const agentRepos = createAgentRepositories(deps.db);
   const clock = deps.clock ?? systemClock;
   const secrets = new SecretHasher(deps.sessionKey);

@@ -76,7 +76,9 @@ export function operationsRouter(deps: OperationsDeps): Router {
 
     router[spec.method](path, async (req: Request, res: Response) => {
       if (deps.onContractViolation) watchResponses(res, validator, deps.onContractViolation);
-      const actor = spec.auth === 'public' ? null : await authenticate(req, spec, deps.auth);
+      // The workspace of the path is read along with the credential when it is well-formed (one query per request).
+      const workspaceId = spec.permission && !validator.param(String(req.params.workspaceId)) ? String(req.params.workspaceId) : undefined;
+      const actor = spec.auth === 'public' ? null : await authenticate(req, spec, deps.auth, workspaceId);
       checkOrigin(req, spec, actor, deps.publicOrigin);
       const body = spec.body ? await readJson(req, res, parseJson) : undefined;
       for (const name of validator.pathParameters) {
@@ -97,7 +99,7 @@ export function operationsRouter(deps: OperationsDeps): Router {
   return router;
 }
 
-async function authenticate(req: Request, spec: OperationSpec, auth: AuthService): Promise<Actor> {
+async function authenticate(req: Request, spec: OperationSpec, auth: AuthService, workspaceId: string | undefined): Promise<Actor> {
   const header = req.get('authorization');
   let actor: Actor | null;
   if (header !== undefined) {
@@ -107,7 +109,7 @@ async function authenticate(req: Request, spec: OperationSpec, auth: AuthService
   } else {
     const cookie = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
     if (!cookie) throw new AppError('unauthorized', 'Sign in first, or send an API token as a bearer credential');
-    actor = await auth.authenticateSession(cookie);
+    actor = await auth.authenticateSession(cookie, workspaceId);
     if (!actor) throw new AppError('unauthorized', 'The session is unknown, expired or signed out');
   }
   if (spec.auth === 'session' && actor.kind !== 'session') {

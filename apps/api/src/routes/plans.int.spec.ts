@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { catalogEntries, PlanCatalogConflict, PlanService } from '@slipway/core';
-import { createDb, createRepositories } from '@slipway/db';
+import { createDb, createRepositories, createSqlPool } from '@slipway/db';
 import { createTestDatabase, createWorkspace, signUp } from '@slipway/testing';
 import { startTestApi, type TestApi } from '../testing/test-api';
 
@@ -201,7 +201,8 @@ describe('plan catalog seeding', () => {
     const database = await createTestDatabase();
     const db = createDb(database.url);
     try {
-      const repos = createRepositories(db);
+      const sql = createSqlPool(database.url);
+      const repos = createRepositories(db, sql);
       const entries = catalogEntries();
       const seeder = (e = entries) => new PlanService({ plans: repos.plans, reservations: repos.reservations, entries: e });
       expect(await seeder().seed()).toEqual({ plans: entries.length });
@@ -213,6 +214,7 @@ describe('plan catalog seeding', () => {
       expect(thrown).toBeInstanceOf(PlanCatalogConflict);
       expect((thrown as Error).message).toMatch(/pro v1: priceCents: stored 2900, file 3000/);
       expect((await db.plan.findFirstOrThrow({ where: { slug: 'pro', version: 1 } })).priceCents).toBe(2900);
+      await sql.end();
     } finally {
       await db.$disconnect();
       await database.drop();

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createLogger } from '@slipway/config';
 import type { Clock, LoginThrottleLimits, PlanEntry } from '@slipway/core';
-import { createDb, type Db } from '@slipway/db';
+import { createDb, createSqlPool, type Db } from '@slipway/db';
 import { ApiClient, createTestDatabase, insertNode, RecordingJobQueue, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Redis from 'ioredis';
 import { createApp } from '../app';
@@ -37,12 +37,14 @@ export interface TestApi {
 export async function startTestApi(options: { loginLimits?: LoginThrottleLimits; clock?: Clock; planEntries?: PlanEntry[] } = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const db = createDb(database.url);
+  const sql = createSqlPool(database.url);
   const redis = new Redis(TEST_SERVICES.redisUrl);
   const redisPrefix = `slipway-test-${randomBytes(6).toString('hex')}`;
   const logger = createLogger('api-test', 'silent');
   const jobs = new RecordingJobQueue();
   const services = createServices({
     db,
+    sql,
     redis,
     jobs,
     logger,
@@ -86,7 +88,7 @@ export async function startTestApi(options: { loginLimits?: LoginThrottleLimits;
       await new Promise((r) => server.close(r));
       const keys = await redis.keys(`${redisPrefix}:*`);
       if (keys.length) await redis.del(...keys);
-      await Promise.allSettled([db.$disconnect(), redis.quit()]);
+      await Promise.allSettled([db.$disconnect(), sql.end(), redis.quit()]);
       await database.drop();
       if (violations.length) {
         throw new Error(`Responses that break the OpenAPI document:\n${JSON.stringify(violations, null, 2)}`);

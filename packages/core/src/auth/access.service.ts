@@ -13,7 +13,10 @@ export class AccessService {
 
   async resolve(actor: Actor, workspaceId: string, permission: Permission): Promise<WorkspaceAccess> {
     if (actor.kind === 'token' && actor.workspaceId !== workspaceId) throw notFoundWorkspace();
-    const found = await this.workspaces.findForMember({ workspaceId, userId: actor.userId });
+    const found =
+      actor.membership?.workspaceId === workspaceId
+        ? actor.membership.workspace
+        : await this.workspaces.findForMember({ workspaceId, userId: actor.userId });
     if (!found) throw notFoundWorkspace();
     const { role, ...workspace } = found;
     authorize(role, permission, workspace.suspendedAt !== null);

@@ -1,9 +1,14 @@
 import type { Role } from '@slipway/contracts';
+import type { PrefetchedMembership } from '../ports/repositories';
 
-/** Who is calling: a signed-in user (session cookie) or an API token acting for its creator. */
+/**
+ * Who is calling: a signed-in user (session cookie) or an API token acting for its creator. `membership` is the
+ * caller's membership of the workspace the request names, when it was read together with the credential; the
+ * authorization layer then needs no second query.
+ */
 export type Actor =
-  | { readonly kind: 'session'; readonly userId: string; readonly sessionId: string }
-  | { readonly kind: 'token'; readonly userId: string; readonly tokenId: string; readonly workspaceId: string };
+  | { readonly kind: 'session'; readonly userId: string; readonly sessionId: string; readonly membership?: PrefetchedMembership }
+  | { readonly kind: 'token'; readonly userId: string; readonly tokenId: string; readonly workspaceId: string; readonly membership?: PrefetchedMembership };
 
 /** A workspace row as services see it. */
 export interface WorkspaceRecord {

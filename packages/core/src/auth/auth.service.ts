@@ -85,14 +85,17 @@ export class AuthService {
     return toUser(user);
   }
 
-  /** The actor of a `svc_session` cookie value; null when it is unknown, revoked or expired. */
-  async authenticateSession(token: string): Promise<Actor | null> {
+  /**
+   * The actor of a `svc_session` cookie value; null when it is unknown, revoked or expired. `workspaceId` (a
+   * well-formed id from the request path) is read along, so the authorization layer needs no second query.
+   */
+  async authenticateSession(token: string, workspaceId?: string): Promise<Actor | null> {
     if (!token || token.length > MAX_CREDENTIAL_LENGTH) return null;
     const now = this.deps.clock();
-    const session = await this.deps.sessions.findActive(this.deps.secrets.hash(token), now);
+    const session = await this.deps.sessions.findActive(this.deps.secrets.hash(token), now, workspaceId);
     if (!session) return null;
     if (now.getTime() - session.lastSeenAt.getTime() > SESSION_TOUCH_MS) await this.deps.sessions.touch(session.id, now);
-    return { kind: 'session', userId: session.userId, sessionId: session.id };
+    return { kind: 'session', userId: session.userId, sessionId: session.id, membership: session.membership };
   }
 
   /** The actor of an API token; null when it is unknown, revoked, expired, or its creator left the workspace. */
@@ -104,7 +107,7 @@ export class AuthService {
     if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > TOKEN_TOUCH_MS) {
       await this.deps.tokens.touch({ workspaceId: found.workspaceId, tokenId: found.id }, now);
     }
-    return { kind: 'token', userId: found.userId, tokenId: found.id, workspaceId: found.workspaceId };
+    return { kind: 'token', userId: found.userId, tokenId: found.id, workspaceId: found.workspaceId, membership: found.membership };
   }
 
   private async startSession(user: UserRecord, meta: ClientMeta): Promise<NewSession> {

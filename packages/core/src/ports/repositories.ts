@@ -19,10 +19,35 @@ export interface UserRepository {
   findById(userId: string): Promise<UserRecord | null>;
 }
 
+/** The caller's membership of one workspace, read together with the credential (null: not a member, or deleted). */
+export interface PrefetchedMembership {
+  workspaceId: string;
+  workspace: WorkspaceWithRole | null;
+}
+
+export interface ActiveSession {
+  id: string;
+  userId: string;
+  lastSeenAt: Date;
+  /** Present when a workspace id was given. */
+  membership?: PrefetchedMembership;
+}
+
+export interface ActiveApiToken {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  lastUsedAt: Date | null;
+  membership: PrefetchedMembership;
+}
+
 export interface SessionRepository {
   create(input: { userId: string; tokenHash: Buffer; expiresAt: Date; ip: string | null; userAgent: string | null }): Promise<{ id: string }>;
-  /** The session with this hash that is neither revoked nor expired at `now`. */
-  findActive(tokenHash: Buffer, now: Date): Promise<{ id: string; userId: string; lastSeenAt: Date } | null>;
+  /**
+   * The session with this hash that is neither revoked nor expired at `now`; with `workspaceId`, also the user's
+   * membership of that workspace, in the same statement (one round trip per authenticated request).
+   */
+  findActive(tokenHash: Buffer, now: Date, workspaceId?: string): Promise<ActiveSession | null>;
   touch(sessionId: string, now: Date): Promise<void>;
   revoke(sessionId: string, now: Date): Promise<void>;
 }
@@ -49,9 +74,9 @@ export interface ApiTokenRepository {
   }): Promise<ApiTokenRecord>;
   /**
    * The token with this hash that is not revoked, not expired at `now`, whose workspace is not deleted and whose
-   * creator is still a member there.
+   * creator is still a member there, with that membership.
    */
-  findActive(tokenHash: Buffer, now: Date): Promise<{ id: string; workspaceId: string; userId: string; lastUsedAt: Date | null } | null>;
+  findActive(tokenHash: Buffer, now: Date): Promise<ActiveApiToken | null>;
   touch(scope: { workspaceId: string; tokenId: string }, now: Date): Promise<void>;
   /** Tokens not revoked, oldest first; only those of `createdById` when given. */
   list(scope: { workspaceId: string; createdById?: string }): Promise<ApiTokenRecord[]>;

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import type { SqlPool } from '../sql-pool';
 import { PrismaMemberRepository } from './members.repository';
 import { PrismaTeardownRepository } from './teardown.repository';
 import { PrismaPlanRepository } from './plans.repository';
@@ -10,13 +11,16 @@ import { PrismaWorkspaceRepository } from './workspaces.repository';
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
-/** Every repository over one client: the composition roots (API, worker) pass these to the core services. */
-export function createRepositories(db: Db) {
+/**
+ * Every repository over one Prisma client and one plain pool (for the per-request lookups): the composition roots
+ * (API, worker) pass these to the core services.
+ */
+export function createRepositories(db: Db, sql: SqlPool) {
   return {
     users: new PrismaUserRepository(db),
-    sessions: new PrismaSessionRepository(db),
-    tokens: new PrismaApiTokenRepository(db),
-    workspaces: new PrismaWorkspaceRepository(db),
+    sessions: new PrismaSessionRepository(db, sql),
+    tokens: new PrismaApiTokenRepository(db, sql),
+    workspaces: new PrismaWorkspaceRepository(db, sql),
     members: new PrismaMemberRepository(db),
     reservations: new PrismaReservationRepository(db),
     plans: new PrismaPlanRepository(db),

@@ -1,20 +1,40 @@
-import type { SessionRepository } from '@slipway/core';
+import type { ActiveSession, SessionRepository } from '@slipway/core';
 import type { Db } from '../client';
+import type { SqlPool } from '../sql-pool';
+import { fromRow, WORKSPACE_COLUMNS, type MemberWorkspaceRow } from './workspaces.repository';
+
+type SessionRow = { session_id: string; user_id: string; last_seen_at: Date } & MemberWorkspaceRow;
 
 export class PrismaSessionRepository implements SessionRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sql: SqlPool,
+  ) {}
 
   create(input: { userId: string; tokenHash: Buffer; expiresAt: Date; ip: string | null; userAgent: string | null }): Promise<{ id: string }> {
     return this.db.session.create({ data: { ...input, tokenHash: new Uint8Array(input.tokenHash) }, select: { id: true } });
   }
 
-  async findActive(tokenHash: Buffer, now: Date): Promise<{ id: string; userId: string; lastSeenAt: Date } | null> {
-    // One lookup on the unique index of token_hash; hot path of every cookie-authenticated request.
-    const rows = await this.db.$queryRaw<{ id: string; user_id: string; last_seen_at: Date }[]>`
-      SELECT id, user_id, last_seen_at FROM sessions
-      WHERE token_hash = ${tokenHash} AND revoked_at IS NULL AND expires_at > ${now}`;
+  async findActive(tokenHash: Buffer, now: Date, workspaceId?: string): Promise<ActiveSession | null> {
+    // The hot path of every cookie-authenticated request: one statement on the unique index of token_hash that
+    // also reads the user's membership of the workspace the request names (by the memberships primary key).
+    const { rows } = await this.sql.query<SessionRow>({
+      name: 'session_by_hash',
+      text: `SELECT s.id AS session_id, s.user_id, s.last_seen_at, ${WORKSPACE_COLUMNS}, m.role
+             FROM sessions s
+             LEFT JOIN memberships m ON m.user_id = s.user_id AND m.workspace_id = $3
+             LEFT JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL
+             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
+      values: [tokenHash, now, workspaceId ?? null],
+    });
     const row = rows[0];
-    return row ? { id: row.id, userId: row.user_id, lastSeenAt: row.last_seen_at } : null;
+    if (!row) return null;
+    return {
+      id: row.session_id,
+      userId: row.user_id,
+      lastSeenAt: row.last_seen_at,
+      ...(workspaceId ? { membership: { workspaceId, workspace: row.id ? fromRow(row) : null } } : {}),
+    };
   }
 
   async touch(sessionId: string, now: Date): Promise<void> {

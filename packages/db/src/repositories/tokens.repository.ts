@@ -1,5 +1,7 @@
-import type { ApiTokenRecord, ApiTokenRepository } from '@slipway/core';
+import type { ActiveApiToken, ApiTokenRecord, ApiTokenRepository } from '@slipway/core';
 import type { Db } from '../client';
+import type { SqlPool } from '../sql-pool';
+import { fromRow, WORKSPACE_COLUMNS, type MemberWorkspaceRow } from './workspaces.repository';
 
 const TOKEN = {
   id: true,
@@ -13,22 +15,29 @@ const TOKEN = {
 } as const;
 
 export class PrismaApiTokenRepository implements ApiTokenRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sql: SqlPool,
+  ) {}
 
   create(input: { workspaceId: string; createdById: string; name: string; tokenHash: Buffer; prefix: string; expiresAt: Date | null }): Promise<ApiTokenRecord> {
     return this.db.apiToken.create({ data: { ...input, tokenHash: new Uint8Array(input.tokenHash) }, select: TOKEN });
   }
 
-  async findActive(tokenHash: Buffer, now: Date): Promise<{ id: string; workspaceId: string; userId: string; lastUsedAt: Date | null } | null> {
-    // One query: the token, its workspace still live, and its creator still a member there.
-    const rows = await this.db.$queryRaw<{ id: string; workspace_id: string; created_by_id: string; last_used_at: Date | null }[]>`
-      SELECT t.id, t.workspace_id, t.created_by_id, t.last_used_at
-      FROM api_tokens t
-      JOIN workspaces w ON w.id = t.workspace_id AND w.deleted_at IS NULL
-      JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.created_by_id
-      WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ${now})`;
+  async findActive(tokenHash: Buffer, now: Date): Promise<ActiveApiToken | null> {
+    // One statement: the token, its workspace still live, and its creator's membership there (which gives the role).
+    const { rows } = await this.sql.query<{ token_id: string; created_by_id: string; last_used_at: Date | null } & MemberWorkspaceRow>({
+      name: 'api_token_by_hash',
+      text: `SELECT t.id AS token_id, t.created_by_id, t.last_used_at, ${WORKSPACE_COLUMNS}, m.role
+             FROM api_tokens t
+             JOIN workspaces w ON w.id = t.workspace_id AND w.deleted_at IS NULL
+             JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.created_by_id
+             WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)`,
+      values: [tokenHash, now],
+    });
     const row = rows[0];
-    return row ? { id: row.id, workspaceId: row.workspace_id, userId: row.created_by_id, lastUsedAt: row.last_used_at } : null;
+    if (!row) return null;
+    return { id: row.token_id, workspaceId: row.id, userId: row.created_by_id, lastUsedAt: row.last_used_at, membership: { workspaceId: row.id, workspace: fromRow(row) } };
   }
 
   async touch(scope: { workspaceId: string; tokenId: string }, now: Date): Promise<void> {

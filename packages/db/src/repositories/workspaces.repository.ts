@@ -1,5 +1,6 @@
 import type { NodeCapacity, Role, WorkspaceRecord, WorkspaceRepository, WorkspaceWithRole } from '@slipway/core';
 import type { Db } from '../client';
+import type { SqlPool } from '../sql-pool';
 import type { Workspace } from '../generated/client';
 import { isNotFound, isUniqueViolation } from './errors';
 
@@ -17,7 +18,7 @@ export const toWorkspaceRecord = (w: Workspace): WorkspaceRecord => ({
   createdAt: w.createdAt,
 });
 
-interface MemberWorkspaceRow {
+export interface MemberWorkspaceRow {
   id: string;
   name: string;
   slug: string;
@@ -34,7 +35,7 @@ interface MemberWorkspaceRow {
   role: Role;
 }
 
-const fromRow = (r: MemberWorkspaceRow): WorkspaceWithRole => ({
+export const fromRow = (r: MemberWorkspaceRow): WorkspaceWithRole => ({
   id: r.id,
   name: r.name,
   slug: r.slug,
@@ -49,8 +50,14 @@ const fromRow = (r: MemberWorkspaceRow): WorkspaceWithRole => ({
   role: r.role,
 });
 
+export const WORKSPACE_COLUMNS = `w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
+  w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at`;
+
 export class PrismaWorkspaceRepository implements WorkspaceRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sql: SqlPool,
+  ) {}
 
   async listForUser(userId: string): Promise<WorkspaceWithRole[]> {
     const rows = await this.db.$queryRaw<MemberWorkspaceRow[]>`
@@ -64,11 +71,13 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
 
   async findForMember(scope: { workspaceId: string; userId: string }): Promise<WorkspaceWithRole | null> {
     // One query by the memberships primary key: the authorization layer runs it on every workspace request.
-    const rows = await this.db.$queryRaw<MemberWorkspaceRow[]>`
-      SELECT w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
-             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role
-      FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-      WHERE m.workspace_id = ${scope.workspaceId}::uuid AND m.user_id = ${scope.userId}::uuid AND w.deleted_at IS NULL`;
+    const { rows } = await this.sql.query<MemberWorkspaceRow>({
+      name: 'workspace_for_member',
+      text: `SELECT ${WORKSPACE_COLUMNS}, m.role
+             FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+             WHERE m.workspace_id = $1 AND m.user_id = $2 AND w.deleted_at IS NULL`,
+      values: [scope.workspaceId, scope.userId],
+    });
     return rows[0] ? fromRow(rows[0]) : null;
   }
 

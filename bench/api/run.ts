@@ -1,0 +1,139 @@
+// Benchmark of the authenticated hot path: GET /v1/workspaces/{id} with a session cookie, at 64 connections
+// for 20 s, against a bare Express handler in the same run. Usage: npx tsx bench/api/run.ts [--duration 20]
+// [--connections 64]. Needs PostgreSQL and Redis (the integration tests' services). See bench/api/README.md.
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import express from 'express';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { createLogger } from '@slipway/config';
+import { createDb, createSqlPool, migrate } from '@slipway/db';
+import { ApiClient, createWorkspace, databaseUrl, insertNode, RecordingJobQueue, signUp, TEST_SERVICES } from '@slipway/testing';
+import { createApp } from '../../apps/api/src/app';
+import { apiRouter, createServices } from '../../apps/api/src/services';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const DURATION_S = arg('duration', 20);
+const CONNECTIONS = arg('connections', 64);
+const ORIGIN = 'http://bench.slipway.test';
+/** `--only api`: skip the bare handler (for profiling the API alone). */
+const ONLY_API = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'api';
+
+interface Figures {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+async function admin(sql: string): Promise<void> {
+  const c = new Client({ connectionString: TEST_SERVICES.postgresAdminUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function load(name: string, url: string, headers: Record<string, string>): Promise<Figures> {
+  // The load generator runs in a worker thread so that it does not share the API's event loop.
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, workers: 1 });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+async function main() {
+  const dbName = `slipway_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  await admin(`CREATE DATABASE ${dbName}`);
+  const url = databaseUrl(dbName);
+  const db = createDb(url);
+  const sql = createSqlPool(url);
+  const redis = new Redis(TEST_SERVICES.redisUrl);
+  const redisPrefix = `bench-${randomBytes(4).toString('hex')}`;
+  const servers: Server[] = [];
+  try {
+    await migrate(url);
+    const logger = createLogger('bench', 'warn');
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: randomBytes(32).toString('hex'), redisPrefix });
+    await services.plans.seed();
+    await insertNode(db);
+    const app = createApp({
+      logger,
+      readiness: [],
+      v1: [apiRouter(services, { publicOrigin: ORIGIN, secureCookies: false, bodyLimitBytes: 1 << 20 })],
+    });
+    const api = await listen(app);
+    servers.push(api.server);
+
+    const client = new ApiClient(api.base, { origin: ORIGIN });
+    await signUp(client);
+    const workspace = await createWorkspace(client, 'Bench');
+    const path = `/v1/workspaces/${workspace.id}`;
+    const cookie = `svc_session=${client.cookie('svc_session')}`;
+    const check = await fetch(`${api.base}${path}`, { headers: { cookie } });
+    if (check.status !== 200) throw new Error(`the benchmark path answers ${check.status}`);
+
+    const bareApp = express();
+    bareApp.disable('x-powered-by');
+    bareApp.get('/bare', (_req, res) => {
+      res.json(workspace);
+    });
+    const bare = await listen(bareApp);
+    servers.push(bare.server);
+
+    console.log(`node ${process.version}, ${cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s each\n`);
+    // A short warm-up so both runs start with compiled code and open pools.
+    await autocannon({ url: `${api.base}${path}`, connections: 8, duration: 2, headers: { cookie } });
+    const authed = await load(`GET ${'/v1/workspaces/{id}'} (session cookie)`, `${api.base}${path}`, { cookie });
+    const baseline = ONLY_API ? authed : await load('bare Express handler', `${bare.base}/bare`, {});
+
+    const rows = [authed, baseline];
+    const pad = (s: string, n: number) => s.padEnd(n);
+    console.log(`${pad('path', 42)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}errors/non-2xx`);
+    for (const r of rows) {
+      console.log(
+        `${pad(r.name, 42)}${pad(r.requestsPerSecond.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(String(r.total), 10)}${r.errors}/${r.non2xx}`,
+      );
+    }
+    console.log(`\nratio authenticated / bare: ${(authed.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)} of the requests/s`);
+    const ok = authed.requestsPerSecond >= 1500 && authed.p99 < 25 && authed.errors === 0 && authed.non2xx === 0;
+    console.log(`target (>= 1500 req/s, p99 < 25 ms, no errors): ${ok ? 'met' : 'NOT met'}`);
+  } finally {
+    for (const s of servers) {
+      s.closeAllConnections();
+      await new Promise((r) => s.close(r));
+    }
+    const keys = await redis.keys(`${redisPrefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    await Promise.allSettled([db.$disconnect(), sql.end(), redis.quit()]);
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -77,10 +77,8 @@ describe('dispatch: row → BullMQ job → worker → agent over mTLS (real Post
 
   it('fails a bad payload at once, without retries', async () => {
     await runtime.jobs.queue('agent').add('agent.noop', { operationId: 'not-a-uuid' }, { jobId: 'bad-payload-1', attempts: 5 });
-    const job = await waitFor(async () => {
-      const j = await runtime.jobs.queue('agent').getJob('bad-payload-1');
-      return j && (await j.getState()) === 'failed' ? j : null;
-    }, 15_000, 'the job to fail');
+    await waitFor(async () => (await runtime.jobs.queue('agent').getJobState('bad-payload-1')) === 'failed', 15_000, 'the job to fail');
+    const job = (await runtime.jobs.queue('agent').getJob('bad-payload-1'))!;
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toMatch(/Invalid payload for agent.noop/);
     await expect(runtime.jobs.enqueue('agent.noop', { operationId: 'nope' }, { jobId: 'x' })).rejects.toThrow(/Invalid payload/);
@@ -92,8 +90,8 @@ describe('dispatch: row → BullMQ job → worker → agent over mTLS (real Post
     const failed = await waitFor(async () => ((await operation(row.id)).status === 'failed' ? operation(row.id) : null), 15_000, 'failure');
     expect(failed.error).toMatch(/No handler for operation kind no.such-kind/);
     expect(failed.finishedAt).not.toBeNull();
-    const job = await runtime.jobs.queue('agent').getJob(row.id);
-    expect(job!.attemptsMade).toBe(1);
+    await waitFor(async () => (await runtime.jobs.queue('agent').getJobState(row.id)) === 'failed', 15_000, 'the job to fail');
+    expect((await runtime.jobs.queue('agent').getJob(row.id))!.attemptsMade).toBe(1);
   });
 
   it('marks the node online from its health check and offline when it stops answering', async () => {

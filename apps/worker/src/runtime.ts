@@ -5,6 +5,7 @@ import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import type Redis from 'ioredis';
+import { Pool } from 'pg';
 import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
@@ -29,7 +30,9 @@ export async function startWorkerRuntime(config: Readonly<Config>, logger: Logge
   const connection: Redis = createRedisConnection(config.redis.url);
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
-  const repos = createAgentRepositories(db);
+  // The dispatch path's statements run on plain node-postgres (prepared statements), the rest through Prisma.
+  const sql = new Pool({ connectionString: config.database.url, max: Math.min(32, config.worker.concurrency * 2) });
+  const repos = createAgentRepositories(db, sql);
   const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
@@ -76,6 +79,7 @@ export async function startWorkerRuntime(config: Readonly<Config>, logger: Logge
       await jobs.close();
       agents.close();
       await db.$disconnect();
+      await sql.end();
       connection.disconnect();
     },
   };

@@ -17,6 +17,14 @@ export interface OperationRecord {
 
 export interface OperationStore {
   create(input: { kind: string; nodeId: string | null; workspaceId: string | null; payload: Record<string, unknown> }): Promise<OperationRecord>;
+  /** Inserts the row only when the node exists (one round trip); null when it does not. */
+  createOnNode(input: { kind: string; nodeId: string; workspaceId: string | null; payload: Record<string, unknown> }): Promise<OperationRecord | null>;
+  /**
+   * The first step of a try, in one round trip: moves the row to `running` (from `queued`, or from `running`
+   * for a retried or stalled job), counts the try, and returns it with its node's address. null when the
+   * row is missing or finished.
+   */
+  claim(operationId: string, now: Date): Promise<{ op: OperationRecord; node: { id: string; name: string; grpcAddress: string } | null } | null>;
   get(operationId: string): Promise<OperationRecord | null>;
   /**
    * Conditional update: moves the row to `to` only while its status is one of `from` (UPDATE … WHERE

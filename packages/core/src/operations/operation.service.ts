@@ -2,9 +2,9 @@ import { AppError } from '../errors';
 import type { Logger } from '../logging';
 import type { AgentGateway } from '../ports/agents';
 import type { JobQueue } from '../ports/jobs';
-import type { NodeRepository, NodeRecord } from '../nodes/node.ports';
+import type { NodeRepository } from '../nodes/node.ports';
 import type { OperationRecord, OperationStore } from './operation.ports';
-import { isFinished, sourcesOf } from './operation-state';
+import { sourcesOf } from './operation-state';
 
 export const NOOP_JOB = 'agent.noop';
 
@@ -19,7 +19,7 @@ export interface Attempt {
 /** An error worth another try: the agent was not reachable, or something failed on our side. */
 export const isTransient = (e: unknown): boolean => !(e instanceof AppError) || e.code === 'node_unavailable' || e.code === 'internal';
 
-type Handler = (op: OperationRecord, node: NodeRecord) => Promise<unknown>;
+type Handler = (op: OperationRecord, node: { name: string; grpcAddress: string }) => Promise<unknown>;
 
 /**
  * Durable work on a server: a row in PostgreSQL, a job whose id is the row's id, and a command to the
@@ -47,9 +47,8 @@ export class OperationService {
   /** Records the operation and queues its job (jobId = row id). */
   async submit(kind: string, input: { nodeId: string; workspaceId?: string | null; payload?: Record<string, unknown> }): Promise<OperationRecord> {
     if (!this.handlers[kind]) throw new AppError('validation_failed', `Unknown operation kind ${kind}`);
-    const node = await this.deps.nodes.get(input.nodeId);
-    if (!node) throw new AppError('not_found', 'The node was not found');
-    const op = await this.deps.operations.create({ kind, nodeId: node.id, workspaceId: input.workspaceId ?? null, payload: input.payload ?? {} });
+    const op = await this.deps.operations.createOnNode({ kind, nodeId: input.nodeId, workspaceId: input.workspaceId ?? null, payload: input.payload ?? {} });
+    if (!op) throw new AppError('not_found', 'The node was not found');
     await this.deps.jobs.enqueue(kind, { operationId: op.id }, { jobId: op.id });
     return op;
   }
@@ -64,22 +63,19 @@ export class OperationService {
    * so the queue retries; any other failure, or the last try, leaves it `failed` with the reason.
    */
   async execute(operationId: string, attempt: Attempt): Promise<unknown> {
-    const op = await this.deps.operations.get(operationId);
-    if (!op) throw new AppError('not_found', `Operation ${operationId} does not exist`);
-    if (isFinished(op.status)) return op.result;
+    // One round trip on the hot path: claim the row (queued/running → running) together with its node's address.
+    const claimed = await this.deps.operations.claim(operationId, new Date());
+    if (!claimed) {
+      const op = await this.deps.operations.get(operationId);
+      if (!op) throw new AppError('not_found', `Operation ${operationId} does not exist`);
+      return op.result; // finished: a job delivered again after its row finished does nothing
+    }
+    const { op, node } = claimed;
     const handler = this.handlers[op.kind];
     if (!handler) return this.fail(op.id, `No handler for operation kind ${op.kind}`);
-    const running = await this.deps.operations.move(op.id, sourcesOf('running'), 'running', {
-      startedAt: op.startedAt ?? new Date(),
-      incrementAttempts: true,
-      error: null,
-    });
-    if (!running) return (await this.deps.operations.get(op.id))?.result;
-
-    const node = op.nodeId ? await this.deps.nodes.get(op.nodeId) : null;
     try {
       if (!node) throw new AppError('not_found', 'The node of this operation no longer exists');
-      const result = await handler(running, node);
+      const result = await handler(op, node);
       await this.deps.operations.move(op.id, ['running'], 'succeeded', { result, finishedAt: new Date() });
       return result;
     } catch (e) {

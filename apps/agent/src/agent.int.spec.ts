@@ -106,6 +106,21 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
     expect(entry).toMatchObject({ state: 'done', starts: 1, command: 'Noop' });
   });
 
+  it('streams the progress of an operation from its journal', async () => {
+    const id = randomUUID();
+    const states: string[] = [];
+    const running = conn.noop({ operationId: id, delayMs: 400 });
+    await new Promise((r) => setTimeout(r, 100));
+    const call = conn.agent.watchOperation({ operationId: id });
+    await new Promise<void>((resolve, reject) => {
+      call.on('data', (p: { state: string; operationId: string }) => states.push(p.state));
+      call.on('end', resolve);
+      call.on('error', reject);
+    });
+    await running;
+    expect(states).toEqual(['started', 'done']);
+  });
+
   it('refuses an operation id reused for another command', async () => {
     const id = randomUUID();
     await conn.noop({ operationId: id, delayMs: 0 });

@@ -131,16 +131,23 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
     await rm(caDir, { recursive: true, force: true });
   });
 
-  function startWorker(): ChildProcess {
-    const env = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir });
+  function startWorker(): ChildProcess & { ready: Promise<void> } {
+    const env = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir, extra: { SLIPWAY_LOG_LEVEL: 'info' } });
     // node itself with tsx's loader: one process, so SIGKILL kills the worker (the tsx CLI would leave its child running).
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'main.ts')], {
       cwd: path.resolve(__dirname, '../../..'),
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
-    return child;
+    let out = '';
+    const ready = new Promise<void>((resolve) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('workers running')) resolve();
+      });
+    });
+    return Object.assign(child, { ready });
   }
 
   it('finishes the job after a restart without doing the agent work twice', async () => {
@@ -158,7 +165,7 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
       first.kill('SIGKILL');
       await new Promise((r) => first.once('exit', r));
 
-      startWorker();
+      const second = startWorker();
       const done = await waitFor(async () => {
         const row = await db.operation.findUniqueOrThrow({ where: { id: op.id } });
         return row.status === 'succeeded' ? row : null;
@@ -167,6 +174,32 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
       // The restarted worker's call found the work in the journal (running or done): it was not redone.
       expect(done.result).toMatchObject({ operationId: op.id, replayed: true });
       expect(await (await jobs.queue('agent').getJob(op.id))!.getState()).toBe('completed');
+      second.kill('SIGKILL');
+      await new Promise((r) => second.once('exit', r));
+    } finally {
+      pool.close();
+      await jobs.close();
+      connection.disconnect();
+    }
+  });
+
+  it('on SIGTERM lets the running job finish, then exits 0', async () => {
+    const node = await db.node.findFirstOrThrow();
+    const connection = createRedisConnection(TEST_SERVICES.redisUrl);
+    const jobs = new BullJobQueue({ connection, prefix });
+    const pool = new AgentPool(ca.client);
+    const repos = createAgentRepositories(db);
+    const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents: pool, jobs, logger: quiet });
+    try {
+      const worker = startWorker();
+      await worker.ready;
+      const op = await operations.submit(NOOP_JOB, { nodeId: node.id, payload: { delayMs: 1500 } });
+      await waitFor(() => agent.agent.journal.read(op.id), 30_000, 'the agent to start the work');
+      const exited = new Promise<number | null>((r) => worker.once('exit', (code) => r(code)));
+      worker.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const row = await db.operation.findUniqueOrThrow({ where: { id: op.id } });
+      expect(row).toMatchObject({ status: 'succeeded', result: { replayed: false } });
     } finally {
       pool.close();
       await jobs.close();

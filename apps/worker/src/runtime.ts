@@ -1,6 +1,14 @@
 import type { Config } from '@slipway/config';
-import { NodeService, OperationService, ReconcileService, type Logger } from '@slipway/core';
-import { createAgentRepositories, createDb, type Db } from '@slipway/db';
+import {
+  NodeService,
+  OperationService,
+  PlanEnforcementService,
+  ReconcileService,
+  systemClock,
+  WorkspaceTeardownService,
+  type Logger,
+} from '@slipway/core';
+import { createAgentRepositories, createDb, createRepositories, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
@@ -38,7 +46,10 @@ export async function startWorkerRuntime(config: Readonly<Config>, logger: Logge
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
   const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents, jobs, logger });
   const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
-  const services: WorkerServices = { operations, nodes, reconcile };
+  const control = createRepositories(db, sql);
+  const teardown = new WorkspaceTeardownService({ teardown: control.teardown, operations: repos.operationStore, clock: systemClock, logger });
+  const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
+  const services: WorkerServices = { operations, nodes, reconcile, teardown, enforcement };
 
   const pool = runWorkers({
     connection,

@@ -1,10 +1,11 @@
 // Names and payloads of the jobs the core services enqueue or run. packages/queue registers them in its catalog
 // (queue, payload schema, retries); the job id is always the id of the row the job belongs to.
 
-/** Tears down a deleted workspace. jobId = the Operation row id. */
+/** Tears down a deleted workspace. jobId = the Operation row id, also in the payload (the worker marks it failed for good). */
 export const WORKSPACE_TEARDOWN_JOB = 'workspace.teardown';
 export interface WorkspaceTeardownPayload {
   workspaceId: string;
+  operationId: string;
 }
 
 /** Repeatable: suspends workspaces whose grace period ended without a paid plan. */

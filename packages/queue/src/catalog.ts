@@ -1,3 +1,4 @@
+import { PLAN_SUSPEND_EXPIRED_EVERY_MS, type WorkspaceTeardownPayload } from '@slipway/core';
 import type { JSONSchemaType } from 'ajv';
 
 /**
@@ -31,12 +32,20 @@ const operationPayload: JSONSchemaType<OperationPayload> = {
   additionalProperties: false,
 };
 const emptyPayload = { type: 'object', additionalProperties: false } as unknown as JSONSchemaType<EmptyPayload>;
+const workspaceTeardownPayload: JSONSchemaType<WorkspaceTeardownPayload> = {
+  type: 'object',
+  properties: { workspaceId: { type: 'string', pattern: UUID }, operationId: { type: 'string', pattern: UUID } },
+  required: ['workspaceId', 'operationId'],
+  additionalProperties: false,
+};
 
 /** Payload type of each job, checked against its schema by the compiler (JSONSchemaType). */
 export interface JobPayloads {
   'agent.noop': OperationPayload;
   'node.check-health': EmptyPayload;
   'reconcile.run': EmptyPayload;
+  'workspace.teardown': WorkspaceTeardownPayload;
+  'plan.suspend-expired': EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 
@@ -44,6 +53,9 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'agent.noop': { queue: 'agent', payloadSchema: operationPayload, attempts: 5, backoff: { type: 'exponential', delay: 500 } },
   'node.check-health': { queue: 'maintenance', payloadSchema: emptyPayload, attempts: 1, everyMs: 15_000 },
   'reconcile.run': { queue: 'maintenance', payloadSchema: emptyPayload, attempts: 1, everyMs: 60_000 },
+  // jobId = the Operation row recorded with the deletion; retried, since every step is idempotent.
+  'workspace.teardown': { queue: 'maintenance', payloadSchema: workspaceTeardownPayload, attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
+  'plan.suspend-expired': { queue: 'maintenance', payloadSchema: emptyPayload, attempts: 1, everyMs: PLAN_SUSPEND_EXPIRED_EVERY_MS },
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

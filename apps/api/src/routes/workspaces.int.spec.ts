@@ -235,6 +235,7 @@ describe('workspaces (real PostgreSQL, through HTTP)', () => {
 
       const job = api.jobs.jobs.find((j) => j.payload.workspaceId === w.id)!;
       expect(job.name).toBe(WORKSPACE_TEARDOWN_JOB);
+      expect(job.payload).toEqual({ workspaceId: w.id, operationId: job.options.jobId });
       const op = await api.db.operation.findUniqueOrThrow({ where: { id: job.options.jobId } });
       expect(op).toMatchObject({ workspaceId: w.id, kind: 'workspace.teardown', status: 'queued' });
       const row = await api.db.workspace.findUniqueOrThrow({ where: { id: w.id } });

@@ -1,0 +1,7 @@
+import type { WorkspaceTeardownService } from '@slipway/core';
+import type { Processor } from './processor';
+
+export const workspaceTeardownProcessor =
+  (teardown: WorkspaceTeardownService): Processor<'workspace.teardown'> =>
+  (payload, ctx) =>
+    teardown.run(payload.workspaceId, payload.operationId, ctx.attempt);

@@ -79,7 +79,9 @@ describe('the OpenAPI document and the routes', () => {
     expect(doc.openapi).toBe('3.1.0');
     const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
     expect(ops).toHaveLength(Object.keys(OPERATIONS).length);
+    const tags = (doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name);
     for (const op of ops) {
+      expect((op as unknown as { tags: string[] }).tags.every((t) => tags.includes(t))).toBe(true);
       expect(op.operationId).toEqual(expect.any(String));
       expect(op.summary.length).toBeGreaterThan(5);
       expect(Array.isArray(op.security)).toBe(true);

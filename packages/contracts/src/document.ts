@@ -124,7 +124,6 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
         'milliseconds, ids are UUIDv7. Cookie-authenticated unsafe requests must carry `Origin` equal to the public origin ' +
         "(403 `csrf_rejected`). Another workspace's objects answer 404 `not_found`, never 403. JSON bodies are limited to 1 MB (413).",
     },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags: [
       { name: 'auth', description: 'accounts and sessions' },
       { name: 'workspaces', description: 'workspaces; the caller sees only those it is a member of' },
@@ -132,6 +131,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
       { name: 'tokens', description: 'API tokens: bearer credentials scoped to one workspace' },
       { name: 'plans', description: 'the plan catalog and a workspace plan, limits and usage' },
       { name: 'nodes', description: 'servers running the agent: enrollment' },
+      { name: 'nodes', description: 'servers joining the platform' },
       { name: 'meta', description: 'health, readiness and this document' },
     ],
     paths,

@@ -7,7 +7,7 @@ import { NOOP_JOB, type Logger } from '@slipway/core';
 import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
-import { insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/worker/src/testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/worker/src/testing';
 
 jest.setTimeout(180_000);
 
@@ -62,12 +62,11 @@ describe('slipway-admin against real Redis with real jobs', () => {
   });
 
   afterAll(async () => {
-    await runtime?.jobs.queue('agent').obliterate({ force: true }).catch(() => undefined);
-    await runtime?.jobs.queue('maintenance').obliterate({ force: true }).catch(() => undefined);
     await runtime?.close();
     await agent?.stop();
     await db?.$disconnect();
     await database?.drop();
+    await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
     await rm(caDir, { recursive: true, force: true });
   });
 

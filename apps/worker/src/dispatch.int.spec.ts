@@ -9,7 +9,7 @@ import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
 
 jest.setTimeout(120_000);
 
@@ -39,6 +39,7 @@ describe('dispatch: row → BullMQ job → worker → agent over mTLS (real Post
     await agent?.stop();
     await db?.$disconnect();
     await database?.drop();
+    await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
     await rm(caDir, { recursive: true, force: true });
   });
 
@@ -128,6 +129,7 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
     await agent?.stop();
     await db?.$disconnect();
     await database?.drop();
+    await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
     await rm(caDir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@ import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Docker from 'dockerode';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
 
 jest.setTimeout(120_000);
 
@@ -46,11 +46,11 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
       const left = await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${ws}`] } });
       await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
     }
-    await runtime?.jobs.queue('agent').obliterate({ force: true }).catch(() => undefined);
     await runtime?.close();
     await agent?.stop();
     await db?.$disconnect();
     await database?.drop();
+    await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
     await rm(caDir, { recursive: true, force: true });
   });
 

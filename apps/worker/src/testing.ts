@@ -54,3 +54,19 @@ export async function waitFor<T>(probe: () => Promise<T | null | undefined | fal
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Deletes every Redis key of a test's prefix (its queues, jobs, schedulers). */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { enrollOffline, openTestCa } from '../../apps/agent/src/testing';
 import { startWorkerRuntime } from '../../apps/worker/src/runtime';
-import { insertNode, testConfig, testEnv } from '../../apps/worker/src/testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv } from '../../apps/worker/src/testing';
 import { NOOP_JOB, type Logger } from '../../packages/core/src';
 import { createDb, migrate } from '../../packages/db/src';
 import { AgentPool } from '../../packages/proto/src';
@@ -177,10 +177,8 @@ async function main() {
     console.log(`target p50 < 10 ms (latency phase): ${latency.p50 < 10 ? 'met' : 'NOT met'}`);
     if (failed > 0) process.exitCode = 1;
   } finally {
-    if (runtime) {
-      await runtime.jobs.queue('agent').obliterate({ force: true }).catch(() => undefined);
-      await runtime.close();
-    }
+    await runtime?.close();
+    await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
     await db.$disconnect();
     agentProcess.kill('SIGTERM');
     await rm(agentDir, { recursive: true, force: true });

@@ -59,11 +59,10 @@ export function agentHandlers(deps: HandlerDeps): AgentHandlers {
     GetNodeInfo: unary(logger, 'GetNodeInfo', async () => deps.nodeInfo()),
 
     Noop: unary(logger, 'Noop', async (req: { operationId: string; delayMs: number }) => {
-      const { result, replayed, entry } = await journal.run(req.operationId, 'Noop', async () => {
+      const { replayed, entry } = await journal.run(req.operationId, 'Noop', async () => {
         if (req.delayMs > 0) await new Promise((r) => setTimeout(r, Math.min(req.delayMs, 600_000)));
         return {};
       });
-      void result;
       return { operationId: req.operationId, startedAtMs: entry.startedAtMs, finishedAtMs: entry.finishedAtMs ?? 0, replayed };
     }),
 

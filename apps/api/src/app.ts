@@ -1,10 +1,8 @@
-import cookieParser from 'cookie-parser';
 import express, { type Express, type Router } from 'express';
 import type { Logger as Pino } from 'pino';
 import { healthRoutes, type ReadinessCheck } from './health.routes';
 import { docsRouter } from './http/docs';
 import { errorHandler, notFoundHandler } from './http/errors';
-import { requestId } from './http/request-id';
 import { requestLog } from './http/request-log';
 
 export interface AppDeps {
@@ -20,16 +18,11 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
-  app.use(requestId);
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
   app.use(requestLog(deps.logger));
+  // /v1 first: API requests do not walk the health and docs routers.
+  for (const router of deps.v1) app.use('/v1', router);
   app.use(healthRoutes(deps.readiness));
   app.use(docsRouter());
-  app.use(cookieParser());
-  for (const router of deps.v1) app.use('/v1', router);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -139,7 +139,7 @@ describe('the API process', () => {
     // Node itself (not npx) so that SIGTERM reaches the API process.
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'main.ts')], {
       cwd: path.resolve(__dirname, '../../..'),
-      env: { ...process.env, DATABASE_URL: database.url, SLIPWAY_API_PORT: '0', SLIPWAY_LOG_LEVEL: 'info', SLIPWAY_REDIS_PREFIX: `proc-${Date.now()}` },
+      env: { ...process.env, DATABASE_URL: database.url, SLIPWAY_API_PORT: '0', SLIPWAY_LOG_LEVEL: 'debug', SLIPWAY_REDIS_PREFIX: `proc-${Date.now()}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -159,7 +159,7 @@ describe('the API process', () => {
       });
       expect((await fetch(`${url}/v1/plans`)).status).toBe(200);
       // Signups hash passwords with argon2id (four at a time on libuv's pool): 32 of them keep the server busy for
-      // a few hundred ms. SIGTERM comes once they have surely arrived; every one of them must still be answered.
+      // a few hundred ms. SIGTERM comes once the server has received them all; every one must still be answered.
       const inFlight = Array.from({ length: 32 }, () =>
         fetch(`${url}/v1/auth/signup`, {
           method: 'POST',
@@ -167,7 +167,10 @@ describe('the API process', () => {
           body: JSON.stringify({ email: uniqueEmail(), password: 'long enough password', name: 'Drain' }),
         }).then((r) => r.status),
       );
-      await new Promise((r) => setTimeout(r, 120));
+      const received = () => output.split('\n').filter((l) => l.includes('request received') && l.includes('/v1/auth/signup')).length;
+      const deadline = Date.now() + 30_000;
+      while (received() < 32 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(received()).toBe(32);
       child.kill('SIGTERM');
       expect(await Promise.all(inFlight)).toEqual(Array(32).fill(201));
       expect(await exited).toBe(0);

@@ -107,7 +107,7 @@ async function authenticate(req: Request, spec: OperationSpec, auth: AuthService
     actor = match ? await auth.authenticateBearer(match[1]!) : null;
     if (!actor) throw new AppError('unauthorized', 'The bearer token is unknown, revoked or expired');
   } else {
-    const cookie = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (!cookie) throw new AppError('unauthorized', 'Sign in first, or send an API token as a bearer credential');
     actor = await auth.authenticateSession(cookie, workspaceId);
     if (!actor) throw new AppError('unauthorized', 'The session is unknown, expired or signed out');
@@ -129,6 +129,23 @@ function checkOrigin(req: Request, spec: OperationSpec, actor: Actor | null, pub
   if (actor?.kind === 'session' || (spec.auth === 'public' && origin !== undefined)) {
     if (origin !== publicOrigin) throw new AppError('csrf_rejected', `Cookie-authenticated changes must come from ${publicOrigin}`);
   }
+}
+
+/** The value of one cookie of a Cookie header (no cookie-parser: only this one is ever read). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      return value.includes('%') ? decodeURIComponent(value) : value;
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
 }
 
 function originOf(referer: string | undefined): string | undefined {

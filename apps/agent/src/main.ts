@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { NotEnrolledError, startAgent } from './agent';
 import { join, JoinError } from './join';
+import { advertisedAddress } from './node-info';
 
 const USAGE = `Usage: slipway-agent <command> [options]
 
@@ -40,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
         token: values.token,
         dataDir: config.agent.dataDir,
         nodeName: config.agent.nodeName,
-        advertiseAddress: config.agent.advertiseAddress,
+        advertiseAddress: advertisedAddress(config.agent.listen, config.agent.advertiseAddress, config.agent.publicIpv4),
         publicIpv4: [...config.agent.publicIpv4],
       });
       console.log(result.status === 'joined' ? `joined as node ${result.nodeId}` : `already enrolled as node ${result.nodeId}`);
@@ -65,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       agent = await startAgent({
         listen: config.agent.listen,
-        advertiseAddress: config.agent.advertiseAddress,
+        advertiseAddress: advertisedAddress(config.agent.listen, config.agent.advertiseAddress, config.agent.publicIpv4),
         dataDir: config.agent.dataDir,
         nodeName: config.agent.nodeName,
         publicIpv4: [...config.agent.publicIpv4],

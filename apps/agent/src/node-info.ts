@@ -7,3 +7,16 @@ export const AGENT_VERSION = version;
 export function capacity(): { cpuMillis: number; memoryMb: number } {
   return { cpuMillis: os.availableParallelism() * 1000, memoryMb: Math.floor(os.totalmem() / (1024 * 1024)) };
 }
+
+/**
+ * The address the control plane should dial: the configured one, else the listen address, with a wildcard
+ * host (0.0.0.0, ::) replaced by the server's first public IPv4 address.
+ */
+export function advertisedAddress(listen: string, configured: string, publicIpv4: readonly string[]): string {
+  const chosen = configured || listen;
+  const m = /^\[?([^\]]*)\]?:(\d+)$/.exec(chosen);
+  if (!m) return chosen;
+  const [, host, port] = m;
+  if ((host === '0.0.0.0' || host === '::' || host === '') && publicIpv4[0]) return `${publicIpv4[0]}:${port}`;
+  return chosen;
+}

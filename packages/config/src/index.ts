@@ -16,7 +16,7 @@ export interface Config {
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   agent: {
     listen: string;
-    /** What the control plane dials; the listen address unless set. */
+    /** What the control plane dials, when set (the agent falls back to its listen address). */
     advertiseAddress: string;
     dataDir: string;
     nodeName: string;
@@ -111,7 +111,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     },
     agent: {
       listen: v.SLIPWAY_AGENT_LISTEN,
-      advertiseAddress: v.SLIPWAY_AGENT_ADVERTISE_ADDRESS || v.SLIPWAY_AGENT_LISTEN,
+      advertiseAddress: v.SLIPWAY_AGENT_ADVERTISE_ADDRESS ?? '',
       dataDir: v.SLIPWAY_AGENT_DATA_DIR,
       nodeName: v.SLIPWAY_AGENT_NODE_NAME,
       publicIpv4: v.SLIPWAY_AGENT_PUBLIC_IPV4 ?? [],

@@ -40,7 +40,7 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_RECONCILE_INTERVAL_MS', type: 'integer', default: 60_000, roles: C, schema: { type: 'integer', minimum: 1000 }, description: 'how often PostgreSQL and the servers are compared and drift repaired' },
   { env: 'SLIPWAY_AGENT_ADDRESSES', type: 'list', default: [], roles: C, schema: { type: 'array', items: hostPort }, description: 'extra agent gRPC addresses to health-check before any node has enrolled' },
   { env: 'SLIPWAY_AGENT_LISTEN', type: 'string', default: '127.0.0.1:7443', roles: A, schema: hostPort, description: "agent's gRPC listen address" },
-  { env: 'SLIPWAY_AGENT_ADVERTISE_ADDRESS', type: 'string', default: '', roles: A, schema: { anyOf: [{ const: '' }, hostPort] }, description: 'host:port the control plane dials (default: the listen address)' },
+  { env: 'SLIPWAY_AGENT_ADVERTISE_ADDRESS', type: 'string', default: '', roles: A, schema: { anyOf: [{ const: '' }, hostPort] }, description: 'host:port the control plane dials (default: the listen address; 0.0.0.0 becomes the first public IPv4)' },
   { env: 'SLIPWAY_AGENT_DATA_DIR', type: 'string', default: '/var/lib/slipway/agent', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'volumes, databases, backups, uploads, tls of this server' },
   { env: 'SLIPWAY_AGENT_NODE_NAME', type: 'string', default: 'local', roles: A, schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }, description: 'name this server enrolls under' },
   { env: 'SLIPWAY_AGENT_PUBLIC_IPV4', type: 'list', default: ['127.0.0.1'], roles: A, schema: { type: 'array', items: { type: 'string', format: 'ipv4' } }, description: 'public IPv4 addresses of this server (A records of custom domains)' },

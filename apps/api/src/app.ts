@@ -18,6 +18,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
+  app.locals.logger = deps.logger;
   app.use(requestLog(deps.logger));
   // /v1 first: API requests do not walk the health and docs routers.
   for (const router of deps.v1) app.use('/v1', router);

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createLogger } from '@slipway/config';
 import { createDb, createSqlPool } from '@slipway/db';
 import { createTestDatabase, createWorkspace, RecordingJobQueue, signUp, uniqueEmail } from '@slipway/testing';
 import Redis from 'ioredis';
+import pino from 'pino';
 import { createApp } from './app';
 import { apiRouter, createServices } from './services';
 import { startTestApi, type TestApi } from './testing/test-api';
@@ -102,12 +102,13 @@ describe('what every request gets (real PostgreSQL and Redis, through HTTP)', ()
 });
 
 describe('failures inside the server', () => {
-  it('answer 500 internal without stack, SQL, or server paths', async () => {
+  it('answer 500 internal without stack, SQL, or server paths, and are logged with the request id', async () => {
     // A database nobody listens on: every query fails inside Prisma.
     const db = createDb('postgresql://nobody:secret@127.0.0.1:1/nowhere');
     const sql = createSqlPool('postgresql://nobody:secret@127.0.0.1:1/nowhere');
     const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    const logger = createLogger('test', 'silent');
+    const lines: { msg: string; reqId?: string; err?: { message: string } }[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 'x' });
     const app = createApp({ logger, readiness: [], v1: [apiRouter(services, { publicOrigin: 'http://x', secureCookies: false, bodyLimitBytes: 1 << 20 })] });
     const server = app.listen(0, '127.0.0.1');
@@ -123,6 +124,8 @@ describe('failures inside the server', () => {
         const text = await res.text();
         expect(JSON.parse(text)).toEqual({ error: { code: 'internal', message: 'Something went wrong on our side' } });
         expect(text).not.toMatch(/ECONNREFUSED|SELECT|prisma|\/work\/|at .*\.ts|nobody|secret/i);
+        const logged = lines.filter((l) => l.reqId === res.headers.get('x-request-id'));
+        expect(logged).toEqual([expect.objectContaining({ msg: 'request failed', err: expect.objectContaining({ message: expect.any(String) }) })]);
       }
     } finally {
       server.close();

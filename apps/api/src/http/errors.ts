@@ -1,6 +1,7 @@
 import { AppError } from '@slipway/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ERROR_STATUS } from './error-status';
+import { loggerOf } from './request-log';
 
 /** Turns body-parser and other library errors into AppErrors, so one handler answers every error. */
 export function toAppError(err: unknown): AppError {
@@ -18,7 +19,7 @@ export function toAppError(err: unknown): AppError {
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
   const status = ERROR_STATUS[appError.code];
-  if (status >= 500) req.log?.error({ err }, 'request failed');
+  if (status >= 500) loggerOf(req)?.error({ err }, 'request failed');
   if (appError.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfter)));
   if (res.headersSent) {
     res.destroy();

@@ -2,8 +2,9 @@
 // and every error code the document names answers the status the error table gives it.
 import { createLogger } from '@slipway/config';
 import { OPERATIONS, openApiDocument, operationErrors, type OperationSpec } from '@slipway/contracts';
-import { ERROR_CODES, isPermission, RecordingJobs } from './testing/contract-support';
+import { ERROR_CODES, isPermission } from '@slipway/core';
 import { createDb, createSqlPool } from '@slipway/db';
+import { RecordingJobQueue } from '@slipway/testing';
 import type { Express } from 'express';
 import Redis from 'ioredis';
 import { createApp } from './app';
@@ -44,7 +45,7 @@ describe('the OpenAPI document and the routes', () => {
 
   it('describe exactly the same endpoints', () => {
     const logger = createLogger('test', 'silent');
-    const services = createServices({ db, sql, redis, jobs: new RecordingJobs(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 't' });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 't' });
     const app = createApp({
       logger,
       readiness: [],

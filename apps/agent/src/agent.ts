@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadFilesProto } from '@slipway/proto';
 import { DockerRuntime } from './docker.runtime';
+import { filesHandlers } from './files/files.handlers';
+import { ProjectFiles } from './files/files.service';
 import { agentHandlers, healthHandlers } from './handlers';
 import { OperationJournal } from './journal';
 import { AGENT_VERSION, capacity } from './node-info';
@@ -16,6 +18,8 @@ export interface AgentOptions {
   publicIpv4: string[];
   dockerSocket: string;
   maxUploadBytes: number;
+  /** Largest file the Files service writes (config.limits.uploadFileBytes); default 100 MB. */
+  maxFileBytes?: number;
   logger: Logger;
 }
 
@@ -54,6 +58,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     }),
     healthHandlers(() => serving),
   );
+  // Project folders: a service of its own (files.proto) on the same server.
+  const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
+  server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName }, 'agent listening (mutual TLS)');
   return {

@@ -72,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
         publicIpv4: [...config.agent.publicIpv4],
         dockerSocket: config.agent.dockerSocket,
         maxUploadBytes: config.limits.uploadZipBytes,
+        maxFileBytes: config.limits.uploadFileBytes,
         logger,
       });
     } catch (e) {

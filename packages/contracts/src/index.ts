@@ -3,3 +3,4 @@ export * from './document';
 export * from './validation';
 export type * from './types';
 export * as schemas from './schemas';
+export type { FileListing, FileEntryDto, RenameFileRequest } from './files.schemas';

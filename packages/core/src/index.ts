@@ -35,3 +35,6 @@ export * from './operations/operation.ports';
 export * from './operations/operation.service';
 export * from './reconcile/orphans';
 export * from './reconcile/reconcile.service';
+export * from './files/file-path';
+export * from './files/files.ports';
+export * from './files/files.service';

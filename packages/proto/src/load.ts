@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as AgentProto } from './generated/agent';
+import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 
 export const PROTO_ROOT = path.resolve(__dirname, '../../../proto');
@@ -21,6 +22,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 
 let agentProto: AgentProto | undefined;
 let healthProto: HealthProto | undefined;
+let filesProto: FilesProto | undefined;
 
 export function loadAgentProto(): AgentProto {
   agentProto ??= grpc.loadPackageDefinition(
@@ -34,4 +36,12 @@ export function loadHealthProto(): HealthProto {
     protoLoader.loadSync('grpc/health/v1/health.proto', LOADER_OPTIONS),
   ) as unknown as HealthProto;
   return healthProto;
+}
+
+/** `slipway.agent.v1.Files` (files.proto): a service of its own beside `Agent`, on the same server and channel. */
+export function loadFilesProto(): FilesProto {
+  filesProto ??= grpc.loadPackageDefinition(
+    protoLoader.loadSync('slipway/agent/v1/files.proto', LOADER_OPTIONS),
+  ) as unknown as FilesProto;
+  return filesProto;
 }

@@ -1,0 +1,167 @@
+import { Readable } from 'node:stream';
+import * as grpc from '@grpc/grpc-js';
+import { AppError, type AgentTarget, type FileDownload, type FileEntry, type FileRef, type FilesGateway, type FolderListing } from '@slipway/core';
+import type { AgentPool } from './client';
+import { fromServiceError } from './errors';
+import type { FilesClient } from './generated/slipway/agent/v1/Files';
+import type { ListFilesResponse__Output } from './generated/slipway/agent/v1/ListFilesResponse';
+import type { ReadFileChunk__Output } from './generated/slipway/agent/v1/ReadFileChunk';
+import type { WriteFileResponse__Output } from './generated/slipway/agent/v1/WriteFileResponse';
+import { loadFilesProto } from './load';
+
+export type { FilesClient };
+
+const UNARY_DEADLINE_MS = 30_000;
+/** Data messages towards the agent are at least this big: fewer, larger messages move more bytes per second. */
+const WRITE_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * The `slipway.agent.v1.Files` service of each server, over the channel of the pool's connection to it (one
+ * HTTP/2 connection per server, mutual TLS); implements the FilesGateway port of @slipway/core.
+ */
+export class FilesPool implements FilesGateway {
+  private readonly clients = new Map<string, FilesClient>();
+
+  constructor(private readonly agents: AgentPool) {}
+
+  client(target: AgentTarget): FilesClient {
+    const key = `${target.name ?? ''}|${target.grpcAddress}`;
+    let c = this.clients.get(key);
+    if (!c) {
+      const { Files } = loadFilesProto().slipway.agent.v1;
+      // The channel is the agent connection's own (TLS, verified name): the credentials given here are unused.
+      const channel = this.agents.connection(target).agent.getChannel();
+      c = new Files(target.grpcAddress, grpc.credentials.createInsecure(), { channelOverride: channel });
+      this.clients.set(key, c);
+    }
+    return c;
+  }
+
+  async listFiles(target: AgentTarget, ref: FileRef & { limit: number }): Promise<FolderListing> {
+    const res = await unary<ListFilesResponse__Output>(target, (cb, o) => this.client(target).listFiles(ref, o, cb));
+    return {
+      path: res.path,
+      truncated: res.truncated,
+      entries: res.entries.map(
+        (e): FileEntry => ({ name: e.name, type: e.type as FileEntry['type'], size: Number(e.size), modifiedAt: new Date(e.modifiedAtMs), mode: e.mode }),
+      ),
+    };
+  }
+
+  async readFile(target: AgentTarget, ref: FileRef): Promise<FileDownload> {
+    const call = this.client(target).readFile(ref);
+    const messages = call[Symbol.asyncIterator]() as AsyncIterator<ReadFileChunk__Output>;
+    const fail = (e: unknown) => (e instanceof AppError ? e : fromServiceError(e as grpc.ServiceError, label(target)));
+    let first: IteratorResult<ReadFileChunk__Output>;
+    try {
+      first = await messages.next();
+    } catch (e) {
+      throw fail(e);
+    }
+    if (first.done || first.value.part !== 'info' || !first.value.info) {
+      call.cancel();
+      throw new AppError('node_unavailable', `The agent at ${label(target)} sent no file header`);
+    }
+    const size = Number(first.value.info.size);
+    async function* bytes() {
+      let sent = 0;
+      try {
+        for (let next = await messages.next(); !next.done; next = await messages.next()) {
+          const data = next.value.data;
+          if (next.value.part !== 'data' || !data) continue;
+          sent += data.length;
+          if (sent > size) throw new AppError('internal', 'The file grew while it was read');
+          yield data;
+        }
+      } catch (e) {
+        throw fail(e);
+      } finally {
+        // A consumer that stops early (the HTTP client went away) ends the transfer on the agent too.
+        if (sent !== size) call.cancel();
+      }
+      if (sent !== size) throw new AppError('internal', 'The file shrank while it was read');
+    }
+    return { name: first.value.info.name, size, stream: Readable.from(bytes(), { objectMode: false }) };
+  }
+
+  writeFile(target: AgentTarget, ref: FileRef, body: AsyncIterable<Uint8Array>): Promise<{ size: number }> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let wakeWriter: (() => void) | null = null;
+      const settle = (e: unknown, res?: { size: number }) => {
+        if (settled) return;
+        settled = true;
+        wakeWriter?.();
+        if (e) reject(e);
+        else resolve(res!);
+      };
+      const call = this.client(target).writeFile((err: grpc.ServiceError | null, res?: WriteFileResponse__Output) => {
+        if (err) settle(fromServiceError(err, label(target)));
+        else settle(null, { size: Number(res!.size) });
+      });
+      const write = async (message: Parameters<typeof call.write>[0]) => {
+        // Backpressure: the next chunk of the body is read only once gRPC has taken this one.
+        // An answer of the agent (an error, say) also wakes a writer that waits for room.
+        if (!call.write(message) && !settled) {
+          await new Promise<void>((r) => {
+            wakeWriter = r;
+            call.once('drain', () => r());
+          });
+          wakeWriter = null;
+        }
+      };
+      (async () => {
+        await write({ header: { appId: ref.appId, path: ref.path } });
+        let size = 0;
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        for await (const chunk of body) {
+          if (settled) return;
+          size += chunk.length;
+          pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          pendingBytes += chunk.length;
+          if (pendingBytes >= WRITE_MESSAGE_BYTES) {
+            await write({ data: pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes) });
+            pending = [];
+            pendingBytes = 0;
+          }
+        }
+        if (settled) return;
+        if (pendingBytes > 0) await write({ data: Buffer.concat(pending, pendingBytes) });
+        await write({ commit: { size } });
+        call.end();
+      })().catch((e: unknown) => {
+        // The body failed (client gone, limit passed): the agent sees a cancelled stream and drops its temporary file.
+        call.cancel();
+        settle(e);
+      });
+    });
+  }
+
+  async renameFile(target: AgentTarget, input: { appId: string; from: string; to: string }): Promise<void> {
+    await unary(target, (cb, o) => this.client(target).renameFile(input, o, cb));
+  }
+
+  async deleteFile(target: AgentTarget, ref: FileRef & { recursive: boolean }): Promise<void> {
+    await unary(target, (cb, o) => this.client(target).deleteFile(ref, o, cb));
+  }
+
+  close(): void {
+    // The channels belong to the agent pool, which closes them.
+    this.clients.clear();
+  }
+}
+
+const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
+
+function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    start(
+      (err, res) => {
+        if (err) reject(fromServiceError(err, label(target)));
+        else resolve(res as T);
+      },
+      { deadline: Date.now() + UNARY_DEADLINE_MS },
+    );
+  });
+}

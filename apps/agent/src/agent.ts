@@ -2,6 +2,8 @@ import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
 import { agentServerCredentials, bindServer, createAgentServer, loadFilesProto } from '@slipway/proto';
+import { AppsRuntime } from './apps.runtime';
+import { CaddyIngress } from './caddy.ingress';
 import { DockerRuntime } from './docker.runtime';
 import { filesHandlers } from './files/files.handlers';
 import { ProjectFiles } from './files/files.service';
@@ -21,6 +23,8 @@ export interface AgentOptions {
   /** Largest file the Files service writes (config.limits.uploadFileBytes); default 100 MB. */
   maxFileBytes?: number;
   logger: Logger;
+  /** Caddy's admin API (config.agent.caddyAdminUrl); default http://127.0.0.1:2019. */
+  caddyAdminUrl?: string;
 }
 
 export interface RunningAgent {
@@ -40,11 +44,16 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   if (!enrollment) throw new NotEnrolledError(`No enrollment under ${o.dataDir}/tls: run \`slipway-agent join --url URL --token TOKEN\` first`);
   const journal = await new OperationJournal(path.join(o.dataDir, 'operations')).open();
   const docker = new DockerRuntime(o.dockerSocket);
+  const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
+  ingress.watch();
+  const apps = new AppsRuntime(docker.docker, ingress, o.dataDir, o.logger);
   let serving = true;
   const server = createAgentServer(
     agentHandlers({
       journal,
       docker,
+      apps,
+      ingress,
       uploadsDir: path.join(o.dataDir, 'uploads'),
       maxUploadBytes: o.maxUploadBytes,
       logger: o.logger,
@@ -71,6 +80,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;
+        ingress.stop();
         const timer = setTimeout(() => {
           server.forceShutdown();
           resolve();

@@ -3,15 +3,19 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { AppError, type Logger } from '@slipway/core';
+import { AppError, type DeployResult, type Logger } from '@slipway/core';
 import { CONTROL_PLANE_CLIENT_NAME } from '@slipway/pki';
 import { toServiceError, type AgentHandlers, type HealthHandlers, type NodeInfo, type UploadChunk } from '@slipway/proto';
+import type { AppsRuntime } from './apps.runtime';
+import type { CaddyIngress } from './caddy.ingress';
 import type { DockerRuntime } from './docker.runtime';
 import type { OperationJournal } from './journal';
 
 export interface HandlerDeps {
   journal: OperationJournal;
   docker: DockerRuntime;
+  apps: AppsRuntime;
+  ingress: CaddyIngress;
   nodeInfo: () => NodeInfo;
   uploadsDir: string;
   maxUploadBytes: number;
@@ -148,6 +152,42 @@ export function agentHandlers(deps: HandlerDeps): AgentHandlers {
         });
     },
 
+    PrepareImage: (call) =>
+      deployStream(call, deps, 'PrepareImage', call.request.operationId, (emit) =>
+        deps.apps.prepareImage({ ...call.request, operationId: call.request.operationId }, emit),
+      ),
+
+    RolloutApp: (call) =>
+      deployStream(call, deps, 'RolloutApp', call.request.operationId, (emit) =>
+        deps.apps.rollout(
+          {
+            ...call.request,
+            env: { ...call.request.env },
+            pruneImageRefs: [...call.request.pruneImageRefs],
+          },
+          emit,
+        ),
+      ),
+
+    AppPower: unary(logger, 'AppPower', async (req: { operationId: string; workspaceId: string; appId: string; action: string; containerId: string; route: { appId: string; host: string; upstreamPort: number } | null; stopGraceMs: number }) => {
+      if (!['start', 'stop', 'restart'].includes(req.action)) throw new AppError('validation_failed', 'action must be start, stop or restart');
+      const { replayed } = await journal.run(req.operationId, 'AppPower', () =>
+        deps.apps.power({ ...req, action: req.action as 'start' | 'stop' | 'restart', route: req.route ?? null }).catch(dockerError),
+      );
+      return { replayed };
+    }),
+
+    RemoveApp: unary(logger, 'RemoveApp', async (req: { operationId: string; workspaceId: string; appId: string }) => {
+      const { result, replayed } = await journal.run(req.operationId, 'RemoveApp', () => deps.apps.removeApp(req).catch(dockerError));
+      return { ...result, replayed };
+    }),
+
+    SyncRoutes: unary(logger, 'SyncRoutes', async (req: { routes: { appId: string; host: string; upstreamPort: number }[] }) =>
+      deps.ingress.sync(req.routes.map((r) => ({ appId: r.appId, host: r.host, upstreamPort: r.upstreamPort }))).catch((e: Error) => {
+        throw new AppError('node_unavailable', `The ingress is not reachable: ${e.message}`);
+      }),
+    ),
+
     Upload: (call, callback) => {
       try {
         authorize(call);
@@ -160,6 +200,34 @@ export function agentHandlers(deps: HandlerDeps): AgentHandlers {
       );
     },
   };
+}
+
+type DeployCall = grpc.ServerWritableStream<unknown, { line?: string; result?: DeployResult | null }> & AnyCall;
+
+/**
+ * A deployment step streamed to the caller: each log line as it happens, then the result. The journal makes the
+ * step happen once per operation id; a repeated call after it finished gets the recorded result alone.
+ */
+function deployStream(call: DeployCall, deps: HandlerDeps, command: string, operationId: string, work: (emit: (line: string) => void) => Promise<DeployResult>): void {
+  try {
+    authorize(call);
+  } catch (e) {
+    call.emit('error', toServiceError(e));
+    return;
+  }
+  const emit = (line: string) => {
+    if (!call.cancelled && !call.writableEnded) call.write({ line });
+  };
+  deps.journal.run(operationId, command, () => work(emit).catch(dockerError)).then(
+    ({ result }) => {
+      call.write({ result });
+      call.end();
+    },
+    (e: unknown) => {
+      if (!(e instanceof AppError)) deps.logger.error({ err: e, rpc: command }, 'command failed');
+      call.emit('error', toServiceError(e));
+    },
+  );
 }
 
 /**

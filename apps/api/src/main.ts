@@ -23,6 +23,9 @@ async function main() {
   const sql = createSqlPool(config.database.url);
   const redis = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
   const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix });
+  // The agents' CA (created on first start) and its client certificate: readiness and runtime logs call agents over mTLS.
+  const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
+  const agents = new AgentPool(ca.client);
   const services = createServices({
     db,
     sql,
@@ -32,10 +35,10 @@ async function main() {
     sessionKey: config.secrets.sessionKey,
     redisPrefix: config.redis.prefix,
     dataDir: config.controlPlane.dataDir,
+    encryptionKey: config.secrets.encryptionKey,
+    appsDomain: config.apps,
+    agents,
   });
-  // The agents' CA (created on first start) and its client certificate: readiness calls agents over mTLS.
-  const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
-  const agents = new AgentPool(ca.client);
   const agentsReady = agentsCheck({ nodes: createAgentRepositories(db).nodes, agents, addresses: config.controlPlane.agentAddresses });
   const worker: WorkerRuntime | null = config.controlPlane.workerInProcess ? await startWorkerRuntime(config, logger) : null;
   if (worker) logger.info('workers running in-process');

@@ -1,7 +1,11 @@
 // Composition of the core services over the repositories and adapters. main.ts, the tests and the benchmark
 // build the API from here, so they run the very same wiring.
+import { randomBytes } from 'node:crypto';
 import {
   AccessService,
+  AppService,
+  DeploymentService,
+  SecretBox,
   Argon2idHasher,
   AuthService,
   EnrollmentService,
@@ -15,6 +19,7 @@ import {
   TokenService,
   WorkspaceService,
   WorkspaceTeardownService,
+  type AgentGateway,
   type Clock,
   type JobQueue,
   type Logger,
@@ -30,6 +35,7 @@ import { operationsRouter, type ContractViolation } from './http/operations';
 import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
+import { appRoutes } from './routes/apps.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
 import { tokenRoutes } from './routes/tokens.routes';
@@ -53,6 +59,12 @@ export interface ServiceDeps {
   planEntries?: PlanEntry[];
   /** config.controlPlane.dataDir: the agents' certificate authority lives under `<dataDir>/ca`. */
   dataDir?: string;
+  /** config.secrets.encryptionKey: seals secret variables (AES-256-GCM); tests may leave it out (a random key). */
+  encryptionKey?: Buffer;
+  /** config.apps: web apps get <subdomain>.<domain> and a URL with the scheme (default apps.localhost, http). */
+  appsDomain?: { domain: string; scheme: 'http' | 'https' };
+  /** Calls agents for the interactive reads (runtime logs); without it those answer 503 node_unavailable. */
+  agents?: AgentGateway;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -62,6 +74,8 @@ export function createServices(deps: ServiceDeps) {
   const agentRepos = createAgentRepositories(deps.db);
   const clock = deps.clock ?? systemClock;
   const secrets = new SecretHasher(deps.sessionKey);
+  const operations = new PrismaOperationStore(deps.db);
+  const quota = new QuotaService(repos.reservations);
   const throttle = new LoginThrottle(new RedisRateCounter(deps.redis, deps.redisPrefix), deps.loginLimits);
   return {
     auth: new AuthService({
@@ -78,8 +92,23 @@ export function createServices(deps: ServiceDeps) {
     members: new MemberService({ members: repos.members, users: repos.users, clock }),
     tokens: new TokenService({ tokens: repos.tokens, secrets, clock }),
     plans: new PlanService({ plans: repos.plans, reservations: repos.reservations, entries: deps.planEntries }),
-    quota: new QuotaService(repos.reservations),
-    teardown: new WorkspaceTeardownService({ teardown: repos.teardown, operations: new PrismaOperationStore(deps.db), clock, logger: deps.logger }),
+    quota,
+    teardown: new WorkspaceTeardownService({ teardown: repos.teardown, operations, clock, logger: deps.logger }),
+    apps: new AppService({
+      apps: repos.apps,
+      env: repos.env,
+      plans: repos.plans,
+      quota,
+      operations,
+      nodes: agentRepos.nodes,
+      jobs: deps.jobs,
+      secrets: new SecretBox(deps.encryptionKey ?? randomBytes(32)),
+      appsDomain: deps.appsDomain ?? { domain: 'apps.localhost', scheme: 'http' },
+      clock,
+      logger: deps.logger,
+      agents: deps.agents,
+    }),
+    deployments: new DeploymentService({ apps: repos.apps, deployments: repos.deployments, users: repos.users, jobs: deps.jobs }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
@@ -107,6 +136,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...memberRoutes(services),
       ...tokenRoutes(services),
       ...enrollmentRoutes(services),
+      ...appRoutes(services),
     },
   });
 }

@@ -1,6 +1,8 @@
 import type { Config } from '@slipway/config';
 import {
+  AppRuntimeService,
   NodeService,
+  SecretBox,
   OperationService,
   PlanEnforcementService,
   ReconcileService,
@@ -33,7 +35,11 @@ export interface WorkerRuntime {
  * and one BullMQ Worker per queue. apps/worker/src/main.ts runs it as its own process; the API runs
  * it in-process when SLIPWAY_WORKER_IN_PROCESS=true.
  */
-export async function startWorkerRuntime(config: Readonly<Config>, logger: Logger, options: { schedule?: boolean; events?: boolean } = {}): Promise<WorkerRuntime> {
+export async function startWorkerRuntime(
+  config: Readonly<Config>,
+  logger: Logger,
+  options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number } } = {},
+): Promise<WorkerRuntime> {
   const db = createDb(config.database.url);
   const connection: Redis = createRedisConnection(config.redis.url);
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
@@ -49,7 +55,20 @@ export async function startWorkerRuntime(config: Readonly<Config>, logger: Logge
   const control = createRepositories(db, sql);
   const teardown = new WorkspaceTeardownService({ teardown: control.teardown, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
-  const services: WorkerServices = { operations, nodes, reconcile, teardown, enforcement };
+  const apps = new AppRuntimeService({
+    apps: control.apps,
+    deployments: control.deployments,
+    env: control.env,
+    secrets: new SecretBox(config.secrets.encryptionKey),
+    operations: repos.operationStore,
+    agents,
+    nodes: repos.nodes,
+    appsDomain: config.apps,
+    clock: systemClock,
+    logger,
+    ...options.apps,
+  });
+  const services: WorkerServices = { operations, nodes, reconcile, teardown, enforcement, apps };
 
   const pool = runWorkers({
     connection,
@@ -61,20 +80,26 @@ export async function startWorkerRuntime(config: Readonly<Config>, logger: Logge
     onFailedForGood: async (job, reason) => {
       const operationId = (job.data as { operationId?: unknown }).operationId;
       if (typeof operationId === 'string') await operations.markFailed(operationId, reason);
+      const deploymentId = (job.data as { deploymentId?: unknown }).deploymentId;
+      if (typeof deploymentId === 'string') await apps.failedForGood(deploymentId, reason);
     },
   });
   if (options.schedule !== false) {
     await jobs.scheduleRepeatable({
       'node.check-health': config.worker.nodeHealthIntervalMs,
       'reconcile.run': config.worker.reconcileIntervalMs,
+      'routes.sync': Math.min(30_000, config.worker.reconcileIntervalMs),
     });
   }
   const events = new ContainerEventSubscriptions({
     nodes: repos.nodes,
     agents,
     logger,
-    // Later issues turn exits into app status (crashed, restart count); for now they are logged.
-    onExit: (node, e) => logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited'),
+    // An app's live container that exits on its own makes the app `crashed` (exit code, restarts, last lines).
+    onExit: (node, e) => {
+      logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
+      apps.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
+    },
   });
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
 

@@ -25,6 +25,7 @@ export function operationErrors(op: OperationSpec): Map<number, string[]> {
     add(413, 'payload_too_large');
     add(415, 'unsupported_media_type');
   }
+  if (op.query) add(400, 'validation_failed');
   if (op.auth !== 'public') add(401, 'unauthorized');
   if (op.auth === 'session') add(401, 'session_required');
   if (UNSAFE.has(op.method)) add(403, 'csrf_rejected');
@@ -95,14 +96,17 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
       ...(spec.description ? { description: spec.description } : {}),
       ...(spec.permission ? { 'x-slipway-permission': spec.permission } : {}),
       security,
-      ...(pathParameters(spec.path).length
+      ...(pathParameters(spec.path).length || spec.query
         ? {
-            parameters: pathParameters(spec.path).map((name) => ({
-              name,
-              in: 'path',
-              required: true,
-              schema: { $ref: '#/components/schemas/Uuid' },
-            })),
+            parameters: [
+              ...pathParameters(spec.path).map((name) => ({
+                name,
+                in: 'path',
+                required: true,
+                schema: { $ref: '#/components/schemas/Uuid' },
+              })),
+              ...queryParameters(spec.query),
+            ],
           }
         : {}),
       ...(spec.body
@@ -130,6 +134,8 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
       { name: 'members', description: 'members and roles: owner, admin, developer, viewer' },
       { name: 'tokens', description: 'API tokens: bearer credentials scoped to one workspace' },
       { name: 'plans', description: 'the plan catalog and a workspace plan, limits and usage' },
+      { name: 'apps', description: 'apps: containers with a reservation, variables, a project folder and, for web apps, a URL' },
+      { name: 'deployments', description: 'builds and zero-downtime rollouts of an app, their logs, cancel and rollback' },
       { name: 'nodes', description: 'servers running the agent: enrollment' },
       { name: 'nodes', description: 'servers joining the platform' },
       { name: 'meta', description: 'health, readiness and this document' },
@@ -149,6 +155,16 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
     },
   });
   return cached!;
+}
+
+/** One OpenAPI query parameter per property of an operation's query schema. */
+function queryParameters(query: object | undefined): object[] {
+  if (!query) return [];
+  const q = query as { properties?: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(q.properties ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return { name, in: 'query', required: q.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
+  });
 }
 
 /** JSON pointer of an operation's request-body schema inside the document. */

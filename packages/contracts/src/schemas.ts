@@ -307,6 +307,246 @@ export const EnrolledAgent = {
   },
 } as const;
 
+// -------------------------------------------------------------------------------------------------- apps
+
+const AppName = { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters, not only spaces' } as const;
+const ImageRef = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 512,
+  pattern: '^[a-zA-Z0-9][a-zA-Z0-9._/:@+-]*$',
+  description: 'a container image reference: name[:tag][@digest]',
+} as const;
+const AppPort = { type: 'integer', minimum: 1, maximum: 65535 } as const;
+
+export const AppStatus = {
+  type: 'string',
+  enum: ['idle', 'deploying', 'running', 'crashed', 'stopped', 'failed'],
+  description:
+    'idle: never deployed. deploying: a deployment is rolling out. running: the live deployment serves. crashed: its ' +
+    'container exited on its own (see statusDetail; Docker brings it back with backoff). stopped: stopped on request. ' +
+    'failed: the last deployment failed and none is live.',
+} as const;
+
+export const DeploymentStatus = {
+  type: 'string',
+  enum: ['queued', 'building', 'deploying', 'live', 'superseded', 'failed', 'cancelled'],
+  description: 'queued → building → deploying → live; live → superseded when another goes live; failed (failureReason), cancelled',
+} as const;
+
+export const Deployment = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id', 'appId', 'number', 'source', 'status', 'image', 'imageDigest', 'rollbackOf', 'commit', 'failureReason',
+    'imageAvailable', 'triggeredBy', 'createdAt', 'startedAt', 'finishedAt',
+  ],
+  properties: {
+    id: Uuid,
+    appId: Uuid,
+    number: { type: 'integer', minimum: 1, description: 'per app, from 1' },
+    source: { type: 'string', enum: ['image', 'github', 'upload', 'rollback'] },
+    status: DeploymentStatus,
+    image: { type: ['string', 'null'], description: 'the image reference deployed' },
+    imageDigest: { type: ['string', 'null'], description: 'the id (sha256) of the image on the server, once resolved' },
+    rollbackOf: { type: ['string', 'null'], format: 'uuid', description: 'id of the deployment that a rollback repeats' },
+    commit: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { sha: { type: 'string' }, message: { type: 'string' }, author: { type: 'string' }, branch: { type: 'string' }, url: { type: 'string' } },
+    },
+    failureReason: { type: ['string', 'null'] },
+    imageAvailable: { type: 'boolean', description: 'whether the image is still on the server; a rollback needs it to be true' },
+    triggeredBy: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['id', 'name'],
+      properties: { id: Uuid, name: { type: 'string' } },
+    },
+    createdAt: Timestamp,
+    startedAt: NullableTimestamp,
+    finishedAt: NullableTimestamp,
+  },
+} as const;
+
+export const DeploymentPage = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'nextCursor'],
+  properties: {
+    data: { type: 'array', items: Deployment },
+    nextCursor: { type: ['string', 'null'], description: 'pass as `cursor` for the next (older) page; null on the last page' },
+  },
+} as const;
+
+export const CreateDeploymentRequest = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    image: { ...ImageRef, description: "image apps: the image to deploy (default: the app's image)" },
+    commitSha: { type: 'string', pattern: '^[0-9a-f]{7,40}$', description: 'GitHub apps: the commit to deploy (default: the head of the branch)' },
+  },
+} as const;
+
+export const LogChunk = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'nextAfter', 'done', 'truncated'],
+  properties: {
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['seq', 'phase', 'text', 'at'],
+        properties: { seq: { type: 'integer', minimum: 1 }, phase: { type: 'string', enum: ['build', 'deploy', 'runtime'] }, text: { type: 'string' }, at: Timestamp },
+      },
+    },
+    nextAfter: { ...Count, description: 'pass as `after` in the next call' },
+    done: { type: 'boolean', description: 'true when there is no more to read (the deployment is finished and every line was read)' },
+    truncated: { type: 'boolean', description: 'true when lines were dropped (longer than 16 KiB, or runtime logs beyond what the server keeps)' },
+  },
+} as const;
+
+export const StatusDetail = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['exitCode', 'restarts', 'message', 'tail', 'at'],
+  description: 'why the container stopped on its own: exit code, restarts so far, a message and the last log lines',
+  properties: { exitCode: { type: 'integer' }, restarts: Count, message: { type: 'string' }, tail: { type: 'string' }, at: Timestamp },
+} as const;
+
+const GithubSource = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['installationId', 'repoFullName', 'branch'],
+  properties: {
+    installationId: { type: 'integer', minimum: 1 },
+    repoId: { type: 'integer', minimum: 1 },
+    repoFullName: { type: 'string', pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' },
+    branch: { type: 'string', minLength: 1, maxLength: 255 },
+    rootDir: { type: 'string', maxLength: 1024 },
+    autoDeploy: { type: 'boolean' },
+    watchRootOnly: { type: 'boolean' },
+  },
+} as const;
+
+export const App = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id', 'workspaceId', 'name', 'slug', 'kind', 'source', 'image', 'port', 'cpuMillis', 'memoryMb', 'url', 'subdomain',
+    'github', 'desiredState', 'status', 'statusDetail', 'currentDeployment', 'runningSince', 'createdAt', 'updatedAt',
+  ],
+  properties: {
+    id: Uuid,
+    workspaceId: Uuid,
+    name: { type: 'string' },
+    slug: { type: 'string' },
+    kind: { type: 'string', enum: ['web', 'worker'] },
+    source: { type: 'string', enum: ['image', 'github', 'upload'] },
+    image: { type: ['string', 'null'] },
+    port: { type: ['integer', 'null'] },
+    cpuMillis: { ...Count, description: 'reserved vCPU in millis' },
+    memoryMb: { ...Count, description: 'reserved memory in MB' },
+    url: { type: ['string', 'null'], description: 'web apps: <scheme>://<subdomain>.<apps domain>' },
+    subdomain: { type: ['string', 'null'], description: 'web apps: <app-slug>-<workspace-slug>' },
+    github: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { ...GithubSource.properties, accessLost: { type: 'boolean' } },
+    },
+    desiredState: { type: 'string', enum: ['running', 'stopped'] },
+    status: AppStatus,
+    statusDetail: StatusDetail,
+    currentDeployment: { anyOf: [Deployment, { type: 'null' }], description: 'the deployment now in use (null before the first goes live)' },
+    runningSince: NullableTimestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+} as const;
+
+export const AppList = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data'],
+  properties: { data: { type: 'array', items: App } },
+} as const;
+
+export const CreateAppRequest = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'kind', 'source', 'memoryMb'],
+  properties: {
+    name: AppName,
+    kind: { type: 'string', enum: ['web', 'worker'] },
+    source: { type: 'string', enum: ['image', 'github', 'upload'] },
+    memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576, description: 'at least the plan minimum for apps' },
+    cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000, description: 'default: the plan minimum for apps' },
+    image: { ...ImageRef, description: 'required when source is image' },
+    port: { ...AppPort, description: 'web apps: the port the container listens on (default 8080)' },
+    healthPath: { type: 'string', pattern: '^/[\\x21-\\x7e]{0,255}$', description: 'web apps: an HTTP path that must answer 2xx/3xx before a rollout switches (default: a TCP connect)' },
+    github: GithubSource,
+  },
+} as const;
+
+export const UpdateAppRequest = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: AppName,
+    image: ImageRef,
+    port: AppPort,
+    size: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000 }, memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576 } },
+      description: 'reserved at once, applied to the container at the next deployment',
+    },
+  },
+} as const;
+
+export const EnvVariable = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['key', 'value', 'secret', 'updatedAt'],
+  properties: {
+    key: { type: 'string' },
+    value: { type: ['string', 'null'], description: 'null for secrets' },
+    secret: { type: 'boolean' },
+    updatedAt: Timestamp,
+  },
+} as const;
+
+export const EnvVariableList = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data'],
+  properties: { data: { type: 'array', items: EnvVariable } },
+} as const;
+
+export const PutEnvRequest = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['variables'],
+  properties: {
+    variables: {
+      type: 'array',
+      maxItems: 500,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'value'],
+        properties: {
+          key: { type: 'string', maxLength: 256, pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'a letter or _, then letters, digits or _ (at most 256)' },
+          value: { type: 'string', maxLength: 32768, description: 'at most 32 KiB; for a secret, "" keeps the current value' },
+          secret: { type: 'boolean', description: 'default false; secret values are encrypted at rest and never returned' },
+        },
+      },
+    },
+  },
+} as const;
+
 // ------------------------------------------------------------------------------------------------- meta
 
 export const Health = { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } } as const;
@@ -375,7 +615,43 @@ export const COMPONENT_SCHEMAS = {
   CreateTokenRequest,
   EnrollAgentRequest,
   EnrolledAgent,
+  AppStatus,
+  App,
+  AppList,
+  CreateAppRequest,
+  UpdateAppRequest,
+  StatusDetail,
+  EnvVariable,
+  EnvVariableList,
+  PutEnvRequest,
+  DeploymentStatus,
+  Deployment,
+  DeploymentPage,
+  CreateDeploymentRequest,
+  LogChunk,
   Health,
   Readiness,
   ErrorDetail,
+} as const;
+
+// ------------------------------------------------------------------------------------------- query strings
+// Query parameters of an operation, as one object schema: document.ts renders each property as a parameter,
+// validation.ts validates the query with type coercion and fills in the defaults.
+
+export const DeploymentListQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cursor: { type: 'string', maxLength: 200, description: 'nextCursor of the previous page' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+} as const;
+
+export const LogQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    after: { type: 'integer', minimum: 0, maximum: 9007199254740991, default: 0, description: 'the last seq already read (nextAfter)' },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 },
+  },
 } as const;

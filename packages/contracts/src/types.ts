@@ -18,6 +18,18 @@ export type Minimums = From<typeof S.Minimums>;
 export type Member = From<typeof S.Member>;
 export type ApiToken = From<typeof S.ApiToken>;
 export type CreatedApiToken = From<typeof S.CreatedApiToken>;
+export type App = From<typeof S.App>;
+export type AppStatus = From<typeof S.AppStatus>;
+export type StatusDetail = From<typeof S.StatusDetail>;
+export type EnvVariable = From<typeof S.EnvVariable>;
+export type Deployment = From<typeof S.Deployment>;
+export type DeploymentStatus = From<typeof S.DeploymentStatus>;
+export type DeploymentPage = From<typeof S.DeploymentPage>;
+export type LogChunk = From<typeof S.LogChunk>;
+export type CreateAppRequest = From<typeof S.CreateAppRequest>;
+export type UpdateAppRequest = From<typeof S.UpdateAppRequest>;
+export type PutEnvRequest = From<typeof S.PutEnvRequest>;
+export type CreateDeploymentRequest = From<typeof S.CreateDeploymentRequest>;
 
 export type SignupRequest = From<typeof S.SignupRequest>;
 export type LoginRequest = From<typeof S.LoginRequest>;
@@ -28,6 +40,8 @@ export type UpdateMemberRequest = From<typeof S.UpdateMemberRequest>;
 export type CreateTokenRequest = From<typeof S.CreateTokenRequest>;
 
 type Ops = typeof OPERATIONS;
+/** The validated query of an operation (numbers already coerced; defaults filled in). */
+export type QueryOf<K extends OperationId> = Ops[K] extends { query: infer Q } ? From<Q> : undefined;
 /** The validated body of an operation (undefined when it takes none). */
 export type RequestBodyOf<K extends OperationId> = Ops[K] extends { body: infer B } ? From<B> : undefined;
 /** The body of an operation's success response. */

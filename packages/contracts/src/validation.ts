@@ -15,6 +15,11 @@ export interface OperationValidator {
   readonly pathParameters: readonly string[];
   /** null when the body is valid, otherwise each failing field. */
   body(data: unknown): FieldError[] | null;
+  /**
+   * The query string as the operation's query schema describes it (numbers coerced, defaults filled in), or the
+   * failing parameters (`field` is `/query/<name>`). Operations without a query schema get `{}`.
+   */
+  query(raw: Record<string, unknown>): { value: Record<string, unknown> } | { errors: FieldError[] };
   /** null when the path parameter is well-formed (a UUID). */
   param(value: string): FieldError[] | null;
   /** null when `data` is what the document promises for `status`; a description of the mismatch otherwise. */
@@ -37,10 +42,14 @@ export function createValidators(): Record<OperationId, OperationValidator> {
   ajv.addSchema(openApiDocument() as object, DOCUMENT_ID);
   const compile = (pointer: string) => ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
   const uuid = compile('#/components/schemas/Uuid');
+  // Query strings are text: a second instance coerces "25" to 25 and fills in defaults.
+  const queryAjv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true });
+  addFormats(queryAjv);
 
   const result = {} as Record<OperationId, OperationValidator>;
   for (const [operationId, spec] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
     const body = spec.body ? compile(bodyPointer(spec)) : undefined;
+    const query = spec.query ? queryAjv.compile(spec.query) : undefined;
     const responses = new Map<number, ValidateFunction>();
     const responseValidator = (status: number) => {
       let v = responses.get(status);
@@ -56,6 +65,14 @@ export function createValidators(): Record<OperationId, OperationValidator> {
       spec,
       pathParameters: pathParameters(spec.path),
       body: (data) => (!body ? null : body(data) ? null : fieldErrors(body.errors)),
+      query(raw) {
+        if (!query) return { value: {} };
+        // A parameter given twice (?limit=1&limit=2) is refused rather than guessed at.
+        const value: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(raw)) value[k] = Array.isArray(v) || (v !== null && typeof v === 'object') ? [v] : v;
+        if (query(value)) return { value };
+        return { errors: fieldErrors(query.errors).map((e) => ({ ...e, field: `/query${e.field}` })) };
+      },
       param: (value) => (uuid(value) ? null : [{ field: '', message: 'must be a UUID' }]),
       response(status, data) {
         if (!documented.has(status)) return [{ field: '', message: `status ${status} is not documented` }];

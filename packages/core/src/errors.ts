@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'app_not_deployed',
   'image_unavailable',
   'deployment_not_cancellable',
+  /** Agent → worker only: a rollout whose container never answered (the deployment fails with the reason). */
+  'rollout_failed',
   'no_image_built',
   'source_mismatch',
   'destination_exists',

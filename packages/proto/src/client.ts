@@ -2,6 +2,11 @@ import * as grpc from '@grpc/grpc-js';
 import type {
   AgentGateway,
   AgentNodeInfo,
+  AppPowerInput,
+  AppRoute,
+  DeployResult,
+  PrepareImageInput,
+  RolloutInput,
   AgentTarget,
   ContainerExitEvent,
   ContainerFilter,
@@ -12,6 +17,7 @@ import { agentTlsName } from '@slipway/pki';
 import { fromServiceError } from './errors';
 import type { AgentClient } from './generated/slipway/agent/v1/Agent';
 import type { HealthClient } from './generated/grpc/health/v1/Health';
+import type { DeployEvent__Output } from './generated/slipway/agent/v1/DeployEvent';
 import type { ListManagedContainersResponse__Output } from './generated/slipway/agent/v1/ListManagedContainersResponse';
 import type { RemoveManagedContainersResponse__Output } from './generated/slipway/agent/v1/RemoveManagedContainersResponse';
 import { loadAgentProto, loadHealthProto } from './load';
@@ -107,6 +113,52 @@ export class AgentConnection {
     };
   }
 
+  prepareImage(input: PrepareImageInput, onLine: (line: string) => void): Promise<DeployResult> {
+    return this.deployStream(this.agent.prepareImage(input, { deadline: Date.now() + 15 * 60_000 }), onLine);
+  }
+
+  rolloutApp(input: RolloutInput, onLine: (line: string) => void): Promise<DeployResult> {
+    const deadline = Date.now() + input.readyTimeoutMs + input.stopGraceMs + 10 * 60_000;
+    return this.deployStream(this.agent.rolloutApp(input, { deadline }), onLine);
+  }
+
+  async appPower(input: AppPowerInput): Promise<void> {
+    await this.unary((cb, o) => this.agent.appPower(input, o, cb), 120_000 + input.stopGraceMs);
+  }
+
+  async removeApp(input: { operationId: string; workspaceId: string; appId: string }): Promise<{ containers: number; images: number }> {
+    const res = await this.unary<{ containers: number; images: number }>((cb, o) => this.agent.removeApp(input, o, cb), 300_000);
+    return { containers: res.containers, images: res.images };
+  }
+
+  async syncRoutes(routes: AppRoute[]): Promise<{ added: number; removed: number }> {
+    const res = await this.unary<{ added: number; removed: number }>((cb, o) => this.agent.syncRoutes({ routes }, o, cb));
+    return { added: res.added, removed: res.removed };
+  }
+
+  containerLogs(input: { containerId: string; tail: number }): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const call = this.agent.tailContainerLogs({ containerId: input.containerId, tail: input.tail, follow: false }, { deadline: Date.now() + 30_000 });
+      const parts: Buffer[] = [];
+      call.on('data', (c: { data: Buffer }) => parts.push(Buffer.from(c.data)));
+      call.on('error', (err: grpc.ServiceError) => reject(fromServiceError(err, this.label)));
+      call.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    });
+  }
+
+  /** Collects a DeployEvent stream: lines to `onLine`, the result from the last message. */
+  private deployStream(call: grpc.ClientReadableStream<DeployEvent__Output>, onLine: (line: string) => void): Promise<DeployResult> {
+    return new Promise((resolve, reject) => {
+      let result: DeployResult | null = null;
+      call.on('data', (e: DeployEvent__Output) => {
+        if (e.line) onLine(e.line);
+        if (e.result) result = { imageId: e.result.imageId, imageRef: e.result.imageRef, containerId: e.result.containerId, hostPort: e.result.hostPort };
+      });
+      call.on('error', (err: grpc.ServiceError) => reject(fromServiceError(err, this.label)));
+      call.on('end', () => (result ? resolve(result) : reject(fromServiceError(new Error('the stream ended without a result'), this.label))));
+    });
+  }
+
   private unary<T>(start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void, deadlineMs = DEFAULT_DEADLINE_MS): Promise<T> {
     return new Promise((resolve, reject) => {
       start(
@@ -156,6 +208,25 @@ export class AgentPool implements AgentGateway {
   }
   watchContainerEvents(target: AgentTarget, onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void) {
     return this.connection(target).watchContainerEvents(onEvent, onEnd);
+  }
+
+  prepareImage(target: AgentTarget, input: PrepareImageInput, onLine: (line: string) => void) {
+    return this.connection(target).prepareImage(input, onLine);
+  }
+  rolloutApp(target: AgentTarget, input: RolloutInput, onLine: (line: string) => void) {
+    return this.connection(target).rolloutApp(input, onLine);
+  }
+  appPower(target: AgentTarget, input: AppPowerInput) {
+    return this.connection(target).appPower(input);
+  }
+  removeApp(target: AgentTarget, input: { operationId: string; workspaceId: string; appId: string }) {
+    return this.connection(target).removeApp(input);
+  }
+  syncRoutes(target: AgentTarget, routes: AppRoute[]) {
+    return this.connection(target).syncRoutes(routes);
+  }
+  containerLogs(target: AgentTarget, input: { containerId: string; tail: number }) {
+    return this.connection(target).containerLogs(input);
   }
 
   close(): void {

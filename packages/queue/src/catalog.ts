@@ -1,4 +1,10 @@
-import { PLAN_SUSPEND_EXPIRED_EVERY_MS, type WorkspaceTeardownPayload } from '@slipway/core';
+import {
+  PLAN_SUSPEND_EXPIRED_EVERY_MS,
+  type AppPowerPayload,
+  type AppTeardownPayload,
+  type DeploymentRunPayload,
+  type WorkspaceTeardownPayload,
+} from '@slipway/core';
 import type { JSONSchemaType } from 'ajv';
 
 /**
@@ -39,6 +45,30 @@ const workspaceTeardownPayload: JSONSchemaType<WorkspaceTeardownPayload> = {
   additionalProperties: false,
 };
 
+const deploymentRunPayload: JSONSchemaType<DeploymentRunPayload> = {
+  type: 'object',
+  properties: { deploymentId: { type: 'string', pattern: UUID } },
+  required: ['deploymentId'],
+  additionalProperties: false,
+};
+const appPowerPayload: JSONSchemaType<AppPowerPayload> = {
+  type: 'object',
+  properties: {
+    operationId: { type: 'string', pattern: UUID },
+    workspaceId: { type: 'string', pattern: UUID },
+    appId: { type: 'string', pattern: UUID },
+    action: { type: 'string', enum: ['start', 'stop', 'restart'] },
+  },
+  required: ['operationId', 'workspaceId', 'appId', 'action'],
+  additionalProperties: false,
+};
+const appTeardownPayload: JSONSchemaType<AppTeardownPayload> = {
+  type: 'object',
+  properties: { operationId: { type: 'string', pattern: UUID }, workspaceId: { type: 'string', pattern: UUID }, appId: { type: 'string', pattern: UUID } },
+  required: ['operationId', 'workspaceId', 'appId'],
+  additionalProperties: false,
+};
+
 /** Payload type of each job, checked against its schema by the compiler (JSONSchemaType). */
 export interface JobPayloads {
   'agent.noop': OperationPayload;
@@ -46,6 +76,10 @@ export interface JobPayloads {
   'reconcile.run': EmptyPayload;
   'workspace.teardown': WorkspaceTeardownPayload;
   'plan.suspend-expired': EmptyPayload;
+  'deployment.run': DeploymentRunPayload;
+  'app.power': AppPowerPayload;
+  'app.teardown': AppTeardownPayload;
+  'routes.sync': EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 
@@ -56,6 +90,13 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   // jobId = the Operation row recorded with the deletion; retried, since every step is idempotent.
   'workspace.teardown': { queue: 'maintenance', payloadSchema: workspaceTeardownPayload, attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
   'plan.suspend-expired': { queue: 'maintenance', payloadSchema: emptyPayload, attempts: 1, everyMs: PLAN_SUSPEND_EXPIRED_EVERY_MS },
+  // jobId = the deployment id. Transient failures (agent unreachable) retry; a rollout that fails does not.
+  'deployment.run': { queue: 'agent', payloadSchema: deploymentRunPayload, attempts: 4, backoff: { type: 'exponential', delay: 1_000 } },
+  // jobId = the Operation row of the request.
+  'app.power': { queue: 'agent', payloadSchema: appPowerPayload, attempts: 5, backoff: { type: 'exponential', delay: 500 } },
+  'app.teardown': { queue: 'agent', payloadSchema: appTeardownPayload, attempts: 8, backoff: { type: 'exponential', delay: 2_000 } },
+  // Repeatable: each online server gets the routes of its running web apps (the agent also restores them itself).
+  'routes.sync': { queue: 'maintenance', payloadSchema: emptyPayload, attempts: 1, everyMs: 30_000 },
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

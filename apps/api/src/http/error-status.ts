@@ -20,6 +20,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   app_not_deployed: 409,
   image_unavailable: 409,
   deployment_not_cancellable: 409,
+  rollout_failed: 409,
   no_image_built: 409,
   source_mismatch: 409,
   destination_exists: 409,

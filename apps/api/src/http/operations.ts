@@ -6,6 +6,7 @@ import {
   type OperationSpec,
   type OperationValidator,
   type PathParamsOf,
+  type QueryOf,
   type RequestBodyOf,
   type ResponseBodyOf,
 } from '@slipway/contracts';
@@ -22,6 +23,8 @@ export interface OperationContext<K extends OperationId> {
   /** Proof of access to the workspace of the path, on operations that name a permission. */
   access: Spec<K> extends { permission: string } ? WorkspaceAccess : null;
   body: RequestBodyOf<K>;
+  /** The validated query string (coerced, defaults filled in); `{}` for operations without one. */
+  query: QueryOf<K>;
   params: PathParamsOf<K>;
   req: Request;
   res: Response;
@@ -92,7 +95,9 @@ export function operationsRouter(deps: OperationsDeps): Router {
         const errors = validator.body(body);
         if (errors) throw new AppError('validation_failed', 'The request body is invalid', errors.map((e) => ({ ...e })));
       }
-      const result = await handler({ actor, access, body, params: req.params, req, res } as OperationContext<OperationId>);
+      const query = validator.query({ ...(req.query as Record<string, unknown>) });
+      if ('errors' in query) throw new AppError('validation_failed', 'The query string is invalid', query.errors.map((e) => ({ ...e })));
+      const result = await handler({ actor, access, body, query: query.value, params: req.params, req, res } as unknown as OperationContext<OperationId>);
       res.status(spec.success.status).json(result);
     });
   }

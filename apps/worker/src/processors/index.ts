@@ -1,4 +1,5 @@
-import type { NodeService, OperationService, PlanEnforcementService, ReconcileService, WorkspaceTeardownService } from '@slipway/core';
+import type { AppRuntimeService, NodeService, OperationService, PlanEnforcementService, ReconcileService, WorkspaceTeardownService } from '@slipway/core';
+import { appPowerProcessor, appTeardownProcessor, deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { noopProcessor } from './noop.processor';
 import { planSuspendProcessor } from './plan-suspend.processor';
@@ -12,6 +13,7 @@ export interface WorkerServices {
   reconcile: ReconcileService;
   teardown: WorkspaceTeardownService;
   enforcement: PlanEnforcementService;
+  apps: AppRuntimeService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -21,6 +23,10 @@ export function buildProcessors(s: WorkerServices): Processors {
     'reconcile.run': reconcileProcessor(s.reconcile),
     'workspace.teardown': workspaceTeardownProcessor(s.teardown),
     'plan.suspend-expired': planSuspendProcessor(s.enforcement),
+    'deployment.run': deploymentRunProcessor(s.apps),
+    'app.power': appPowerProcessor(s.apps),
+    'app.teardown': appTeardownProcessor(s.apps),
+    'routes.sync': routesSyncProcessor(s.apps),
   };
 }
 

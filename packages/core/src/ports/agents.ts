@@ -58,6 +58,59 @@ export interface AgentNodeInfo {
   grpcAddress: string;
 }
 
+/** A route of the ingress: `host` → 127.0.0.1:`upstreamPort` on the app's server. */
+export interface AppRoute {
+  appId: string;
+  host: string;
+  upstreamPort: number;
+}
+
+export interface PrepareImageInput {
+  operationId: string;
+  workspaceId: string;
+  appId: string;
+  deploymentId: string;
+  image: string;
+  /** Rollbacks: the image must already be on the server (never pulled). */
+  localOnly: boolean;
+}
+
+export interface RolloutInput {
+  operationId: string;
+  workspaceId: string;
+  appId: string;
+  deploymentId: string;
+  imageRef: string;
+  cpuMillis: number;
+  memoryMb: number;
+  /** 0 for workers. */
+  port: number;
+  env: Record<string, string>;
+  healthPath: string;
+  /** Empty: no route (workers, stopped apps). */
+  routeHost: string;
+  readyTimeoutMs: number;
+  stopGraceMs: number;
+  pruneImageRefs: string[];
+}
+
+export interface DeployResult {
+  imageId: string;
+  imageRef: string;
+  containerId: string;
+  hostPort: number;
+}
+
+export interface AppPowerInput {
+  operationId: string;
+  workspaceId: string;
+  appId: string;
+  action: 'start' | 'stop' | 'restart';
+  containerId: string;
+  route: AppRoute | null;
+  stopGraceMs: number;
+}
+
 export interface AgentGateway {
   /** grpc.health.v1 Check over mTLS; resolves only when the agent answers SERVING. */
   health(target: AgentTarget, timeoutMs?: number): Promise<void>;
@@ -74,4 +127,13 @@ export interface AgentGateway {
     onEvent: (e: ContainerExitEvent) => void,
     onEnd: (error: Error | null) => void,
   ): { stop(): void };
+  /** The build phase of an image deployment; each log line goes to `onLine` as the agent reports it. */
+  prepareImage(target: AgentTarget, input: PrepareImageInput, onLine: (line: string) => void): Promise<DeployResult>;
+  /** The deploy phase; fails with `rollout_failed` (and the reason) when the new container never answers. */
+  rolloutApp(target: AgentTarget, input: RolloutInput, onLine: (line: string) => void): Promise<DeployResult>;
+  appPower(target: AgentTarget, input: AppPowerInput): Promise<void>;
+  removeApp(target: AgentTarget, input: { operationId: string; workspaceId: string; appId: string }): Promise<{ containers: number; images: number }>;
+  syncRoutes(target: AgentTarget, routes: AppRoute[]): Promise<{ added: number; removed: number }>;
+  /** The whole output of a managed container (or its last `tail` lines), stdout and stderr interleaved. */
+  containerLogs(target: AgentTarget, input: { containerId: string; tail: number }): Promise<string>;
 }

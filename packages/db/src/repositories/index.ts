@@ -1,5 +1,6 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
+import { PrismaAppRepository, PrismaDeploymentRepository, PrismaEnvRepository } from './apps.repository';
 import { PrismaMemberRepository } from './members.repository';
 import { PrismaTeardownRepository } from './teardown.repository';
 import { PrismaPlanRepository } from './plans.repository';
@@ -25,10 +26,16 @@ export function createRepositories(db: Db, sql: SqlPool) {
     reservations: new PrismaReservationRepository(db),
     plans: new PrismaPlanRepository(db),
     teardown: new PrismaTeardownRepository(db),
+    apps: new PrismaAppRepository(db),
+    env: new PrismaEnvRepository(db),
+    deployments: new PrismaDeploymentRepository(db),
   };
 }
 
 export {
+  PrismaAppRepository,
+  PrismaDeploymentRepository,
+  PrismaEnvRepository,
   PrismaApiTokenRepository,
   PrismaMemberRepository,
   PrismaPlanRepository,

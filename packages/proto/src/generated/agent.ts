@@ -2,7 +2,12 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AgentClient as _slipway_agent_v1_AgentClient, AgentDefinition as _slipway_agent_v1_AgentDefinition } from './slipway/agent/v1/Agent';
+import type { AppPowerRequest as _slipway_agent_v1_AppPowerRequest, AppPowerRequest__Output as _slipway_agent_v1_AppPowerRequest__Output } from './slipway/agent/v1/AppPowerRequest';
+import type { AppPowerResponse as _slipway_agent_v1_AppPowerResponse, AppPowerResponse__Output as _slipway_agent_v1_AppPowerResponse__Output } from './slipway/agent/v1/AppPowerResponse';
+import type { AppRoute as _slipway_agent_v1_AppRoute, AppRoute__Output as _slipway_agent_v1_AppRoute__Output } from './slipway/agent/v1/AppRoute';
 import type { ContainerEvent as _slipway_agent_v1_ContainerEvent, ContainerEvent__Output as _slipway_agent_v1_ContainerEvent__Output } from './slipway/agent/v1/ContainerEvent';
+import type { DeployEvent as _slipway_agent_v1_DeployEvent, DeployEvent__Output as _slipway_agent_v1_DeployEvent__Output } from './slipway/agent/v1/DeployEvent';
+import type { DeployResult as _slipway_agent_v1_DeployResult, DeployResult__Output as _slipway_agent_v1_DeployResult__Output } from './slipway/agent/v1/DeployResult';
 import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNodeInfoRequest__Output as _slipway_agent_v1_GetNodeInfoRequest__Output } from './slipway/agent/v1/GetNodeInfoRequest';
 import type { LabelFilter as _slipway_agent_v1_LabelFilter, LabelFilter__Output as _slipway_agent_v1_LabelFilter__Output } from './slipway/agent/v1/LabelFilter';
 import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from './slipway/agent/v1/ListManagedContainersRequest';
@@ -13,8 +18,14 @@ import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipw
 import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from './slipway/agent/v1/NoopRequest';
 import type { NoopResponse as _slipway_agent_v1_NoopResponse, NoopResponse__Output as _slipway_agent_v1_NoopResponse__Output } from './slipway/agent/v1/NoopResponse';
 import type { OperationProgress as _slipway_agent_v1_OperationProgress, OperationProgress__Output as _slipway_agent_v1_OperationProgress__Output } from './slipway/agent/v1/OperationProgress';
+import type { PrepareImageRequest as _slipway_agent_v1_PrepareImageRequest, PrepareImageRequest__Output as _slipway_agent_v1_PrepareImageRequest__Output } from './slipway/agent/v1/PrepareImageRequest';
+import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppRequest__Output as _slipway_agent_v1_RemoveAppRequest__Output } from './slipway/agent/v1/RemoveAppRequest';
+import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from './slipway/agent/v1/RemoveAppResponse';
 import type { RemoveManagedContainersRequest as _slipway_agent_v1_RemoveManagedContainersRequest, RemoveManagedContainersRequest__Output as _slipway_agent_v1_RemoveManagedContainersRequest__Output } from './slipway/agent/v1/RemoveManagedContainersRequest';
 import type { RemoveManagedContainersResponse as _slipway_agent_v1_RemoveManagedContainersResponse, RemoveManagedContainersResponse__Output as _slipway_agent_v1_RemoveManagedContainersResponse__Output } from './slipway/agent/v1/RemoveManagedContainersResponse';
+import type { RolloutAppRequest as _slipway_agent_v1_RolloutAppRequest, RolloutAppRequest__Output as _slipway_agent_v1_RolloutAppRequest__Output } from './slipway/agent/v1/RolloutAppRequest';
+import type { SyncRoutesRequest as _slipway_agent_v1_SyncRoutesRequest, SyncRoutesRequest__Output as _slipway_agent_v1_SyncRoutesRequest__Output } from './slipway/agent/v1/SyncRoutesRequest';
+import type { SyncRoutesResponse as _slipway_agent_v1_SyncRoutesResponse, SyncRoutesResponse__Output as _slipway_agent_v1_SyncRoutesResponse__Output } from './slipway/agent/v1/SyncRoutesResponse';
 import type { TailContainerLogsRequest as _slipway_agent_v1_TailContainerLogsRequest, TailContainerLogsRequest__Output as _slipway_agent_v1_TailContainerLogsRequest__Output } from './slipway/agent/v1/TailContainerLogsRequest';
 import type { UploadChunk as _slipway_agent_v1_UploadChunk, UploadChunk__Output as _slipway_agent_v1_UploadChunk__Output } from './slipway/agent/v1/UploadChunk';
 import type { UploadHeader as _slipway_agent_v1_UploadHeader, UploadHeader__Output as _slipway_agent_v1_UploadHeader__Output } from './slipway/agent/v1/UploadHeader';
@@ -31,7 +42,12 @@ export interface ProtoGrpcType {
     agent: {
       v1: {
         Agent: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_AgentClient> & { service: _slipway_agent_v1_AgentDefinition }
+        AppPowerRequest: MessageTypeDefinition<_slipway_agent_v1_AppPowerRequest, _slipway_agent_v1_AppPowerRequest__Output>
+        AppPowerResponse: MessageTypeDefinition<_slipway_agent_v1_AppPowerResponse, _slipway_agent_v1_AppPowerResponse__Output>
+        AppRoute: MessageTypeDefinition<_slipway_agent_v1_AppRoute, _slipway_agent_v1_AppRoute__Output>
         ContainerEvent: MessageTypeDefinition<_slipway_agent_v1_ContainerEvent, _slipway_agent_v1_ContainerEvent__Output>
+        DeployEvent: MessageTypeDefinition<_slipway_agent_v1_DeployEvent, _slipway_agent_v1_DeployEvent__Output>
+        DeployResult: MessageTypeDefinition<_slipway_agent_v1_DeployResult, _slipway_agent_v1_DeployResult__Output>
         GetNodeInfoRequest: MessageTypeDefinition<_slipway_agent_v1_GetNodeInfoRequest, _slipway_agent_v1_GetNodeInfoRequest__Output>
         LabelFilter: MessageTypeDefinition<_slipway_agent_v1_LabelFilter, _slipway_agent_v1_LabelFilter__Output>
         ListManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersRequest__Output>
@@ -42,8 +58,14 @@ export interface ProtoGrpcType {
         NoopRequest: MessageTypeDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopRequest__Output>
         NoopResponse: MessageTypeDefinition<_slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopResponse__Output>
         OperationProgress: MessageTypeDefinition<_slipway_agent_v1_OperationProgress, _slipway_agent_v1_OperationProgress__Output>
+        PrepareImageRequest: MessageTypeDefinition<_slipway_agent_v1_PrepareImageRequest, _slipway_agent_v1_PrepareImageRequest__Output>
+        RemoveAppRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveAppRequest, _slipway_agent_v1_RemoveAppRequest__Output>
+        RemoveAppResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveAppResponse, _slipway_agent_v1_RemoveAppResponse__Output>
         RemoveManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersRequest, _slipway_agent_v1_RemoveManagedContainersRequest__Output>
         RemoveManagedContainersResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersResponse, _slipway_agent_v1_RemoveManagedContainersResponse__Output>
+        RolloutAppRequest: MessageTypeDefinition<_slipway_agent_v1_RolloutAppRequest, _slipway_agent_v1_RolloutAppRequest__Output>
+        SyncRoutesRequest: MessageTypeDefinition<_slipway_agent_v1_SyncRoutesRequest, _slipway_agent_v1_SyncRoutesRequest__Output>
+        SyncRoutesResponse: MessageTypeDefinition<_slipway_agent_v1_SyncRoutesResponse, _slipway_agent_v1_SyncRoutesResponse__Output>
         TailContainerLogsRequest: MessageTypeDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_TailContainerLogsRequest__Output>
         UploadChunk: MessageTypeDefinition<_slipway_agent_v1_UploadChunk, _slipway_agent_v1_UploadChunk__Output>
         UploadHeader: MessageTypeDefinition<_slipway_agent_v1_UploadHeader, _slipway_agent_v1_UploadHeader__Output>

@@ -2,7 +2,10 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AppPowerRequest as _slipway_agent_v1_AppPowerRequest, AppPowerRequest__Output as _slipway_agent_v1_AppPowerRequest__Output } from '../../../slipway/agent/v1/AppPowerRequest';
+import type { AppPowerResponse as _slipway_agent_v1_AppPowerResponse, AppPowerResponse__Output as _slipway_agent_v1_AppPowerResponse__Output } from '../../../slipway/agent/v1/AppPowerResponse';
 import type { ContainerEvent as _slipway_agent_v1_ContainerEvent, ContainerEvent__Output as _slipway_agent_v1_ContainerEvent__Output } from '../../../slipway/agent/v1/ContainerEvent';
+import type { DeployEvent as _slipway_agent_v1_DeployEvent, DeployEvent__Output as _slipway_agent_v1_DeployEvent__Output } from '../../../slipway/agent/v1/DeployEvent';
 import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNodeInfoRequest__Output as _slipway_agent_v1_GetNodeInfoRequest__Output } from '../../../slipway/agent/v1/GetNodeInfoRequest';
 import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from '../../../slipway/agent/v1/ListManagedContainersRequest';
 import type { ListManagedContainersResponse as _slipway_agent_v1_ListManagedContainersResponse, ListManagedContainersResponse__Output as _slipway_agent_v1_ListManagedContainersResponse__Output } from '../../../slipway/agent/v1/ListManagedContainersResponse';
@@ -11,8 +14,14 @@ import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipw
 import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from '../../../slipway/agent/v1/NoopRequest';
 import type { NoopResponse as _slipway_agent_v1_NoopResponse, NoopResponse__Output as _slipway_agent_v1_NoopResponse__Output } from '../../../slipway/agent/v1/NoopResponse';
 import type { OperationProgress as _slipway_agent_v1_OperationProgress, OperationProgress__Output as _slipway_agent_v1_OperationProgress__Output } from '../../../slipway/agent/v1/OperationProgress';
+import type { PrepareImageRequest as _slipway_agent_v1_PrepareImageRequest, PrepareImageRequest__Output as _slipway_agent_v1_PrepareImageRequest__Output } from '../../../slipway/agent/v1/PrepareImageRequest';
+import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppRequest__Output as _slipway_agent_v1_RemoveAppRequest__Output } from '../../../slipway/agent/v1/RemoveAppRequest';
+import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from '../../../slipway/agent/v1/RemoveAppResponse';
 import type { RemoveManagedContainersRequest as _slipway_agent_v1_RemoveManagedContainersRequest, RemoveManagedContainersRequest__Output as _slipway_agent_v1_RemoveManagedContainersRequest__Output } from '../../../slipway/agent/v1/RemoveManagedContainersRequest';
 import type { RemoveManagedContainersResponse as _slipway_agent_v1_RemoveManagedContainersResponse, RemoveManagedContainersResponse__Output as _slipway_agent_v1_RemoveManagedContainersResponse__Output } from '../../../slipway/agent/v1/RemoveManagedContainersResponse';
+import type { RolloutAppRequest as _slipway_agent_v1_RolloutAppRequest, RolloutAppRequest__Output as _slipway_agent_v1_RolloutAppRequest__Output } from '../../../slipway/agent/v1/RolloutAppRequest';
+import type { SyncRoutesRequest as _slipway_agent_v1_SyncRoutesRequest, SyncRoutesRequest__Output as _slipway_agent_v1_SyncRoutesRequest__Output } from '../../../slipway/agent/v1/SyncRoutesRequest';
+import type { SyncRoutesResponse as _slipway_agent_v1_SyncRoutesResponse, SyncRoutesResponse__Output as _slipway_agent_v1_SyncRoutesResponse__Output } from '../../../slipway/agent/v1/SyncRoutesResponse';
 import type { TailContainerLogsRequest as _slipway_agent_v1_TailContainerLogsRequest, TailContainerLogsRequest__Output as _slipway_agent_v1_TailContainerLogsRequest__Output } from '../../../slipway/agent/v1/TailContainerLogsRequest';
 import type { UploadChunk as _slipway_agent_v1_UploadChunk, UploadChunk__Output as _slipway_agent_v1_UploadChunk__Output } from '../../../slipway/agent/v1/UploadChunk';
 import type { UploadResult as _slipway_agent_v1_UploadResult, UploadResult__Output as _slipway_agent_v1_UploadResult__Output } from '../../../slipway/agent/v1/UploadResult';
@@ -20,6 +29,21 @@ import type { WatchContainerEventsRequest as _slipway_agent_v1_WatchContainerEve
 import type { WatchOperationRequest as _slipway_agent_v1_WatchOperationRequest, WatchOperationRequest__Output as _slipway_agent_v1_WatchOperationRequest__Output } from '../../../slipway/agent/v1/WatchOperationRequest';
 
 export interface AgentClient extends grpc.Client {
+  /**
+   * start, stop or restart an app's current container, and put back or take offline its route.
+   */
+  AppPower(argument: _slipway_agent_v1_AppPowerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  AppPower(argument: _slipway_agent_v1_AppPowerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  AppPower(argument: _slipway_agent_v1_AppPowerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  AppPower(argument: _slipway_agent_v1_AppPowerRequest, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * start, stop or restart an app's current container, and put back or take offline its route.
+   */
+  appPower(argument: _slipway_agent_v1_AppPowerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  appPower(argument: _slipway_agent_v1_AppPowerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  appPower(argument: _slipway_agent_v1_AppPowerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  appPower(argument: _slipway_agent_v1_AppPowerRequest, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * Identity and capacity of this server.
    */
@@ -66,6 +90,34 @@ export interface AgentClient extends grpc.Client {
   noop(argument: _slipway_agent_v1_NoopRequest, callback: grpc.requestCallback<_slipway_agent_v1_NoopResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The "build" phase of an image app: pulls the image (a locally present one is used when no registry
+   * answers) and tags it for the deployment. Streams log lines, then the result.
+   */
+  PrepareImage(argument: _slipway_agent_v1_PrepareImageRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  PrepareImage(argument: _slipway_agent_v1_PrepareImageRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  /**
+   * The "build" phase of an image app: pulls the image (a locally present one is used when no registry
+   * answers) and tags it for the deployment. Streams log lines, then the result.
+   */
+  prepareImage(argument: _slipway_agent_v1_PrepareImageRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  prepareImage(argument: _slipway_agent_v1_PrepareImageRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  
+  /**
+   * Removes every container, image tag, route and the project folder of a deleted app.
+   */
+  RemoveApp(argument: _slipway_agent_v1_RemoveAppRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  RemoveApp(argument: _slipway_agent_v1_RemoveAppRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  RemoveApp(argument: _slipway_agent_v1_RemoveAppRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  RemoveApp(argument: _slipway_agent_v1_RemoveAppRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Removes every container, image tag, route and the project folder of a deleted app.
+   */
+  removeApp(argument: _slipway_agent_v1_RemoveAppRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  removeApp(argument: _slipway_agent_v1_RemoveAppRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  removeApp(argument: _slipway_agent_v1_RemoveAppRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  removeApp(argument: _slipway_agent_v1_RemoveAppRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveAppResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Removes containers by id; a container without slipway labels is never touched.
    */
   RemoveManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
@@ -79,6 +131,36 @@ export interface AgentClient extends grpc.Client {
   removeManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
   removeManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
   removeManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Rolls a deployment out: seeds the project folder when the image changed, starts the container on the
+   * workspace network, waits until it answers on its port, moves the route, then stops the previous
+   * container (SIGTERM, grace period). If the new container never answers, the old one stays live.
+   */
+  RolloutApp(argument: _slipway_agent_v1_RolloutAppRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  RolloutApp(argument: _slipway_agent_v1_RolloutAppRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  /**
+   * Rolls a deployment out: seeds the project folder when the image changed, starts the container on the
+   * workspace network, waits until it answers on its port, moves the route, then stops the previous
+   * container (SIGTERM, grace period). If the new container never answers, the old one stays live.
+   */
+  rolloutApp(argument: _slipway_agent_v1_RolloutAppRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  rolloutApp(argument: _slipway_agent_v1_RolloutAppRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_DeployEvent__Output>;
+  
+  /**
+   * The routes this server should serve: missing ones are added, app routes not listed are removed.
+   */
+  SyncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  SyncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  SyncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  SyncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The routes this server should serve: missing ones are added, app routes not listed are removed.
+   */
+  syncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  syncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  syncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
+  syncRoutes(argument: _slipway_agent_v1_SyncRoutesRequest, callback: grpc.requestCallback<_slipway_agent_v1_SyncRoutesResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Log lines of a managed container (follow to keep the stream open).
@@ -132,6 +214,11 @@ export interface AgentClient extends grpc.Client {
 
 export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   /**
+   * start, stop or restart an app's current container, and put back or take offline its route.
+   */
+  AppPower: grpc.handleUnaryCall<_slipway_agent_v1_AppPowerRequest__Output, _slipway_agent_v1_AppPowerResponse>;
+  
+  /**
    * Identity and capacity of this server.
    */
   GetNodeInfo: grpc.handleUnaryCall<_slipway_agent_v1_GetNodeInfoRequest__Output, _slipway_agent_v1_NodeInfo>;
@@ -147,9 +234,32 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   Noop: grpc.handleUnaryCall<_slipway_agent_v1_NoopRequest__Output, _slipway_agent_v1_NoopResponse>;
   
   /**
+   * The "build" phase of an image app: pulls the image (a locally present one is used when no registry
+   * answers) and tags it for the deployment. Streams log lines, then the result.
+   */
+  PrepareImage: grpc.handleServerStreamingCall<_slipway_agent_v1_PrepareImageRequest__Output, _slipway_agent_v1_DeployEvent>;
+  
+  /**
+   * Removes every container, image tag, route and the project folder of a deleted app.
+   */
+  RemoveApp: grpc.handleUnaryCall<_slipway_agent_v1_RemoveAppRequest__Output, _slipway_agent_v1_RemoveAppResponse>;
+  
+  /**
    * Removes containers by id; a container without slipway labels is never touched.
    */
   RemoveManagedContainers: grpc.handleUnaryCall<_slipway_agent_v1_RemoveManagedContainersRequest__Output, _slipway_agent_v1_RemoveManagedContainersResponse>;
+  
+  /**
+   * Rolls a deployment out: seeds the project folder when the image changed, starts the container on the
+   * workspace network, waits until it answers on its port, moves the route, then stops the previous
+   * container (SIGTERM, grace period). If the new container never answers, the old one stays live.
+   */
+  RolloutApp: grpc.handleServerStreamingCall<_slipway_agent_v1_RolloutAppRequest__Output, _slipway_agent_v1_DeployEvent>;
+  
+  /**
+   * The routes this server should serve: missing ones are added, app routes not listed are removed.
+   */
+  SyncRoutes: grpc.handleUnaryCall<_slipway_agent_v1_SyncRoutesRequest__Output, _slipway_agent_v1_SyncRoutesResponse>;
   
   /**
    * Log lines of a managed container (follow to keep the stream open).
@@ -174,10 +284,15 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface AgentDefinition extends grpc.ServiceDefinition {
+  AppPower: MethodDefinition<_slipway_agent_v1_AppPowerRequest, _slipway_agent_v1_AppPowerResponse, _slipway_agent_v1_AppPowerRequest__Output, _slipway_agent_v1_AppPowerResponse__Output>
   GetNodeInfo: MethodDefinition<_slipway_agent_v1_GetNodeInfoRequest, _slipway_agent_v1_NodeInfo, _slipway_agent_v1_GetNodeInfoRequest__Output, _slipway_agent_v1_NodeInfo__Output>
   ListManagedContainers: MethodDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersResponse, _slipway_agent_v1_ListManagedContainersRequest__Output, _slipway_agent_v1_ListManagedContainersResponse__Output>
   Noop: MethodDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopRequest__Output, _slipway_agent_v1_NoopResponse__Output>
+  PrepareImage: MethodDefinition<_slipway_agent_v1_PrepareImageRequest, _slipway_agent_v1_DeployEvent, _slipway_agent_v1_PrepareImageRequest__Output, _slipway_agent_v1_DeployEvent__Output>
+  RemoveApp: MethodDefinition<_slipway_agent_v1_RemoveAppRequest, _slipway_agent_v1_RemoveAppResponse, _slipway_agent_v1_RemoveAppRequest__Output, _slipway_agent_v1_RemoveAppResponse__Output>
   RemoveManagedContainers: MethodDefinition<_slipway_agent_v1_RemoveManagedContainersRequest, _slipway_agent_v1_RemoveManagedContainersResponse, _slipway_agent_v1_RemoveManagedContainersRequest__Output, _slipway_agent_v1_RemoveManagedContainersResponse__Output>
+  RolloutApp: MethodDefinition<_slipway_agent_v1_RolloutAppRequest, _slipway_agent_v1_DeployEvent, _slipway_agent_v1_RolloutAppRequest__Output, _slipway_agent_v1_DeployEvent__Output>
+  SyncRoutes: MethodDefinition<_slipway_agent_v1_SyncRoutesRequest, _slipway_agent_v1_SyncRoutesResponse, _slipway_agent_v1_SyncRoutesRequest__Output, _slipway_agent_v1_SyncRoutesResponse__Output>
   TailContainerLogs: MethodDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_LogChunk, _slipway_agent_v1_TailContainerLogsRequest__Output, _slipway_agent_v1_LogChunk__Output>
   Upload: MethodDefinition<_slipway_agent_v1_UploadChunk, _slipway_agent_v1_UploadResult, _slipway_agent_v1_UploadChunk__Output, _slipway_agent_v1_UploadResult__Output>
   WatchContainerEvents: MethodDefinition<_slipway_agent_v1_WatchContainerEventsRequest, _slipway_agent_v1_ContainerEvent, _slipway_agent_v1_WatchContainerEventsRequest__Output, _slipway_agent_v1_ContainerEvent__Output>

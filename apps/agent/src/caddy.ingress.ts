@@ -1,0 +1,169 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppRoute, Logger } from '@slipway/core';
+
+const SERVER = 'ingress';
+const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
+const routeId = (appId: string) => `app-${appId}`;
+
+interface CaddyRoute {
+  '@id'?: string;
+  match?: { host?: string[] }[];
+  handle?: { handler: string; upstreams?: { dial: string }[] }[];
+}
+
+/**
+ * The ingress of this server: Caddy, driven through its admin API. Each app route is `@id: app-<appId>`, matches
+ * the app's host and proxies to 127.0.0.1:<host port>, and sits in front of the `slipway-fallback` route (404).
+ * The routes this agent wants are kept in `<dataDir>/routes.json` as well as in Caddy, and a watchdog puts back
+ * whatever Caddy lost (Caddy restarted with its bootstrap config, or the agent restarted): reconciliation
+ * takes seconds, not a control-plane round.
+ */
+export class CaddyIngress {
+  private readonly wanted = new Map<string, AppRoute>();
+  private timer: NodeJS.Timeout | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly adminUrl: string,
+    private readonly file: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async load(): Promise<this> {
+    try {
+      const routes = JSON.parse(await readFile(this.file, 'utf8')) as AppRoute[];
+      for (const r of routes) this.wanted.set(r.appId, r);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    return this;
+  }
+
+  routes(): AppRoute[] {
+    return [...this.wanted.values()];
+  }
+
+  /** Routes `route.host` to its upstream now (replacing the app's route in place when there is one). */
+  put(route: AppRoute): Promise<void> {
+    return this.serial(async () => {
+      this.wanted.set(route.appId, route);
+      await this.save();
+      await this.apply(route);
+    });
+  }
+
+  remove(appId: string): Promise<void> {
+    return this.serial(async () => {
+      this.wanted.delete(appId);
+      await this.save();
+      await this.request('DELETE', `/id/${routeId(appId)}`).catch((e: Error) => {
+        if (!/404|unknown object ID/i.test(e.message)) throw e;
+      });
+    });
+  }
+
+  /** Makes the wanted set exactly `routes`, then brings Caddy in line. */
+  async sync(routes: AppRoute[]): Promise<{ added: number; removed: number }> {
+    return this.serial(async () => {
+      this.wanted.clear();
+      for (const r of routes) this.wanted.set(r.appId, r);
+      await this.save();
+      return this.reconcile();
+    });
+  }
+
+  /** Every `intervalMs`: routes missing from Caddy or pointing elsewhere are put back, strays removed. */
+  watch(intervalMs = 2_000): void {
+    const tick = () => {
+      this.timer = setTimeout(() => {
+        this.serial(() => this.reconcile())
+          .catch((e: Error) => this.logger.debug({ err: e.message }, 'ingress reconciliation skipped'))
+          .finally(() => this.timer && tick());
+      }, intervalMs);
+    };
+    tick();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async reconcile(): Promise<{ added: number; removed: number }> {
+    const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
+    const seen = new Map<string, CaddyRoute>();
+    for (const r of current) if (r['@id']?.startsWith('app-')) seen.set(r['@id'].slice(4), r);
+    let added = 0;
+    let removed = 0;
+    for (const route of this.wanted.values()) {
+      const have = seen.get(route.appId);
+      if (have && same(have, route)) continue;
+      await this.apply(route, have !== undefined);
+      added++;
+    }
+    for (const appId of seen.keys()) {
+      if (this.wanted.has(appId)) continue;
+      await this.request('DELETE', `/id/${routeId(appId)}`);
+      removed++;
+    }
+    if (added || removed) this.logger.info({ added, removed }, 'ingress routes reconciled');
+    return { added, removed };
+  }
+
+  private async apply(route: AppRoute, exists?: boolean): Promise<void> {
+    const body = toCaddy(route);
+    if (exists ?? (await this.exists(route.appId))) {
+      // Replacing in place: Caddy swaps its config gracefully, requests in flight finish on the old upstream.
+      await this.request('PATCH', `/id/${routeId(route.appId)}`, body);
+    } else {
+      // PUT on an array index inserts there: in front of every other route, the fallback last.
+      await this.request('PUT', `${ROUTES}/0`, body);
+    }
+  }
+
+  private async exists(appId: string): Promise<boolean> {
+    try {
+      await this.request('GET', `/id/${routeId(appId)}`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async save(): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.tmp`;
+    await writeFile(tmp, JSON.stringify(this.routes()), { mode: 0o600 });
+    await rename(tmp, this.file);
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
+    const res = await fetch(`${this.adminUrl}${p}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${text.trim()}`);
+    return text ? (JSON.parse(text) as T) : null;
+  }
+}
+
+const same = (have: CaddyRoute, route: AppRoute) =>
+  have.match?.[0]?.host?.[0] === route.host && have.handle?.[0]?.upstreams?.[0]?.dial === `127.0.0.1:${route.upstreamPort}`;
+
+function toCaddy(route: AppRoute): CaddyRoute {
+  return {
+    '@id': routeId(route.appId),
+    match: [{ host: [route.host] }],
+    handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `127.0.0.1:${route.upstreamPort}` }] }],
+  };
+}

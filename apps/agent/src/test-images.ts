@@ -1,0 +1,78 @@
+// Small app images for tests and benchmarks, built FROM the local slipway/node:18 (no registry is reachable):
+// a Node HTTP server that answers its VERSION and environment values, one that never listens, one that exits.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type Docker from 'dockerode';
+
+export const APP_IMAGES = {
+  v1: 'slipway-test/app:v1',
+  v2: 'slipway-test/app:v2',
+  v3: 'slipway-test/app:v3',
+  silent: 'slipway-test/app:silent',
+  crash: 'slipway-test/app:crash',
+} as const;
+
+// GET / → "<VERSION>\n"; GET /env/NAME → the variable's value (404 when unset); GET /file/NAME → a file of /app.
+// SIGTERM: stop accepting, finish what is in flight, exit 0 (PID 1 has no default handler).
+const SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const version = process.env.VERSION;
+const server = http.createServer((req, res) => {
+  if (req.url === '/') return res.end(version + '\\n');
+  if (req.url.startsWith('/env/')) {
+    const v = process.env[req.url.slice(5)];
+    if (v === undefined) { res.statusCode = 404; return res.end('unset\\n'); }
+    return res.end(v);
+  }
+  if (req.url.startsWith('/file/')) {
+    try { return res.end(fs.readFileSync('/app/' + req.url.slice(6))); } catch { res.statusCode = 404; return res.end('missing\\n'); }
+  }
+  res.statusCode = 404;
+  res.end('not found\\n');
+});
+server.keepAliveTimeout = 2000;
+server.listen(Number(process.env.PORT || 8080), () => console.log('listening on ' + (process.env.PORT || 8080) + ' as ' + version));
+process.on('SIGTERM', () => {
+  console.log('SIGTERM: draining');
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 3000).unref();
+});
+`;
+
+const SILENT = `console.log('starting, but never listening'); setInterval(() => {}, 1000); process.on('SIGTERM', () => process.exit(0));`;
+const CRASH = `console.log('boom: giving up'); setTimeout(() => process.exit(3), 200);`;
+
+const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, string>; dockerfile: string }> = {
+  v1: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v1\n' }, dockerfile: 'ENV VERSION=v1\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
+  v2: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v2\n' }, dockerfile: 'ENV VERSION=v2\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
+  v3: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v3\n' }, dockerfile: 'ENV VERSION=v3\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
+  silent: { files: { 'server.js': SILENT }, dockerfile: 'COPY server.js /app/\nCMD ["node", "/app/server.js"]' },
+  crash: { files: { 'server.js': CRASH }, dockerfile: 'COPY server.js /app/\nCMD ["node", "/app/server.js"]' },
+};
+
+/** Builds the images that are missing (once; later calls find them) and answers their tags. */
+export async function ensureAppImages(docker: Docker, base = 'slipway/node:18'): Promise<typeof APP_IMAGES> {
+  for (const [key, tag] of Object.entries(APP_IMAGES) as [keyof typeof APP_IMAGES, string][]) {
+    if ((await docker.listImages({ filters: { reference: [tag] } })).length > 0) continue;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-app-image-'));
+    try {
+      const spec = DOCKERFILES[key];
+      for (const [name, content] of Object.entries(spec.files)) await writeFile(path.join(dir, name), content);
+      await writeFile(path.join(dir, 'Dockerfile'), `FROM ${base}\nWORKDIR /app\n${spec.dockerfile}\n`);
+      const stream = await docker.buildImage({ context: dir, src: ['Dockerfile', ...Object.keys(spec.files)] }, { t: tag });
+      await new Promise<void>((resolve, reject) =>
+        docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => {
+          const failed = out?.find((o) => o.error);
+          if (err || failed) reject(err ?? new Error(failed!.error));
+          else resolve();
+        }),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return APP_IMAGES;
+}

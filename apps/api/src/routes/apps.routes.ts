@@ -1,0 +1,29 @@
+import type { AppService, DeploymentService } from '@slipway/core';
+import type { HandlerTable } from '../http/operations';
+
+export function appRoutes(s: { apps: AppService; deployments: DeploymentService }): HandlerTable {
+  return {
+    listApps: async ({ access }) => ({ data: await s.apps.list(access) }),
+    createApp: ({ access, body }) => s.apps.create(access, body),
+    getApp: ({ access, params }) => s.apps.get(access, params.appId),
+    updateApp: ({ access, params, body }) => s.apps.update(access, params.appId, body),
+    deleteApp: async ({ access, params }) => {
+      await s.apps.remove(access, params.appId);
+      return { ok: true };
+    },
+    getAppEnv: async ({ access, params }) => ({ data: await s.apps.getEnv(access, params.appId) }),
+    putAppEnv: async ({ access, params, body }) => ({ data: await s.apps.putEnv(access, params.appId, body) }),
+    startApp: ({ access, params }) => s.apps.start(access, params.appId),
+    stopApp: ({ access, params }) => s.apps.stop(access, params.appId),
+    restartApp: ({ access, params }) => s.apps.restart(access, params.appId),
+    getAppLogs: ({ access, params, query }) => s.apps.logs(access, params.appId, { after: query.after ?? 0, limit: query.limit ?? 500 }),
+
+    listDeployments: ({ access, params, query }) => s.deployments.list(access, params.appId, { cursor: query.cursor, limit: query.limit ?? 25 }),
+    createDeployment: ({ access, params, body }) => s.deployments.create(access, params.appId, body ?? {}),
+    getDeployment: ({ access, params }) => s.deployments.get(access, params.appId, params.deploymentId),
+    getDeploymentLogs: ({ access, params, query }) =>
+      s.deployments.logs(access, params.appId, params.deploymentId, { after: query.after ?? 0, limit: query.limit ?? 500 }),
+    rollbackDeployment: ({ access, params }) => s.deployments.rollback(access, params.appId, params.deploymentId),
+    cancelDeployment: ({ access, params }) => s.deployments.cancel(access, params.appId, params.deploymentId),
+  };
+}

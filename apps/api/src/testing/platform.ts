@@ -1,0 +1,123 @@
+// The whole platform for end-to-end tests and the deploy benchmark: the API (as main.ts builds it, with a real
+// BullMQ queue and agent pool), the workers in-process, one real agent enrolled with a scratch CA, Docker and the
+// Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { openTestCa, startTestAgent, type TestAgent } from '@slipway/agent/src/testing';
+import { ensureAppImages, APP_IMAGES } from '@slipway/agent/src/test-images';
+import { createLogger } from '@slipway/config';
+import { LABELS } from '@slipway/core';
+import { createDb, createSqlPool, type Db } from '@slipway/db';
+import { AgentPool } from '@slipway/proto';
+import { BullJobQueue, createRedisConnection } from '@slipway/queue';
+import { ApiClient, createTestDatabase, getWithHost, TEST_SERVICES, type HostResponse, type TestDatabase } from '@slipway/testing';
+import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix } from '@slipway/worker/src/testing';
+import Docker from 'dockerode';
+import { createApp } from '../app';
+import type { ContractViolation } from '../http/operations';
+import { apiRouter, createServices, type Services } from '../services';
+import { TEST_PUBLIC_ORIGIN, TEST_SESSION_KEY } from './test-api';
+
+export interface TestPlatform {
+  base: string;
+  db: Db;
+  docker: Docker;
+  agent: TestAgent;
+  worker: WorkerRuntime;
+  services: Services;
+  images: typeof APP_IMAGES;
+  violations: ContractViolation[];
+  appsDomain: string;
+  client(): ApiClient;
+  /** GET through Caddy's ingress (127.0.0.1:<ingress port>) with the app's host. */
+  viaIngress(url: string, path?: string): Promise<HostResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestPlatform(options: { name?: string; readyTimeoutMs?: number; stopGraceMs?: number } = {}): Promise<TestPlatform> {
+  const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
+  const images = await ensureAppImages(docker);
+  const database: TestDatabase = await createTestDatabase();
+  const prefix = uniquePrefix(options.name ?? 'platform');
+  const { ca, dir: caDir } = await openTestCa();
+  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}` });
+  const db = createDb(database.url);
+  await insertNode(db, agent);
+  const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));
+  const logger = createLogger('platform-test', 'silent');
+  const worker = await startWorkerRuntime(config, logger, {
+    schedule: false,
+    apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000 },
+  });
+  const sql = createSqlPool(database.url);
+  const redis = createRedisConnection(TEST_SERVICES.redisUrl);
+  const jobs = new BullJobQueue({ connection: redis, prefix });
+  const agents = new AgentPool(ca.client);
+  const services = createServices({
+    db,
+    sql,
+    redis,
+    jobs,
+    logger,
+    sessionKey: TEST_SESSION_KEY,
+    redisPrefix: prefix,
+    encryptionKey: config.secrets.encryptionKey,
+    appsDomain: config.apps,
+    agents,
+  });
+  await services.plans.seed();
+  const violations: ContractViolation[] = [];
+  const app = createApp({
+    logger,
+    readiness: [],
+    v1: [apiRouter(services, { publicOrigin: TEST_PUBLIC_ORIGIN, secureCookies: false, bodyLimitBytes: 1024 * 1024, onContractViolation: (v) => violations.push(v) })],
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    db,
+    docker,
+    agent,
+    worker,
+    services,
+    images,
+    violations,
+    appsDomain: config.apps.domain,
+    client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
+    viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      // Everything the tests' workspaces left on the server goes: containers, networks, app image tags, routes.
+      const workspaces = (await db.workspace.findMany({ select: { id: true } })).map((w) => w.id);
+      const apps = (await db.app.findMany({ select: { id: true } })).map((a) => a.id);
+      for (const ws of workspaces) {
+        for (const c of await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${ws}`] } })) {
+          await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+        }
+        await docker.getNetwork(`slipway-ws-${ws}`).remove().catch(() => undefined);
+      }
+      for (const appId of apps) {
+        for (const img of await docker.listImages({ filters: { reference: [`slipway-app/${appId}:*`] } })) {
+          for (const tag of img.RepoTags ?? []) await docker.getImage(tag).remove().catch(() => undefined);
+        }
+        await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`, { method: 'DELETE' }).catch(() => undefined);
+      }
+      await worker.close();
+      agents.close();
+      await jobs.close();
+      await agent.stop();
+      redis.disconnect();
+      await Promise.allSettled([db.$disconnect(), sql.end()]);
+      await database.drop();
+      await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
+      await rm(caDir, { recursive: true, force: true });
+      if (violations.length) throw new Error(`Responses that break the OpenAPI document:\n${JSON.stringify(violations, null, 2)}`);
+    },
+  };
+}

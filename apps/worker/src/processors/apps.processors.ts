@@ -1,0 +1,22 @@
+import type { AppRuntimeService } from '@slipway/core';
+import type { Processor } from './processor';
+
+export const deploymentRunProcessor =
+  (runtime: AppRuntimeService): Processor<'deployment.run'> =>
+  (payload, ctx) =>
+    runtime.runDeployment(payload.deploymentId, ctx.attempt);
+
+export const appPowerProcessor =
+  (runtime: AppRuntimeService): Processor<'app.power'> =>
+  (payload, ctx) =>
+    runtime.power(payload, ctx.attempt);
+
+export const appTeardownProcessor =
+  (runtime: AppRuntimeService): Processor<'app.teardown'> =>
+  (payload, ctx) =>
+    runtime.teardown(payload, ctx.attempt);
+
+export const routesSyncProcessor =
+  (runtime: AppRuntimeService): Processor<'routes.sync'> =>
+  () =>
+    runtime.syncAllRoutes();

@@ -1,0 +1,185 @@
+// What the app and deployment services need of storage and of the jobs; packages/db implements the repositories.
+import type { AppStatus, DeploymentStatus, StatusDetail } from '@slipway/contracts';
+
+export type { AppStatus, DeploymentStatus, StatusDetail };
+
+export type AppKind = 'web' | 'worker';
+export type AppSource = 'image' | 'github' | 'upload';
+export type DeploymentSource = AppSource | 'rollback';
+
+export interface AppRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  slug: string;
+  kind: AppKind;
+  source: AppSource;
+  image: string | null;
+  port: number | null;
+  healthPath: string | null;
+  cpuMillis: number;
+  memoryMb: number;
+  subdomain: string | null;
+  github: Record<string, unknown> | null;
+  status: AppStatus;
+  desiredState: 'running' | 'stopped';
+  statusDetail: StatusDetail;
+  currentDeploymentId: string | null;
+  runningSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DeploymentRecord {
+  id: string;
+  workspaceId: string;
+  appId: string;
+  number: number;
+  status: DeploymentStatus;
+  source: DeploymentSource;
+  image: string | null;
+  imageId: string | null;
+  commitSha: string | null;
+  rollbackOfId: string | null;
+  failureReason: string | null;
+  imageAvailable: boolean;
+  containerId: string | null;
+  hostPort: number | null;
+  cpuMillis: number;
+  memoryMb: number;
+  port: number | null;
+  triggeredBy: { id: string; name: string } | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface AppWithDeployment extends AppRecord {
+  currentDeployment: DeploymentRecord | null;
+}
+
+export interface NewApp {
+  id: string;
+  workspaceId: string;
+  name: string;
+  slug: string;
+  kind: AppKind;
+  source: AppSource;
+  image: string | null;
+  port: number | null;
+  healthPath: string | null;
+  cpuMillis: number;
+  memoryMb: number;
+  subdomain: string | null;
+  github: Record<string, unknown> | null;
+}
+
+export interface AppRepository {
+  /** The app (not deleted) with its current deployment; null when it is not in this workspace. */
+  findApp(scope: { workspaceId: string; appId: string }): Promise<AppWithDeployment | null>;
+  /** Apps (not deleted), oldest first. */
+  listApps(scope: { workspaceId: string }): Promise<AppWithDeployment[]>;
+  /** 'name_taken' when the slug (in the workspace) or the subdomain (platform-wide) is. */
+  createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken'>;
+  updateApp(
+    scope: { workspaceId: string; appId: string },
+    changes: Partial<Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'subdomain'>>,
+  ): Promise<AppWithDeployment | 'name_taken' | null>;
+  /** Sets deletedAt and frees the slug and subdomain; null when already deleted or missing. */
+  markDeleted(scope: { workspaceId: string; appId: string }, now: Date): Promise<AppRecord | null>;
+  /** Status (and optionally desired state, detail, runningSince) of an app, unconditionally. */
+  setState(
+    scope: { workspaceId: string; appId: string },
+    state: { status?: AppStatus; desiredState?: 'running' | 'stopped'; statusDetail?: StatusDetail; runningSince?: Date | null },
+  ): Promise<void>;
+  /** Apps (not deleted) of the workspaces placed on a node, with their current deployment (reconciliation, exits). */
+  listOnNode(nodeId: string): Promise<AppWithDeployment[]>;
+  /** An app by id only, deleted or not (jobs that already know the row). */
+  getById(appId: string): Promise<(AppWithDeployment & { deletedAt: Date | null }) | null>;
+  /** The node the workspace is placed on; null when it has none. */
+  nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+}
+
+export interface EnvRecord {
+  key: string;
+  /** Plain value, or the sealed value for secrets. */
+  value: string;
+  secret: boolean;
+  updatedAt: Date;
+}
+
+export interface EnvRepository {
+  list(scope: { appId: string }): Promise<EnvRecord[]>;
+  /** Replaces the whole set in one transaction; rows whose value and secrecy are unchanged keep their updatedAt. */
+  replace(scope: { appId: string }, variables: { key: string; value: string; secret: boolean }[], now: Date): Promise<EnvRecord[]>;
+}
+
+export interface NewDeployment {
+  workspaceId: string;
+  appId: string;
+  source: DeploymentSource;
+  image: string | null;
+  imageId: string | null;
+  commitSha: string | null;
+  rollbackOfId: string | null;
+  cpuMillis: number;
+  memoryMb: number;
+  port: number | null;
+  triggeredBy: { id: string; name: string } | null;
+}
+
+export interface LogLineRecord {
+  seq: number;
+  phase: 'build' | 'deploy';
+  text: string;
+  at: Date;
+}
+
+export interface DeploymentRepository {
+  /** Numbers it (per app) and inserts it queued, in one transaction. */
+  create(input: NewDeployment): Promise<DeploymentRecord>;
+  find(scope: { workspaceId: string; appId: string; deploymentId: string }): Promise<DeploymentRecord | null>;
+  get(deploymentId: string): Promise<DeploymentRecord | null>;
+  /** Newest first; `beforeNumber` for the next page. */
+  list(scope: { workspaceId: string; appId: string }, page: { beforeNumber?: number; limit: number }): Promise<DeploymentRecord[]>;
+  /** Conditional update: only while the status is one of `from`; null when the race was lost. */
+  move(
+    deploymentId: string,
+    from: readonly DeploymentStatus[],
+    to: DeploymentStatus,
+    changes?: Partial<Pick<DeploymentRecord, 'imageId' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>>,
+  ): Promise<DeploymentRecord | null>;
+  /**
+   * In one transaction: deploying → live (conditional), the app's other live deployments → superseded, the app's
+   * current deployment, status running and runningSince set. null when the deployment was not deploying.
+   */
+  goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string }, now: Date): Promise<DeploymentRecord | null>;
+  /** The highest seq written for the deployment (0 when none). */
+  lastSeq(deploymentId: string): Promise<number>;
+  appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void>;
+  readLogs(deploymentId: string, after: number, limit: number): Promise<LogLineRecord[]>;
+  /** Deployments of the app that have an image on the server, newest first. */
+  withImages(appId: string): Promise<DeploymentRecord[]>;
+  markImagesGone(deploymentIds: string[]): Promise<void>;
+}
+
+/** Jobs of apps and deployments (packages/queue registers them; job id = the row id). */
+export const DEPLOYMENT_RUN_JOB = 'deployment.run';
+export const APP_POWER_JOB = 'app.power';
+export const APP_TEARDOWN_JOB = 'app.teardown';
+
+export interface DeploymentRunPayload {
+  deploymentId: string;
+}
+export type PowerAction = 'start' | 'stop' | 'restart';
+export interface AppPowerPayload {
+  operationId: string;
+  workspaceId: string;
+  appId: string;
+  action: PowerAction;
+}
+export interface AppTeardownPayload {
+  operationId: string;
+  workspaceId: string;
+  appId: string;
+}

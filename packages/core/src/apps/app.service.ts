@@ -1,0 +1,250 @@
+import type { App, CreateAppRequest, EnvVariable, LogChunk, Minimums, PutEnvRequest, UpdateAppRequest } from '@slipway/contracts';
+import type { WorkspaceAccess } from '../auth/actor';
+import type { SecretBox } from '../auth/secret-box';
+import { AppError } from '../errors';
+import { uuidv7 } from '../ids';
+import type { Logger } from '../logging';
+import type { NodeRepository } from '../nodes/node.ports';
+import type { OperationStore } from '../operations/operation.ports';
+import type { AgentGateway } from '../ports/agents';
+import type { Clock } from '../ports/clock';
+import type { JobQueue } from '../ports/jobs';
+import type { PlanRepository } from '../ports/repositories';
+import type { QuotaService } from '../quota/quota.service';
+import { slugify } from '../workspaces/slug';
+import {
+  APP_POWER_JOB,
+  APP_TEARDOWN_JOB,
+  type AppRepository,
+  type AppWithDeployment,
+  type EnvRecord,
+  type EnvRepository,
+  type PowerAction,
+} from './app.ports';
+import { toApp, type AppsDomain } from './dto';
+import { chunkLines } from './log-lines';
+
+const DEFAULT_WEB_PORT = 8080;
+const DNS_LABEL_MAX = 63;
+const APP_SLUG_MAX = 30;
+
+export interface AppServiceDeps {
+  apps: AppRepository;
+  env: EnvRepository;
+  plans: PlanRepository;
+  quota: QuotaService;
+  operations: OperationStore;
+  nodes: NodeRepository;
+  jobs: JobQueue;
+  secrets: SecretBox;
+  appsDomain: AppsDomain;
+  clock: Clock;
+  logger: Logger;
+  /** Needed only for runtime logs (straight from the agent); without it they answer 503. */
+  agents?: AgentGateway;
+}
+
+/**
+ * Apps: creation with a reservation, reads, updates (a new size is reserved at once), deletion (the reservation is
+ * released at once, the server is cleaned by the `app.teardown` job), environment variables (secrets sealed with
+ * AES-256-GCM, never returned), start/stop/restart (recorded as operations, done by the `app.power` job) and the
+ * runtime log of the current container.
+ */
+export class AppService {
+  constructor(private readonly deps: AppServiceDeps) {}
+
+  async list(access: WorkspaceAccess): Promise<App[]> {
+    return (await this.deps.apps.listApps({ workspaceId: access.workspace.id })).map((a) => this.dto(a));
+  }
+
+  async get(access: WorkspaceAccess, appId: string): Promise<App> {
+    return this.dto(await this.find(access, appId));
+  }
+
+  async create(access: WorkspaceAccess, input: CreateAppRequest): Promise<App> {
+    const minimum = (await this.minimums(access)).app;
+    if (input.source === 'image' && !input.image) throw invalid('/image', 'is required when source is image');
+    if (input.source === 'github' && !input.github) throw invalid('/github', 'is required when source is github');
+    if (input.kind === 'worker' && input.healthPath) throw invalid('/healthPath', 'applies to web apps only');
+    const cpuMillis = input.cpuMillis ?? minimum.cpuMillis;
+    checkMinimums({ cpuMillis, memoryMb: input.memoryMb }, minimum, '');
+    const id = uuidv7(this.deps.clock().getTime());
+    const slug = appSlug(input.name);
+    await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: id, cpuMillis, memoryMb: input.memoryMb, diskMb: 0 });
+    try {
+      const created = await this.deps.apps.createApp({
+        id,
+        workspaceId: access.workspace.id,
+        name: input.name.trim(),
+        slug,
+        kind: input.kind,
+        source: input.source,
+        image: input.image ?? null,
+        port: input.kind === 'web' ? (input.port ?? DEFAULT_WEB_PORT) : (input.port ?? null),
+        healthPath: input.healthPath ?? null,
+        cpuMillis,
+        memoryMb: input.memoryMb,
+        subdomain: input.kind === 'web' ? subdomainOf(slug, access.workspace.slug) : null,
+        github: input.github ? { ...input.github } : null,
+      });
+      if (created === 'name_taken') throw new AppError('name_taken', `An app named "${input.name.trim()}" already exists in this workspace`);
+      return this.dto(created);
+    } catch (e) {
+      await this.deps.quota.release(access.workspace.id, id);
+      throw e;
+    }
+  }
+
+  async update(access: WorkspaceAccess, appId: string, input: UpdateAppRequest): Promise<App> {
+    const app = await this.find(access, appId);
+    const changes: Parameters<AppRepository['updateApp']>[1] = {};
+    if (input.name !== undefined) {
+      changes.name = input.name.trim();
+      changes.slug = appSlug(input.name);
+      if (app.subdomain) changes.subdomain = subdomainOf(changes.slug, access.workspace.slug);
+    }
+    if (input.image !== undefined) {
+      if (app.source !== 'image') throw invalid('/image', 'applies to apps whose source is image');
+      changes.image = input.image;
+    }
+    if (input.port !== undefined) changes.port = input.port;
+    if (input.size && (input.size.cpuMillis !== undefined || input.size.memoryMb !== undefined)) {
+      const size = { cpuMillis: input.size.cpuMillis ?? app.cpuMillis, memoryMb: input.size.memoryMb ?? app.memoryMb };
+      checkMinimums(size, (await this.minimums(access)).app, '/size');
+      // Reserved now (402 when it does not fit); the container gets it at the next deployment.
+      await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: app.id, ...size, diskMb: 0 });
+      Object.assign(changes, size);
+    }
+    const updated = await this.deps.apps.updateApp({ workspaceId: access.workspace.id, appId }, changes);
+    if (updated === 'name_taken') throw new AppError('name_taken', `An app named "${input.name?.trim()}" already exists in this workspace`);
+    if (!updated) throw notFoundApp();
+    return this.dto(updated);
+  }
+
+  /** Gone from the API at once, quota released; the `app.teardown` job removes containers, images, route and folder. */
+  async remove(access: WorkspaceAccess, appId: string): Promise<void> {
+    const now = this.deps.clock();
+    const app = await this.deps.apps.markDeleted({ workspaceId: access.workspace.id, appId }, now);
+    if (!app) throw notFoundApp();
+    await this.deps.quota.release(access.workspace.id, app.id);
+    const payload = { workspaceId: access.workspace.id, appId: app.id };
+    const op = await this.deps.operations.create({ kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload });
+    await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { ...payload, operationId: op.id }, { jobId: op.id });
+  }
+
+  async getEnv(access: WorkspaceAccess, appId: string): Promise<EnvVariable[]> {
+    const app = await this.find(access, appId);
+    return (await this.deps.env.list({ appId: app.id })).map(toEnvVariable);
+  }
+
+  async putEnv(access: WorkspaceAccess, appId: string, input: PutEnvRequest): Promise<EnvVariable[]> {
+    const app = await this.find(access, appId);
+    const seen = new Set<string>();
+    input.variables.forEach((v, i) => {
+      if (seen.has(v.key)) throw invalid(`/variables/${i}/key`, `repeats the key ${v.key}`);
+      seen.add(v.key);
+    });
+    const current = new Map((await this.deps.env.list({ appId: app.id })).map((v) => [v.key, v]));
+    const next = input.variables.map((v) => {
+      const secret = v.secret ?? false;
+      const before = current.get(v.key);
+      if (secret && v.value === '' && before?.secret) return { key: v.key, value: before.value, secret };
+      if (secret && before?.secret && this.deps.secrets.open(before.value) === v.value) return { key: v.key, value: before.value, secret };
+      return { key: v.key, value: secret ? this.deps.secrets.seal(v.value) : v.value, secret };
+    });
+    return (await this.deps.env.replace({ appId: app.id }, next, this.deps.clock())).map(toEnvVariable);
+  }
+
+  /** Plain values of every variable, secrets opened: only for the container's environment. */
+  async environment(appId: string): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const v of await this.deps.env.list({ appId })) out[v.key] = v.secret ? this.deps.secrets.open(v.value) : v.value;
+    return out;
+  }
+
+  start(access: WorkspaceAccess, appId: string): Promise<App> {
+    return this.power(access, appId, 'start');
+  }
+  stop(access: WorkspaceAccess, appId: string): Promise<App> {
+    return this.power(access, appId, 'stop');
+  }
+  restart(access: WorkspaceAccess, appId: string): Promise<App> {
+    return this.power(access, appId, 'restart');
+  }
+
+  private async power(access: WorkspaceAccess, appId: string, action: PowerAction): Promise<App> {
+    const app = await this.find(access, appId);
+    const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+    if (action !== 'stop' && !live) throw new AppError('app_not_deployed', 'The app has no live deployment');
+    const scope = { workspaceId: access.workspace.id, appId: app.id };
+    await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });
+    if (live) {
+      const payload = { ...scope, action };
+      const op = await this.deps.operations.create({ kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload });
+      await this.deps.jobs.enqueue(APP_POWER_JOB, { ...payload, operationId: op.id }, { jobId: op.id });
+    } else {
+      await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
+    }
+    return this.get(access, app.id);
+  }
+
+  /** The runtime output of the current container, numbered from its start, in chunks (phase runtime). */
+  async logs(access: WorkspaceAccess, appId: string, page: { after: number; limit: number }): Promise<LogChunk> {
+    const app = await this.find(access, appId);
+    const containerId = app.currentDeployment?.containerId;
+    if (!containerId) return { data: [], nextAfter: page.after, done: true, truncated: false };
+    const node = access.workspace.nodeId ? await this.deps.nodes.get(access.workspace.nodeId) : null;
+    if (!node || !this.deps.agents) throw new AppError('node_unavailable', "The app's server is not reachable");
+    let text: string;
+    try {
+      text = await this.deps.agents.containerLogs({ name: node.name, grpcAddress: node.grpcAddress }, { containerId, tail: 0 });
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'not_found') return { data: [], nextAfter: page.after, done: true, truncated: false };
+      throw e;
+    }
+    return chunkLines(text, page, this.deps.clock());
+  }
+
+  private async find(access: WorkspaceAccess, appId: string): Promise<AppWithDeployment> {
+    const app = await this.deps.apps.findApp({ workspaceId: access.workspace.id, appId });
+    if (!app) throw notFoundApp();
+    return app;
+  }
+
+  private async minimums(access: WorkspaceAccess): Promise<Minimums> {
+    const plan = await this.deps.plans.findById(access.workspace.planId);
+    if (!plan) throw new Error(`Workspace ${access.workspace.id} refers to a missing plan`);
+    return plan.minimums as Minimums;
+  }
+
+  private dto(a: AppWithDeployment): App {
+    return toApp(a, this.deps.appsDomain);
+  }
+}
+
+export const notFoundApp = () => new AppError('not_found', 'The app was not found');
+
+const invalid = (field: string, message: string) => new AppError('validation_failed', 'The request body is invalid', [{ field, message }]);
+
+function checkMinimums(size: { cpuMillis: number; memoryMb: number }, minimum: { cpuMillis: number; memoryMb: number }, prefix: string): void {
+  const details = [];
+  if (size.cpuMillis < minimum.cpuMillis) details.push({ field: `${prefix}/cpuMillis`, message: `must be at least ${minimum.cpuMillis}` });
+  if (size.memoryMb < minimum.memoryMb) details.push({ field: `${prefix}/memoryMb`, message: `must be at least ${minimum.memoryMb}` });
+  if (details.length) throw new AppError('validation_failed', 'The size is below the minimum for apps', details);
+}
+
+/** A DNS label of at most 30 characters from the app's name. */
+export function appSlug(name: string): string {
+  return (
+    slugify(name)
+      .slice(0, APP_SLUG_MAX)
+      .replace(/-+$/, '') || 'app'
+  );
+}
+
+/** `<app-slug>-<workspace-slug>`, cut to one DNS label (63 characters). */
+export function subdomainOf(appSlug: string, workspaceSlug: string): string {
+  return `${appSlug}-${workspaceSlug}`.slice(0, DNS_LABEL_MAX).replace(/-+$/, '');
+}
+
+const toEnvVariable = (v: EnvRecord): EnvVariable => ({ key: v.key, value: v.secret ? null : v.value, secret: v.secret, updatedAt: v.updatedAt.toISOString() });

@@ -1,0 +1,127 @@
+import type { CreateDeploymentRequest, Deployment, DeploymentPage, LogChunk } from '@slipway/contracts';
+import type { WorkspaceAccess } from '../auth/actor';
+import { AppError } from '../errors';
+import type { UserRepository } from '../ports/repositories';
+import type { JobQueue } from '../ports/jobs';
+import { DEPLOYMENT_RUN_JOB, type AppRepository, type DeploymentRecord, type DeploymentRepository } from './app.ports';
+import { notFoundApp } from './app.service';
+import { CANCELLABLE, isDeploymentFinished } from './deployment-state';
+import { toDeployment } from './dto';
+
+const CURSOR_MAX = 200;
+
+/**
+ * Deployments as the API sees them: creation (a queued row plus the `deployment.run` job, job id = deployment id),
+ * history, cancel (conditional move from queued or building), rollback (a new deployment from an earlier image,
+ * no build) and the build/deploy log in chunks. The rollout itself is DeploymentRunner's, in the worker.
+ */
+export class DeploymentService {
+  constructor(private readonly deps: { apps: AppRepository; deployments: DeploymentRepository; users: UserRepository; jobs: JobQueue }) {}
+
+  async create(access: WorkspaceAccess, appId: string, input: CreateDeploymentRequest): Promise<Deployment> {
+    const app = await this.app(access, appId);
+    let image: string | null = null;
+    let imageId: string | null = null;
+    if (app.source === 'image') {
+      image = input.image ?? app.image;
+      if (!image) throw new AppError('validation_failed', 'The app has no image to deploy', [{ field: '/image', message: 'is required: the app has no image' }]);
+    } else if (app.source === 'upload') {
+      // Redeploys the image already built, with the current variables and size.
+      const built = app.currentDeployment ?? (await this.deps.deployments.withImages(app.id))[0] ?? null;
+      if (!built?.imageId) throw new AppError('no_image_built', 'The app has no built image yet: upload a .zip first');
+      image = built.image;
+      imageId = built.imageId;
+    }
+    return toDeployment(await this.queue(access, app, { source: app.source, image, imageId, commitSha: input.commitSha ?? null, rollbackOfId: null }));
+  }
+
+  async get(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<Deployment> {
+    return toDeployment(await this.find(access, appId, deploymentId));
+  }
+
+  async list(access: WorkspaceAccess, appId: string, page: { cursor?: string; limit: number }): Promise<DeploymentPage> {
+    const app = await this.app(access, appId);
+    const beforeNumber = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    const rows = await this.deps.deployments.list({ workspaceId: access.workspace.id, appId: app.id }, { beforeNumber, limit: page.limit + 1 });
+    const data = rows.slice(0, page.limit);
+    const last = data.at(-1);
+    return { data: data.map(toDeployment), nextCursor: rows.length > page.limit && last ? encodeCursor(last.number) : null };
+  }
+
+  async cancel(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<Deployment> {
+    const d = await this.find(access, appId, deploymentId);
+    const moved = await this.deps.deployments.move(d.id, CANCELLABLE, 'cancelled', { finishedAt: new Date(), failureReason: null });
+    if (!moved) throw new AppError('deployment_not_cancellable', `The deployment is ${(await this.deps.deployments.get(d.id))?.status ?? d.status}: only queued or building deployments can be cancelled`);
+    return toDeployment(moved);
+  }
+
+  async rollback(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<Deployment> {
+    const app = await this.app(access, appId);
+    const target = await this.find(access, appId, deploymentId);
+    if (!target.imageId || !target.imageAvailable) {
+      throw new AppError('image_unavailable', 'The image of that deployment is no longer on the server');
+    }
+    return toDeployment(
+      await this.queue(access, app, { source: 'rollback', image: target.image, imageId: target.imageId, commitSha: target.commitSha, rollbackOfId: target.id }),
+    );
+  }
+
+  async logs(access: WorkspaceAccess, appId: string, deploymentId: string, page: { after: number; limit: number }): Promise<LogChunk> {
+    const d = await this.find(access, appId, deploymentId);
+    // Read the status before the lines: a deployment seen finished has written every line it ever will.
+    const finished = isDeploymentFinished(d.status);
+    const lines = await this.deps.deployments.readLogs(d.id, page.after, page.limit + 1);
+    const data = lines.slice(0, page.limit);
+    return {
+      data: data.map((l) => ({ seq: l.seq, phase: l.phase, text: l.text, at: l.at.toISOString() })),
+      nextAfter: data.at(-1)?.seq ?? page.after,
+      done: finished && lines.length <= page.limit,
+      truncated: false,
+    };
+  }
+
+  private async queue(
+    access: WorkspaceAccess,
+    app: { id: string; cpuMillis: number; memoryMb: number; port: number | null },
+    what: Pick<DeploymentRecord, 'source' | 'image' | 'imageId' | 'commitSha' | 'rollbackOfId'>,
+  ): Promise<DeploymentRecord> {
+    const user = await this.deps.users.findById(access.actor.userId);
+    const d = await this.deps.deployments.create({
+      workspaceId: access.workspace.id,
+      appId: app.id,
+      ...what,
+      cpuMillis: app.cpuMillis,
+      memoryMb: app.memoryMb,
+      port: app.port,
+      triggeredBy: user ? { id: user.id, name: user.name } : null,
+    });
+    await this.deps.jobs.enqueue(DEPLOYMENT_RUN_JOB, { deploymentId: d.id }, { jobId: d.id });
+    return d;
+  }
+
+  private async app(access: WorkspaceAccess, appId: string) {
+    const app = await this.deps.apps.findApp({ workspaceId: access.workspace.id, appId });
+    if (!app) throw notFoundApp();
+    return app;
+  }
+
+  private async find(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<DeploymentRecord> {
+    await this.app(access, appId);
+    const d = await this.deps.deployments.find({ workspaceId: access.workspace.id, appId, deploymentId });
+    if (!d) throw new AppError('not_found', 'The deployment was not found');
+    return d;
+  }
+}
+
+/** Opaque to clients: base64url of `d:<number>` (the page continues below that deployment number). */
+export function encodeCursor(number: number): string {
+  return Buffer.from(`d:${number}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const bad = () => new AppError('invalid_cursor', 'The cursor is not one this API gave out');
+  if (cursor.length === 0 || cursor.length > CURSOR_MAX || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
+  const m = /^d:([1-9][0-9]{0,14})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw bad();
+  return Number(m[1]);
+}

@@ -1,0 +1,55 @@
+import type { App, Deployment } from '@slipway/contracts';
+import type { AppWithDeployment, DeploymentRecord } from './app.ports';
+
+export interface AppsDomain {
+  /** config.apps.domain, e.g. apps.example.com */
+  domain: string;
+  scheme: 'http' | 'https';
+}
+
+export const appHost = (subdomain: string, apps: AppsDomain): string => `${subdomain}.${apps.domain}`;
+
+export function toDeployment(d: DeploymentRecord): Deployment {
+  return {
+    id: d.id,
+    appId: d.appId,
+    number: d.number,
+    source: d.source,
+    status: d.status,
+    image: d.image,
+    imageDigest: d.imageId,
+    rollbackOf: d.rollbackOfId,
+    commit: d.commitSha ? { sha: d.commitSha } : null,
+    failureReason: d.failureReason,
+    imageAvailable: d.imageAvailable && d.imageId !== null,
+    triggeredBy: d.triggeredBy,
+    createdAt: d.createdAt.toISOString(),
+    startedAt: d.startedAt?.toISOString() ?? null,
+    finishedAt: d.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export function toApp(a: AppWithDeployment, apps: AppsDomain): App {
+  return {
+    id: a.id,
+    workspaceId: a.workspaceId,
+    name: a.name,
+    slug: a.slug,
+    kind: a.kind,
+    source: a.source,
+    image: a.image,
+    port: a.port,
+    cpuMillis: a.cpuMillis,
+    memoryMb: a.memoryMb,
+    url: a.subdomain ? `${apps.scheme}://${appHost(a.subdomain, apps)}` : null,
+    subdomain: a.subdomain,
+    github: a.github as App['github'],
+    desiredState: a.desiredState,
+    status: a.status,
+    statusDetail: a.statusDetail,
+    currentDeployment: a.currentDeployment ? toDeployment(a.currentDeployment) : null,
+    runningSince: a.runningSince?.toISOString() ?? null,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
+}

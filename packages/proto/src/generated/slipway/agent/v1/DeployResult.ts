@@ -1,0 +1,28 @@
+// Original file: ../../proto/slipway/agent/v1/agent.proto
+
+
+export interface DeployResult {
+  /**
+   * The image id (sha256:…) and the tag made for this deployment.
+   */
+  'imageId'?: (string);
+  'imageRef'?: (string);
+  'containerId'?: (string);
+  /**
+   * The port published on 127.0.0.1 (0 for workers without a port).
+   */
+  'hostPort'?: (number);
+}
+
+export interface DeployResult__Output {
+  /**
+   * The image id (sha256:…) and the tag made for this deployment.
+   */
+  'imageId': (string);
+  'imageRef': (string);
+  'containerId': (string);
+  /**
+   * The port published on 127.0.0.1 (0 for workers without a port).
+   */
+  'hostPort': (number);
+}

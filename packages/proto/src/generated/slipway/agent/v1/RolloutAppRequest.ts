@@ -1,0 +1,60 @@
+// Original file: ../../proto/slipway/agent/v1/agent.proto
+
+
+export interface RolloutAppRequest {
+  'operationId'?: (string);
+  'workspaceId'?: (string);
+  'appId'?: (string);
+  'deploymentId'?: (string);
+  'imageRef'?: (string);
+  'cpuMillis'?: (number);
+  'memoryMb'?: (number);
+  /**
+   * 0: a worker, nothing published and no route.
+   */
+  'port'?: (number);
+  'env'?: ({[key: string]: string});
+  /**
+   * Checked with HTTP GET when set (2xx/3xx), else a TCP connect.
+   */
+  'healthPath'?: (string);
+  /**
+   * The host to route to the new container; empty: no route (workers, or a stopped app).
+   */
+  'routeHost'?: (string);
+  'readyTimeoutMs'?: (number);
+  'stopGraceMs'?: (number);
+  /**
+   * Deployment tags whose images are no longer kept (older than the last five deployments).
+   */
+  'pruneImageRefs'?: (string)[];
+}
+
+export interface RolloutAppRequest__Output {
+  'operationId': (string);
+  'workspaceId': (string);
+  'appId': (string);
+  'deploymentId': (string);
+  'imageRef': (string);
+  'cpuMillis': (number);
+  'memoryMb': (number);
+  /**
+   * 0: a worker, nothing published and no route.
+   */
+  'port': (number);
+  'env': ({[key: string]: string});
+  /**
+   * Checked with HTTP GET when set (2xx/3xx), else a TCP connect.
+   */
+  'healthPath': (string);
+  /**
+   * The host to route to the new container; empty: no route (workers, or a stopped app).
+   */
+  'routeHost': (string);
+  'readyTimeoutMs': (number);
+  'stopGraceMs': (number);
+  /**
+   * Deployment tags whose images are no longer kept (older than the last five deployments).
+   */
+  'pruneImageRefs': (string)[];
+}

@@ -25,7 +25,7 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
 
     expect((await owner.delete(`/v1/workspaces/${w.id}`)).status).toBe(200);
     const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.payload.workspaceId === w.id)!;
-    const result = await api.services.teardown.run(w.id, job.options.jobId);
+    const result = await api.services.teardown.run(job.options.jobId);
     expect(result).toEqual({ tokens: 2, memberships: 2, reservations: 1 });
 
     const where = { workspaceId: w.id };
@@ -35,24 +35,25 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     expect(op.finishedAt).not.toBeNull();
 
     // A duplicate delivery does nothing and answers the same result.
-    expect(await api.services.teardown.run(w.id, job.options.jobId)).toEqual(result);
+    expect(await api.services.teardown.run(job.options.jobId)).toEqual(result);
     expect((await api.db.operation.findUniqueOrThrow({ where: { id: op.id } })).attempts).toBe(1);
     // Other workspaces are untouched.
     expect(await api.db.apiToken.count({ where: { workspaceId: keep.id } })).toBe(1);
     expect((await owner.get(`/v1/workspaces/${keep.id}`)).status).toBe(200);
   });
 
-  it('never tears down a live workspace, and refuses an operation of another workspace', async () => {
+  it('never tears down a live workspace, and refuses an operation of another kind or none', async () => {
     const owner = api.client();
     await signUp(owner);
     const live = await createWorkspace(owner);
     const op = await api.db.operation.create({ data: { workspaceId: live.id, kind: WORKSPACE_TEARDOWN_JOB, payload: { workspaceId: live.id } } });
-    await api.services.teardown.run(live.id, op.id);
+    await api.services.teardown.run(op.id);
     expect(await api.db.operation.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({ status: 'failed', error: 'The workspace is not deleted' });
     expect(await api.db.membership.count({ where: { workspaceId: live.id } })).toBe(1);
     expect((await owner.get(`/v1/workspaces/${live.id}`)).status).toBe(200);
 
-    const other = await createWorkspace(owner);
-    await expect(api.services.teardown.run(other.id, op.id)).rejects.toMatchObject({ code: 'not_found' });
+    const otherKind = await api.db.operation.create({ data: { workspaceId: live.id, kind: 'agent.noop', payload: {} } });
+    await expect(api.services.teardown.run(otherKind.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(api.services.teardown.run(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
   });
 });

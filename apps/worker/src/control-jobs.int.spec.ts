@@ -66,7 +66,8 @@ describe('workspace.teardown and plan.suspend-expired (real BullMQ, Redis and Po
     const marked = await createRepositories(db, sql).workspaces.markDeleted({ workspaceId: w.id }, { kind: WORKSPACE_TEARDOWN_JOB }, new Date());
     const operationId = marked!.operationId;
 
-    await runtime.jobs.add('workspace.teardown', { workspaceId: w.id, operationId }, { jobId: operationId });
+    // As the reconciler re-queues a stranded row: the operation id alone is enough.
+    await runtime.jobs.add('workspace.teardown', { operationId }, { jobId: operationId });
     const op = await waitFor(async () => {
       const row = await db.operation.findUnique({ where: { id: operationId } });
       return row?.status === 'succeeded' ? row : null;

@@ -40,8 +40,8 @@ const operationPayload: JSONSchemaType<OperationPayload> = {
 const emptyPayload = { type: 'object', additionalProperties: false } as unknown as JSONSchemaType<EmptyPayload>;
 const workspaceTeardownPayload: JSONSchemaType<WorkspaceTeardownPayload> = {
   type: 'object',
-  properties: { workspaceId: { type: 'string', pattern: UUID }, operationId: { type: 'string', pattern: UUID } },
-  required: ['workspaceId', 'operationId'],
+  properties: { operationId: { type: 'string', pattern: UUID }, workspaceId: { type: 'string', pattern: UUID, nullable: true } },
+  required: ['operationId'],
   additionalProperties: false,
 };
 

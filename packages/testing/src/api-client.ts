@@ -60,6 +60,10 @@ export class ApiClient {
     return this.request<T>('PATCH', path, { ...options, ...(json !== undefined ? { json } : {}) });
   }
 
+  put<T = any>(path: string, json?: unknown, options?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...options, ...(json !== undefined ? { json } : {}) });
+  }
+
   delete<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);
   }

@@ -4,4 +4,4 @@ import type { Processor } from './processor';
 export const workspaceTeardownProcessor =
   (teardown: WorkspaceTeardownService): Processor<'workspace.teardown'> =>
   (payload, ctx) =>
-    teardown.run(payload.workspaceId, payload.operationId, ctx.attempt);
+    teardown.run(payload.operationId, ctx.attempt);

@@ -16,11 +16,10 @@ import type { TeardownRepository } from '../ports/repositories';
 export class WorkspaceTeardownService {
   constructor(private readonly deps: { teardown: TeardownRepository; operations: OperationStore; clock: Clock; logger: Logger }) {}
 
-  async run(workspaceId: string, operationId: string, attempt: Attempt = { number: 1, final: true }): Promise<unknown> {
+  async run(operationId: string, attempt: Attempt = { number: 1, final: true }): Promise<unknown> {
     const op = await this.deps.operations.get(operationId);
-    if (!op || op.workspaceId !== workspaceId || op.kind !== WORKSPACE_TEARDOWN_JOB) {
-      throw new AppError('not_found', `No teardown operation ${operationId} for workspace ${workspaceId}`);
-    }
+    if (!op || !op.workspaceId || op.kind !== WORKSPACE_TEARDOWN_JOB) throw new AppError('not_found', `No workspace teardown operation ${operationId}`);
+    const workspaceId = op.workspaceId;
     if (isFinished(op.status)) return op.result;
     const now = this.deps.clock();
     const running = await this.deps.operations.move(op.id, sourcesOf('running'), 'running', {

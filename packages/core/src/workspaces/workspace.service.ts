@@ -92,7 +92,7 @@ export class WorkspaceService {
     const workspaceId = access.workspace.id;
     const marked = await this.deps.workspaces.markDeleted({ workspaceId }, { kind: WORKSPACE_TEARDOWN_JOB }, this.deps.clock());
     if (!marked) throw new AppError('not_found', 'The workspace was not found');
-    const payload: WorkspaceTeardownPayload = { workspaceId, operationId: marked.operationId };
+    const payload: WorkspaceTeardownPayload = { operationId: marked.operationId, workspaceId };
     try {
       await this.deps.jobs.enqueue(WORKSPACE_TEARDOWN_JOB, { ...payload }, { jobId: marked.operationId });
     } catch (err) {

@@ -1,3 +1,4 @@
+import cookieParser from 'cookie-parser';
 import express, { type Express, type Router } from 'express';
 import type { Logger as Pino } from 'pino';
 import { healthRoutes, type ReadinessCheck } from './health.routes';
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps): Express {
   app.locals.logger = deps.logger;
   app.use(requestLog(deps.logger));
   // /v1 first: API requests do not walk the health and docs routers.
+  app.use('/v1', cookieParser());
   for (const router of deps.v1) app.use('/v1', router);
   app.use(healthRoutes(deps.readiness));
   app.use(docsRouter());

@@ -30,7 +30,10 @@ export interface OperationContext<K extends OperationId> {
   res: Response;
 }
 
-export type Handler<K extends OperationId> = (ctx: OperationContext<K>) => Promise<ResponseBodyOf<K>> | ResponseBodyOf<K>;
+/** A handler returns the body to send, or (`success.streamed`) writes the response itself and returns nothing. */
+export type Handler<K extends OperationId> = (
+  ctx: OperationContext<K>,
+) => Spec<K>['success'] extends { streamed: true } ? Promise<void> : Promise<ResponseBodyOf<K>> | ResponseBodyOf<K>;
 export type HandlerTable = { [K in OperationId]?: Handler<K> };
 
 /** A response that does not match the document (tests turn these into failures). */
@@ -83,6 +86,7 @@ export function operationsRouter(deps: OperationsDeps): Router {
       const workspaceId = spec.permission && !validator.param(String(req.params.workspaceId)) ? String(req.params.workspaceId) : undefined;
       const actor = spec.auth === 'public' ? null : await authenticate(req, spec, deps.auth, workspaceId);
       checkOrigin(req, spec, actor, deps.publicOrigin);
+      if (spec.rawBody) checkRawBody(req, res, spec.rawBody.contentType);
       const body = spec.body ? await readJson(req, res, parseJson) : undefined;
       for (const name of validator.pathParameters) {
         if (validator.param(String(req.params[name]))) throw new AppError('not_found', notFoundMessage(name));
@@ -98,6 +102,7 @@ export function operationsRouter(deps: OperationsDeps): Router {
       const query = validator.query({ ...(req.query as Record<string, unknown>) });
       if ('errors' in query) throw new AppError('validation_failed', 'The query string is invalid', query.errors.map((e) => ({ ...e })));
       const result = await handler({ actor, access, body, query: query.value, params: req.params, req, res } as unknown as OperationContext<OperationId>);
+      if (spec.success.streamed) return;
       res.status(spec.success.status).json(result);
     });
   }
@@ -112,7 +117,7 @@ async function authenticate(req: Request, spec: OperationSpec, auth: AuthService
     actor = match ? await auth.authenticateBearer(match[1]!) : null;
     if (!actor) throw new AppError('unauthorized', 'The bearer token is unknown, revoked or expired');
   } else {
-    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const cookie = (req.cookies as Record<string, string | undefined> | undefined)?.[SESSION_COOKIE];
     if (!cookie) throw new AppError('unauthorized', 'Sign in first, or send an API token as a bearer credential');
     actor = await auth.authenticateSession(cookie, workspaceId);
     if (!actor) throw new AppError('unauthorized', 'The session is unknown, expired or signed out');
@@ -136,23 +141,6 @@ function checkOrigin(req: Request, spec: OperationSpec, actor: Actor | null, pub
   }
 }
 
-/** The value of one cookie of a Cookie header (no cookie-parser: only this one is ever read). */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    try {
-      return value.includes('%') ? decodeURIComponent(value) : value;
-    } catch {
-      return value;
-    }
-  }
-  return undefined;
-}
-
 function originOf(referer: string | undefined): string | undefined {
   if (!referer) return undefined;
   try {
@@ -164,6 +152,27 @@ function originOf(referer: string | undefined): string | undefined {
 
 const hasBody = (req: Request) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/**
+ * A raw body (a file) is read by the handler as a stream. Its Content-Type must be the operation's (415). When the
+ * answer goes out before the body was read to its end (an error, 413 past the limit), the connection is closed
+ * after the answer rather than reading megabytes nobody wants; the rest of the body is discarded meanwhile.
+ */
+function checkRawBody(req: Request, res: Response, contentType: string): void {
+  res.once('close', () => {
+    if (!req.complete) req.destroy();
+  });
+  const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const original = res.writeHead.bind(res) as (...args: unknown[]) => Response;
+  res.writeHead = ((...args: unknown[]) => {
+    if (!req.complete && !res.headersSent) {
+      res.setHeader('Connection', 'close');
+      req.resume();
+    }
+    return original(...args);
+  }) as typeof res.writeHead;
+  if (sent !== contentType) throw new AppError('unsupported_media_type', `Send the body as ${contentType}`);
+}
 
 async function readJson(req: Request, res: Response, parse: ReturnType<typeof express.json>): Promise<unknown> {
   if (!hasBody(req)) return undefined;

@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'deployment_not_cancellable',
   /** Agent → worker only: a rollout whose container never answered (the deployment fails with the reason). */
   'rollout_failed',
+  /** Agent → worker only: an upload that could not be built (the deployment fails with the reason). */
+  'build_failed',
   'no_image_built',
   'source_mismatch',
   'destination_exists',

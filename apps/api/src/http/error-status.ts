@@ -21,6 +21,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   image_unavailable: 409,
   deployment_not_cancellable: 409,
   rollout_failed: 409,
+  build_failed: 409,
   no_image_built: 409,
   source_mismatch: 409,
   destination_exists: 409,

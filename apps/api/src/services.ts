@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AccessService,
+  AppError,
   AppService,
   DeploymentService,
   SecretBox,
@@ -20,6 +21,8 @@ import {
   WorkspaceService,
   WorkspaceTeardownService,
   type AgentGateway,
+  FilesService,
+  type FilesGateway,
   type Clock,
   type JobQueue,
   type Logger,
@@ -35,6 +38,7 @@ import { operationsRouter, type ContractViolation } from './http/operations';
 import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
+import { fileRoutes } from './routes/files.routes';
 import { appRoutes } from './routes/apps.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
@@ -65,9 +69,18 @@ export interface ServiceDeps {
   appsDomain?: { domain: string; scheme: 'http' | 'https' };
   /** Calls agents for the interactive reads (runtime logs); without it those answer 503 node_unavailable. */
   agents?: AgentGateway;
+  /** The agents' Files service (FilesPool over the same connections); without it the files API answers 503. */
+  files?: FilesGateway;
+  /** config.limits.uploadFileBytes: largest PUT of a project file (default 100 MB). */
+  maxFileUploadBytes?: number;
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+const noAgent = async (): Promise<never> => {
+  throw new AppError('node_unavailable', 'This API was started without a connection to the agents');
+};
+const NO_FILES: FilesGateway = { listFiles: noAgent, readFile: noAgent, writeFile: noAgent, renameFile: noAgent, deleteFile: noAgent };
 
 export function createServices(deps: ServiceDeps) {
   const repos = createRepositories(deps.db, deps.sql);
@@ -108,6 +121,12 @@ export function createServices(deps: ServiceDeps) {
       logger: deps.logger,
       agents: deps.agents,
     }),
+    files: new FilesService({
+      apps: repos.apps,
+      nodes: agentRepos.nodes,
+      files: deps.files ?? NO_FILES,
+      maxUploadBytes: deps.maxFileUploadBytes ?? 100_000_000,
+    }),
     deployments: new DeploymentService({ apps: repos.apps, deployments: repos.deployments, users: repos.users, jobs: deps.jobs }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
@@ -137,6 +156,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...tokenRoutes(services),
       ...enrollmentRoutes(services),
       ...appRoutes(services),
+      ...fileRoutes(services),
     },
   });
 }

@@ -25,6 +25,10 @@ export function operationErrors(op: OperationSpec): Map<number, string[]> {
     add(413, 'payload_too_large');
     add(415, 'unsupported_media_type');
   }
+  if (op.rawBody) {
+    add(413, 'payload_too_large');
+    add(415, 'unsupported_media_type');
+  }
   if (op.query) add(400, 'validation_failed');
   if (op.auth !== 'public') add(401, 'unauthorized');
   if (op.auth === 'session') add(401, 'session_required');
@@ -112,6 +116,15 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
       ...(spec.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: refify(spec.body, names) } } } }
         : {}),
+      ...(spec.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: spec.rawBody.description,
+              content: { [spec.rawBody.contentType]: { schema: { type: 'string', contentMediaType: spec.rawBody.contentType } } },
+            },
+          }
+        : {}),
       responses,
     };
   }
@@ -136,6 +149,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
       { name: 'plans', description: 'the plan catalog and a workspace plan, limits and usage' },
       { name: 'apps', description: 'apps: containers with a reservation, variables, a project folder and, for web apps, a URL' },
       { name: 'deployments', description: 'builds and zero-downtime rollouts of an app, their logs, cancel and rollback' },
+      { name: 'files', description: "an app's project folder on its server: list, download, upload, rename, delete" },
       { name: 'nodes', description: 'servers running the agent: enrollment' },
       { name: 'nodes', description: 'servers joining the platform' },
       { name: 'meta', description: 'health, readiness and this document' },

@@ -1,6 +1,7 @@
 // Every endpoint of the API, keyed by operationId. document.ts renders this table as the OpenAPI 3.1
 // document served at GET /v1/openapi.json; the API mounts its routes from it (apps/api/src/http/operations.ts),
 // so the path, method, credentials, permission and body schema of a route are written once, here.
+import * as F from './files.schemas';
 import * as S from './schemas';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -24,12 +25,19 @@ export interface OperationSpec {
   readonly body?: object;
   /** Query parameters as one object schema (properties = parameters); validated with coercion, defaults filled in. */
   readonly query?: object;
+  /**
+   * A body that is not JSON (a file): only its Content-Type is checked (415 otherwise); the handler streams it from
+   * `req` itself, with its own size limit.
+   */
+  readonly rawBody?: { readonly contentType: string; readonly description: string };
   readonly success: {
     readonly status: number;
     readonly description: string;
     readonly schema: object;
     readonly contentType?: string;
     readonly setsCookie?: boolean;
+    /** The handler writes the response itself (a download streamed with its headers); it returns nothing. */
+    readonly streamed?: boolean;
   };
   /** Errors particular to the operation; the generic ones (credentials, body, CSRF, 500) are added by document.ts. */
   readonly errors?: { readonly [status: number]: readonly string[] };
@@ -459,6 +467,72 @@ export const OPERATIONS = {
     permission: 'deployments.write',
     success: { status: 200, description: 'the cancelled deployment', schema: S.Deployment },
     errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['deployment_not_cancellable'] },
+  },
+
+  // ------------------------------------------------------------------------------------------- files
+  listFiles: {
+    method: 'get',
+    path: '/v1/workspaces/{workspaceId}/apps/{appId}/files',
+    tag: 'files',
+    summary: "A folder of the app's project folder, as it is now on the server (at most 1,000 entries, sorted by name)",
+    description:
+      'Symlinks are listed as such. A path through a symlink that leads out of the project folder is 400 `invalid_path`. ' +
+      'An app that has no files yet lists as empty.',
+    auth: 'any',
+    permission: 'files.list',
+    query: F.ListFilesQuery,
+    success: { status: 200, description: 'the folder listing', schema: F.FileListing },
+    errors: { 400: ['invalid_path', 'not_a_folder'], 503: ['node_unavailable'] },
+  },
+  deleteFile: {
+    method: 'delete',
+    path: '/v1/workspaces/{workspaceId}/apps/{appId}/files',
+    tag: 'files',
+    summary: 'Delete a file, a symlink (not its target) or a folder (one with content only with recursive=true)',
+    auth: 'any',
+    permission: 'files.write',
+    query: F.DeleteFileQuery,
+    success: { status: 200, description: 'deleted', schema: S.Ok },
+    errors: { 400: ['invalid_path', 'not_a_folder'], 403: WORKSPACE_WRITE_DENIALS, 409: ['folder_not_empty'], 503: ['node_unavailable'] },
+  },
+  downloadFile: {
+    method: 'get',
+    path: '/v1/workspaces/{workspaceId}/apps/{appId}/files/content',
+    tag: 'files',
+    summary: 'Download a file of the project folder (streamed, with Content-Length and Content-Disposition)',
+    description: 'Viewers may list but not download.',
+    auth: 'any',
+    permission: 'files.download',
+    query: F.FilePathQuery,
+    success: { status: 200, description: 'the bytes of the file', schema: F.FileContent, contentType: 'application/octet-stream', streamed: true },
+    errors: { 400: ['invalid_path', 'not_a_file', 'not_a_folder'], 403: ['forbidden'], 503: ['node_unavailable'] },
+  },
+  uploadFile: {
+    method: 'put',
+    path: '/v1/workspaces/{workspaceId}/apps/{appId}/files/content',
+    tag: 'files',
+    summary: 'Write a file of the project folder from the raw body (at most 100 MB); missing parent folders are created',
+    description:
+      'The body is streamed into a temporary file beside the target, which replaces the previous file only once the ' +
+      'last byte arrived: an interrupted upload leaves the old file. Past the limit the answer is 413 at once. The ' +
+      'change takes effect at once on disk; the app runs new code after a restart, and later deployments keep the file.',
+    auth: 'any',
+    permission: 'files.write',
+    query: F.FilePathQuery,
+    rawBody: { contentType: 'application/octet-stream', description: 'the content of the file' },
+    success: { status: 200, description: 'written', schema: S.Ok },
+    errors: { 400: ['invalid_path', 'not_a_file', 'not_a_folder'], 403: WORKSPACE_WRITE_DENIALS, 503: ['node_unavailable'] },
+  },
+  renameFile: {
+    method: 'post',
+    path: '/v1/workspaces/{workspaceId}/apps/{appId}/files/rename',
+    tag: 'files',
+    summary: 'Rename or move a file or folder inside the project folder; the destination must not exist',
+    auth: 'any',
+    permission: 'files.write',
+    body: F.RenameFileRequest,
+    success: { status: 200, description: 'moved', schema: S.Ok },
+    errors: { 400: ['invalid_path', 'not_a_folder'], 403: WORKSPACE_WRITE_DENIALS, 409: ['destination_exists'], 503: ['node_unavailable'] },
   },
 
   // ------------------------------------------------------------------------------------------- nodes

@@ -2,6 +2,8 @@
 // values so TypeScript types derive from them (types.ts) and ajv validates with the very same objects.
 // Each named schema here becomes `#/components/schemas/<Name>` in the served document (document.ts).
 
+import { FILES_SCHEMAS } from './files.schemas';
+
 export const Uuid = { type: 'string', format: 'uuid', examples: ['01936f3e-8a2b-7c4d-9e0f-123456789abc'] } as const;
 export const Timestamp = {
   type: 'string',
@@ -586,6 +588,7 @@ export const ErrorDetail = {
 
 /** Every schema that gets a name in `components.schemas`. */
 export const COMPONENT_SCHEMAS = {
+  ...FILES_SCHEMAS,
   Uuid,
   Timestamp,
   Role,

@@ -10,7 +10,7 @@ import { ensureAppImages, APP_IMAGES } from '@slipway/agent/src/test-images';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
-import { AgentPool } from '@slipway/proto';
+import { AgentPool, FilesPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { ApiClient, createTestDatabase, getWithHost, TEST_SERVICES, type HostResponse, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
@@ -67,6 +67,7 @@ export async function startTestPlatform(options: { name?: string; readyTimeoutMs
     encryptionKey: config.secrets.encryptionKey,
     appsDomain: config.apps,
     agents,
+    files: new FilesPool(agents),
   });
   await services.plans.seed();
   const violations: ContractViolation[] = [];

@@ -25,8 +25,8 @@ export class FilesService {
 
   async list(access: WorkspaceAccess, appId: string, path = ''): Promise<FileListing> {
     const segments = parseFilePath(path, { allowRoot: true });
-    const target = await this.targetOf(access, appId);
-    const listing = await this.deps.files.listFiles(target, { appId, path: segments.join('/'), limit: MAX_LISTING_ENTRIES });
+    const { target, app } = await this.targetOf(access, appId);
+    const listing = await this.deps.files.listFiles(target, { appId: app, path: segments.join('/'), limit: MAX_LISTING_ENTRIES });
     return {
       path: listing.path,
       truncated: listing.truncated,
@@ -37,8 +37,8 @@ export class FilesService {
   /** Resolves once the agent has the file open; the caller streams `stream` (exactly `size` bytes). */
   async download(access: WorkspaceAccess, appId: string, path: string): Promise<FileDownload> {
     const segments = parseFilePath(path, { allowRoot: false });
-    const target = await this.targetOf(access, appId);
-    return this.deps.files.readFile(target, { appId, path: segments.join('/') });
+    const { target, app } = await this.targetOf(access, appId);
+    return this.deps.files.readFile(target, { appId: app, path: segments.join('/') });
   }
 
   /**
@@ -47,35 +47,38 @@ export class FilesService {
    */
   async upload(access: WorkspaceAccess, appId: string, path: string, body: AsyncIterable<Uint8Array>, declaredBytes?: number): Promise<Ok> {
     const segments = parseFilePath(path, { allowRoot: false });
-    const target = await this.targetOf(access, appId);
+    const { target, app } = await this.targetOf(access, appId);
     const max = this.deps.maxUploadBytes;
     if (declaredBytes !== undefined && declaredBytes > max) throw tooLarge(max);
-    await this.deps.files.writeFile(target, { appId, path: segments.join('/') }, limitBytes(body, max));
+    await this.deps.files.writeFile(target, { appId: app, path: segments.join('/') }, limitBytes(body, max));
     return { ok: true };
   }
 
   async rename(access: WorkspaceAccess, appId: string, input: { from: string; to: string }): Promise<Ok> {
     const from = parseFilePath(input.from, { allowRoot: false }).join('/');
     const to = parseFilePath(input.to, { allowRoot: false }).join('/');
-    const target = await this.targetOf(access, appId);
-    await this.deps.files.renameFile(target, { appId, from, to });
+    const { target, app } = await this.targetOf(access, appId);
+    await this.deps.files.renameFile(target, { appId: app, from, to });
     return { ok: true };
   }
 
   async delete(access: WorkspaceAccess, appId: string, path: string, recursive: boolean): Promise<Ok> {
     const segments = parseFilePath(path, { allowRoot: false });
-    const target = await this.targetOf(access, appId);
-    await this.deps.files.deleteFile(target, { appId, path: segments.join('/'), recursive });
+    const { target, app } = await this.targetOf(access, appId);
+    await this.deps.files.deleteFile(target, { appId: app, path: segments.join('/'), recursive });
     return { ok: true };
   }
 
-  /** The server holding the app: its workspace's node. An app of another workspace is 404, like a missing one. */
-  private async targetOf(access: WorkspaceAccess, appId: string): Promise<AgentTarget> {
+  /**
+   * The server holding the app (its workspace's node) and the app's id as stored (the folder's name is the
+   * canonical id, whatever case the request used). An app of another workspace is 404, like a missing one.
+   */
+  private async targetOf(access: WorkspaceAccess, appId: string): Promise<{ target: AgentTarget; app: string }> {
     const app = await this.deps.apps.findApp({ workspaceId: access.workspace.id, appId });
     if (!app) throw new AppError('not_found', 'The app was not found');
     const node = access.workspace.nodeId ? await this.deps.nodes.get(access.workspace.nodeId) : null;
     if (!node) throw new AppError('node_unavailable', "The workspace's server is not known");
-    return { name: node.name, grpcAddress: node.grpcAddress };
+    return { target: { name: node.name, grpcAddress: node.grpcAddress }, app: app.id.toLowerCase() };
   }
 }
 

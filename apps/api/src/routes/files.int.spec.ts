@@ -1,0 +1,342 @@
+// The project-files API end to end: HTTP → API → gRPC (mutual TLS) → agent → a real folder on disk. The app's
+// folder is given the hostile symlinks an app could make; every hostile path, raw or encoded, on every operation
+// answers 400 or 404, and the files outside the folder are checked to be unchanged and never sent back.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { startTestPlatform, type TestPlatform } from '../testing/platform';
+import { TEST_PUBLIC_ORIGIN } from '../testing/test-api';
+
+jest.setTimeout(180_000);
+
+const SECRET = `outside-secret-${randomUUID()}`;
+const MAX = 100_000_000;
+
+describe('project files over HTTP (API → gRPC → agent → disk)', () => {
+  let p: TestPlatform;
+  let owner: ApiClient;
+  let ws: { id: string };
+  let appId: string;
+  let root: string;
+  let outside: string;
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ name: 'files' });
+    owner = p.client();
+    await signUp(owner);
+    ws = await createWorkspace(owner);
+    const res = await owner.post(`/v1/workspaces/${ws.id}/apps`, { name: `files ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+    expect(res.status).toBe(201);
+    appId = res.body.id;
+    root = path.join(p.agent.dataDir, 'volumes', appId);
+    outside = await mkdtemp(path.join(os.tmpdir(), 'slipway-outside-'));
+  });
+
+  afterAll(async () => {
+    await rm(outside, { recursive: true, force: true });
+    await p?.close();
+  });
+
+  const files = (q = '') => `/v1/workspaces/${ws.id}/apps/${appId}/files${q}`;
+  const put = (client: ApiClient, filePath: string, data: string | Buffer, contentType = 'application/octet-stream') =>
+    client.request('PUT', files(`/content?path=${encodeURIComponent(filePath)}`), { raw: data, headers: { 'content-type': contentType } });
+
+  /** What the app could have made in its folder, and files outside it that must never be read or changed. */
+  async function plantHostileLinks() {
+    await mkdir(path.join(root, 'sub'), { recursive: true });
+    await writeFile(path.join(root, 'hello.txt'), 'hello');
+    await mkdir(path.join(outside, 'dir'), { recursive: true });
+    await writeFile(path.join(outside, 'secret.txt'), SECRET);
+    await writeFile(path.join(outside, 'dir', 'inner.txt'), SECRET);
+    const link = async (target: string, at: string) => {
+      await rm(path.join(root, at), { force: true });
+      await symlink(target, path.join(root, at));
+    };
+    await link('/etc', 'etc');
+    await link(outside, 'abs');
+    await link(path.relative(root, outside), 'escape');
+    await link(path.join(outside, 'secret.txt'), 'secret-link');
+    await link(path.relative(path.join(root, 'sub'), outside), 'sub/out');
+    await link('..', 'sub/parent');
+  }
+
+  async function outsideState(): Promise<string> {
+    const parts: string[] = [];
+    for (const dir of [outside, path.join(outside, 'dir')]) {
+      for (const n of (await readdir(dir)).sort()) {
+        const st = await lstat(path.join(dir, n));
+        parts.push(`${dir}/${n} ${st.mode} ${st.mtimeMs} ${st.isFile() ? await readFile(path.join(dir, n), 'utf8') : ''}`);
+      }
+    }
+    parts.push(await readFile('/etc/hostname', 'utf8').catch(() => ''));
+    parts.push(String((await stat('/etc/passwd')).mtimeMs));
+    return parts.join('\n');
+  }
+
+  describe('hostile paths', () => {
+    // [query value as sent on the wire (already encoded), what it is]
+    const HOSTILE: [string, string][] = [
+      ['..', 'raw ..'],
+      ['../hello.txt', 'raw ../'],
+      ['sub/../../x', '.. in the middle'],
+      ['%2e%2e', 'encoded ..'],
+      ['%2E%2E%2Fx', 'encoded ../ (upper case)'],
+      ['sub%2F..%2F..%2Fx', 'encoded / and ..'],
+      ['.', 'a . segment'],
+      ['sub/./hello.txt', 'a . in the middle'],
+      ['%2Fetc%2Fpasswd', 'absolute'],
+      ['/etc/passwd', 'absolute (raw)'],
+      ['..%5C..%5Cetc%5Cpasswd', 'backslashes'],
+      ['sub%5Chello.txt', 'one backslash'],
+      ['a%00b', 'NUL'],
+      ['a%0Ab', 'newline'],
+      ['a%1Fb', 'U+001F'],
+      ['a%7Fb', 'DEL'],
+      ['sub%2F', 'trailing slash'],
+      ['sub//hello.txt', 'empty segment'],
+      [`${'a'.repeat(1025)}`, '1,025 characters'],
+      ['etc', 'symlink to /etc'],
+      ['etc%2Fpasswd', 'file under a symlink to /etc'],
+      ['etc%2Fhostname', 'file under a symlink to /etc (hostname)'],
+      ['abs%2Fsecret.txt', 'absolute symlink to a folder outside'],
+      ['escape%2Fsecret.txt', 'relative symlink out of the folder'],
+      ['escape%2Fdir%2Finner.txt', 'relative symlink out, deeper'],
+      ['secret-link', 'symlink to a file outside (end of path)'],
+      ['sub%2Fout%2Fsecret.txt', 'symlink out in the middle of a path'],
+      ['sub%2Fparent%2Fescape%2Fsecret.txt', 'inside link, then a link out'],
+      ['sub%2Fout%2Fdir', 'folder reached through a link in the middle'],
+    ];
+    let before: string;
+
+    beforeAll(async () => {
+      await plantHostileLinks();
+    });
+    beforeEach(async () => {
+      before = await outsideState();
+    });
+    afterEach(async () => {
+      expect(await outsideState()).toBe(before);
+      expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hello');
+    });
+
+    const refused = (status: number) => expect([400, 404]).toContain(status);
+
+    it.each(HOSTILE)('list ?path=%s (%s)', async (q) => {
+      const res = await owner.get(files(`?path=${q}`));
+      refused(res.status);
+      expect(res.text).not.toContain(SECRET);
+      expect(res.text).not.toContain('secret.txt');
+      expect(res.text).not.toContain('root:');
+    });
+
+    it.each(HOSTILE)('download ?path=%s (%s)', async (q) => {
+      const res = await owner.get(files(`/content?path=${q}`));
+      refused(res.status);
+      expect(res.text).not.toContain(SECRET);
+      expect(res.text).not.toContain('root:');
+    });
+
+    it.each(HOSTILE)('upload ?path=%s (%s)', async (q) => {
+      const res = await owner.request('PUT', files(`/content?path=${q}`), { raw: 'pwned', headers: { 'content-type': 'application/octet-stream' } });
+      refused(res.status);
+    });
+
+    it.each(HOSTILE)('upload below ?path=%s/new.txt (%s)', async (q) => {
+      const res = await owner.request('PUT', files(`/content?path=${q}%2Fnew.txt`), { raw: 'pwned', headers: { 'content-type': 'application/octet-stream' } });
+      refused(res.status);
+    });
+
+    it.each(HOSTILE)('delete ?path=%s (%s) recursively', async (q) => {
+      // A final symlink is deleted itself (inside the folder, never its target): those are left to the test below.
+      if (['etc', 'secret-link'].includes(q)) return;
+      const res = await owner.delete(files(`?path=${q}&recursive=true`));
+      refused(res.status);
+    });
+
+    it.each(HOSTILE)('rename from and to %s (%s)', async (q) => {
+      const value = decodeURIComponent(q.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+      const finalLink = ['etc', 'secret-link'].includes(q);
+      if (!finalLink) refused((await owner.post(files('/rename'), { from: value, to: 'stolen' })).status);
+      // Onto a link that exists: 409 like any existing destination (the link is not followed).
+      const onto = (await owner.post(files('/rename'), { from: 'hello.txt', to: value })).status;
+      if (finalLink) expect(onto).toBe(409);
+      else refused(onto);
+      refused((await owner.post(files('/rename'), { from: 'hello.txt', to: `${value}/x` })).status);
+    });
+
+    it('deleting a final symlink removes the link only', async () => {
+      await symlink(path.join(outside, 'secret.txt'), path.join(root, 'doomed-link'));
+      expect((await owner.delete(files('?path=doomed-link'))).status).toBe(200);
+      await expect(lstat(path.join(root, 'doomed-link'))).rejects.toThrow();
+    });
+
+    it('the empty path is the root for a listing only', async () => {
+      expect((await owner.get(files('?path='))).status).toBe(200);
+      expect((await owner.get(files('/content?path='))).status).toBe(400);
+      expect((await owner.delete(files('?path=&recursive=true'))).body.error.code).toBe('invalid_path');
+    });
+  });
+
+  describe('the operations', () => {
+    it('upload, list, download, rename, delete', async () => {
+      const data = randomBytes(3 * 1024 * 1024);
+      expect((await put(owner, 'src/deep/blob.bin', data)).body).toEqual({ ok: true });
+      const listing = await owner.get(files('?path=src/deep'));
+      expect(listing.status).toBe(200);
+      expect(listing.body).toEqual({
+        path: 'src/deep',
+        truncated: false,
+        entries: [{ name: 'blob.bin', type: 'file', size: data.length, modifiedAt: expect.stringMatching(/Z$/), mode: '0644' }],
+      });
+      const res = await fetch(new URL(files('/content?path=src/deep/blob.bin'), p.base), { headers: { cookie: `svc_session=${owner.cookie('svc_session')}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/octet-stream');
+      expect(res.headers.get('content-length')).toBe(String(data.length));
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="blob.bin"; filename*=UTF-8''blob.bin`);
+      expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
+
+      expect((await owner.post(files('/rename'), { from: 'src/deep/blob.bin', to: 'moved/blob.bin' })).body).toEqual({ ok: true });
+      expect((await readFile(path.join(root, 'moved', 'blob.bin'))).equals(data)).toBe(true);
+      await put(owner, 'other.bin', 'x');
+      const clash = await owner.post(files('/rename'), { from: 'other.bin', to: 'moved/blob.bin' });
+      expect([clash.status, clash.body.error.code]).toEqual([409, 'destination_exists']);
+      const notEmpty = await owner.delete(files('?path=moved'));
+      expect([notEmpty.status, notEmpty.body.error.code]).toEqual([409, 'folder_not_empty']);
+      expect((await owner.delete(files('?path=moved&recursive=true'))).body).toEqual({ ok: true });
+      expect((await owner.get(files('/content?path=moved/blob.bin'))).status).toBe(404);
+    });
+
+    it('answers not_a_file, not_a_folder, 404 and 415 with their codes', async () => {
+      await put(owner, 'plain.txt', 'plain');
+      await mkdir(path.join(root, 'folder'), { recursive: true });
+      const cases: [Promise<{ status: number; body: { error: { code: string } } }>, number, string][] = [
+        [owner.get(files('/content?path=folder')), 400, 'not_a_file'],
+        [owner.get(files('?path=plain.txt')), 400, 'not_a_folder'],
+        [owner.get(files('/content?path=nope.txt')), 404, 'not_found'],
+        [owner.get(files('?path=nope')), 404, 'not_found'],
+        [put(owner, 'x.json', '{}', 'application/json'), 415, 'unsupported_media_type'],
+        [owner.request('PUT', files('/content?path=x'), { raw: 'x' }), 415, 'unsupported_media_type'],
+        [owner.get(files('?path=a&unknown=1')), 400, 'validation_failed'],
+        [owner.get(files('/content')), 400, 'validation_failed'],
+        [owner.get(`/v1/workspaces/${ws.id}/apps/${randomUUID()}/files`), 404, 'not_found'],
+      ];
+      for (const [res, status, code] of cases) expect([(await res).status, (await res).body.error?.code]).toEqual([status, code]);
+    });
+
+    it('keeps a download name exact (RFC 5987) and writes what the app runs as owning', async () => {
+      await chown(root, 1234, 1235);
+      await put(owner, 'dir/ünïcödé "q".txt', 'x');
+      const res = await fetch(new URL(files(`/content?path=${encodeURIComponent('dir/ünïcödé "q".txt')}`), p.base), { headers: { cookie: `svc_session=${owner.cookie('svc_session')}` } });
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="_n_c_d_ _q_.txt"; filename*=UTF-8''%C3%BCn%C3%AFc%C3%B6d%C3%A9%20%22q%22.txt`);
+      await res.arrayBuffer();
+      for (const rel of ['dir', 'dir/ünïcödé "q".txt']) {
+        const st = await stat(path.join(root, rel));
+        expect([st.uid, st.gid]).toEqual([1234, 1235]);
+      }
+      await chown(root, 0, 0);
+    });
+
+    it('a viewer lists but does not download or change; another workspace gets 404', async () => {
+      await put(owner, 'v.txt', 'v');
+      const viewer = p.client();
+      const v = await signUp(viewer);
+      expect((await owner.post(`/v1/workspaces/${ws.id}/members`, { email: v.email, role: 'viewer' })).status).toBe(201);
+      expect((await viewer.get(files())).status).toBe(200);
+      expect((await viewer.get(files('/content?path=v.txt'))).status).toBe(403);
+      expect((await put(viewer, 'v.txt', 'changed')).status).toBe(403);
+      expect((await viewer.post(files('/rename'), { from: 'v.txt', to: 'w.txt' })).status).toBe(403);
+      expect((await viewer.delete(files('?path=v.txt'))).status).toBe(403);
+
+      const stranger = p.client();
+      await signUp(stranger);
+      const own = await createWorkspace(stranger);
+      for (const res of [
+        await stranger.get(files()),
+        await stranger.get(files('/content?path=v.txt')),
+        await put(stranger, 'v.txt', 'changed'),
+        await stranger.delete(files('?path=v.txt')),
+        // Their own workspace's path with our app id: the app is not theirs.
+        await stranger.get(`/v1/workspaces/${own.id}/apps/${appId}/files`),
+        await stranger.request('PUT', `/v1/workspaces/${own.id}/apps/${appId}/files/content?path=v.txt`, { raw: 'x', headers: { 'content-type': 'application/octet-stream' } }),
+      ]) {
+        expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
+      }
+      expect(await readFile(path.join(root, 'v.txt'), 'utf8')).toBe('v');
+    });
+  });
+
+  describe('upload limits and interruptions', () => {
+    const cookie = () => `svc_session=${owner.cookie('svc_session')}`;
+
+    /** A PUT streamed from a generator of `total` bytes; resolves with the status as soon as the answer arrives. */
+    function streamPut(filePath: string, total: number, o: { declareLength: boolean; abortAfter?: number }): Promise<{ status: number; body: string; sent: number }> {
+      return new Promise((resolve, reject) => {
+        const url = new URL(files(`/content?path=${encodeURIComponent(filePath)}`), p.base);
+        const headers: Record<string, string> = { cookie: cookie(), origin: TEST_PUBLIC_ORIGIN, 'content-type': 'application/octet-stream' };
+        if (o.declareLength) headers['content-length'] = String(total);
+        const req = http.request(url, { method: 'PUT', headers });
+        let sent = 0;
+        let answered = false;
+        const chunk = Buffer.alloc(1024 * 1024, 0x61);
+        req.on('response', (res) => {
+          answered = true;
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body, sent }));
+          res.on('error', () => resolve({ status: res.statusCode!, body, sent }));
+        });
+        req.on('error', (e) => (answered ? undefined : o.abortAfter !== undefined ? resolve({ status: 0, body: '', sent }) : reject(e)));
+        const pump = () => {
+          while (!answered && sent < total) {
+            if (o.abortAfter !== undefined && sent >= o.abortAfter) {
+              req.destroy();
+              resolve({ status: 0, body: '', sent });
+              return;
+            }
+            const n = Math.min(chunk.length, total - sent);
+            sent += n;
+            if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once('drain', pump);
+          }
+          if (!answered && sent >= total) req.end();
+        };
+        pump();
+      });
+    }
+
+    it('100 MB + 1 byte answers 413 (declared: before any byte is read; chunked: as soon as the limit is passed); the old file stays', async () => {
+      await put(owner, 'big.bin', 'old');
+      const declared = await streamPut('big.bin', MAX + 1, { declareLength: true });
+      expect(declared.status).toBe(413);
+      expect(JSON.parse(declared.body).error.code).toBe('payload_too_large');
+      const chunked = await streamPut('big.bin', MAX + 1, { declareLength: false });
+      expect(chunked.status).toBe(413);
+      expect(JSON.parse(chunked.body).error.code).toBe('payload_too_large');
+      expect(await readFile(path.join(root, 'big.bin'), 'utf8')).toBe('old');
+      expect((await readdir(root)).filter((n) => n.includes('slipway-upload'))).toEqual([]);
+    });
+
+    it('exactly 100 MB is accepted', async () => {
+      const ok = await streamPut('big.bin', MAX, { declareLength: false });
+      expect(ok.status).toBe(200);
+      expect((await stat(path.join(root, 'big.bin'))).size).toBe(MAX);
+      await rm(path.join(root, 'big.bin'));
+    });
+
+    it('an upload aborted by the client leaves the old content and no temporary file', async () => {
+      await put(owner, 'keep.bin', 'old content');
+      const aborted = await streamPut('keep.bin', 50 * 1024 * 1024, { declareLength: true, abortAfter: 10 * 1024 * 1024 });
+      expect(aborted.status).toBe(0);
+      let left: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        left = (await readdir(root)).filter((n) => n.includes('slipway-upload'));
+        if (left.length === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(left).toEqual([]);
+      expect(await readFile(path.join(root, 'keep.bin'), 'utf8')).toBe('old content');
+    });
+  });
+});

@@ -1,0 +1,183 @@
+import { detect, pyprojectDependencies, requirementNames, webLine, type BuildPlan, type SourceTree } from './detect';
+import { dockerfileFor, dockerignoreFor } from './dockerfiles';
+import { BuildError } from './extract';
+
+const tree = (files: Record<string, string>): SourceTree => ({ files: new Set(Object.keys(files)), read: (n) => files[n] ?? null });
+const images = { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' };
+const pkg = (o: object) => JSON.stringify(o);
+
+function fails(files: Record<string, string>): string {
+  try {
+    detect(tree(files));
+  } catch (e) {
+    expect(e).toBeInstanceOf(BuildError);
+    return (e as Error).message;
+  }
+  throw new Error('detect did not fail');
+}
+
+function as<L extends BuildPlan['language']>(plan: BuildPlan, language: L): Extract<BuildPlan, { language: L }> {
+  expect(plan.language).toBe(language);
+  return plan as Extract<BuildPlan, { language: L }>;
+}
+
+describe('detection order', () => {
+  it('a Dockerfile wins over everything, and its CMD over a Procfile', () => {
+    const plan = detect(tree({ Dockerfile: 'FROM x', 'package.json': '{}', 'requirements.txt': '', 'index.html': '', Procfile: 'web: x' }));
+    expect(plan.language).toBe('dockerfile');
+    expect(plan.reasons.join('\n')).toMatch(/Dockerfile at the root[\s\S]*Procfile's web: line is not used/);
+    expect(dockerfileFor(plan, { images, extraCa: false })).toBeNull();
+  });
+  it('Node before Python before static', () => {
+    expect(detect(tree({ 'package.json': pkg({ main: 'a.js' }), 'requirements.txt': '', 'index.html': '' })).language).toBe('node');
+    expect(detect(tree({ 'requirements.txt': '', 'main.py': '', 'index.html': '' })).language).toBe('python');
+    expect(detect(tree({ 'index.html': '<h1>hi</h1>' })).language).toBe('static');
+  });
+  it('nothing known: the reason says what was looked for', () => {
+    const reason = fails({ 'README.md': '', 'notes.txt': '' });
+    expect(reason).toMatch(/Dockerfile.*package\.json.*requirements\.txt or pyproject\.toml.*index\.html/);
+    expect(reason).toContain('README.md, notes.txt');
+  });
+  it('an empty root fails the same way', () => {
+    expect(fails({})).toContain('None was there');
+  });
+});
+
+describe('Node', () => {
+  it('npm ci with package-lock.json, build script, start script', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'tsc', start: 'node dist/a.js' } }), 'package-lock.json': '{}' })), 'node');
+    expect(p).toMatchObject({ packageManager: 'npm', install: 'npm ci --no-audit --no-fund', build: 'npm run build', start: 'npm start', installFiles: ['package.json', 'package-lock.json'] });
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df.split('\n')).toEqual([
+      'FROM slipway/node:18',
+      'WORKDIR /app',
+      'ENV NPM_CONFIG_UPDATE_NOTIFIER=false',
+      'COPY ["app/package.json","app/package-lock.json","./"]',
+      'RUN npm ci --no-audit --no-fund',
+      'COPY app/ ./',
+      'RUN npm run build',
+      'ENV PORT=8080',
+      'CMD ["sh","-c","exec npm start"]',
+      '',
+    ]);
+    expect(dockerignoreFor(p)).toContain('app/node_modules');
+  });
+  it('pnpm by its lockfile, with the version of packageManager or of the lockfile', () => {
+    const a = as(detect(tree({ 'package.json': pkg({ main: 'i.js', packageManager: 'pnpm@8.15.1' }), 'pnpm-lock.yaml': "lockfileVersion: '6.0'" })), 'node');
+    expect(a.packageManager).toBe('pnpm');
+    expect(a.install).toBe('npm install -g --no-audit --no-fund pnpm@8.15.1 && pnpm install --frozen-lockfile');
+    const b = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'x', build: 'y' } }), 'pnpm-lock.yaml': "lockfileVersion: '9.0'" })), 'node');
+    expect(b.install).toContain('pnpm@9 ');
+    expect(b).toMatchObject({ build: 'pnpm run build', start: 'pnpm start' });
+  });
+  it('yarn by yarn.lock', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node .' } }), 'yarn.lock': '' })), 'node');
+    expect(p).toMatchObject({ packageManager: 'yarn', start: 'yarn start', installFiles: ['package.json', 'yarn.lock'] });
+    expect(p.install).toContain('yarn install --frozen-lockfile');
+  });
+  it('npm install without a lockfile; no build script is said so', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ main: 'server.js' }) })), 'node');
+    expect(p).toMatchObject({ install: 'npm install --no-audit --no-fund', build: null, start: 'node server.js' });
+    expect(p.reasons.join('\n')).toMatch(/No lockfile[\s\S]*no build script[\s\S]*main/);
+  });
+  it('starts server.js/index.js when there is no start script or main', () => {
+    expect(as(detect(tree({ 'package.json': '{}', 'index.js': '' })), 'node').start).toBe('node index.js');
+    expect(fails({ 'package.json': '{}' })).toMatch(/no start script and no main/);
+  });
+  it('a Procfile web: line overrides the start script', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a' } }), Procfile: 'worker: x\nweb: node web.js --port $PORT\n' })), 'node');
+    expect(p.start).toBe('node web.js --port $PORT');
+    expect(dockerfileFor(p, { images, extraCa: false })).toContain('CMD ["sh","-c","exec node web.js --port $PORT"]');
+  });
+  it('refuses a package.json that is not JSON', () => {
+    expect(fails({ 'package.json': '{ nope' })).toMatch(/package\.json is not valid JSON/);
+  });
+  it('quotes an odd main', () => {
+    expect(as(detect(tree({ 'package.json': pkg({ main: "my app's.js" }) })), 'node').start).toBe("node 'my app'\\''s.js'");
+  });
+});
+
+describe('Python', () => {
+  it('requirements.txt installed as its own layer; main.py started', () => {
+    const p = as(detect(tree({ 'requirements.txt': '', 'main.py': 'print(1)' })), 'python');
+    expect(p.start).toBe('python main.py');
+    expect(dockerfileFor(p, { images, extraCa: false })!.split('\n')).toEqual([
+      'FROM slipway/python:3.11',
+      'WORKDIR /app',
+      'COPY ["app/requirements.txt","./"]',
+      'RUN pip install --no-cache-dir -r requirements.txt',
+      'COPY app/ ./',
+      'ENV PORT=8080',
+      'CMD ["sh","-c","exec python main.py"]',
+      '',
+    ]);
+  });
+  it('app.py when there is no main.py', () => {
+    expect(as(detect(tree({ 'requirements.txt': 'requests', 'app.py': '' })), 'python').start).toBe('python app.py');
+  });
+  it('a gunicorn app', () => {
+    const p = as(detect(tree({ 'requirements.txt': 'Flask==3.0\ngunicorn>=21 # server\n', 'app.py': 'from flask import Flask\napp = Flask(__name__)\n' })), 'python');
+    expect(p.start).toBe('gunicorn --bind 0.0.0.0:$PORT app:app');
+  });
+  it('a uvicorn app', () => {
+    const p = as(detect(tree({ 'requirements.txt': 'fastapi\nuvicorn[standard]\n', 'main.py': 'from fastapi import FastAPI\napp = FastAPI()\n' })), 'python');
+    expect(p.start).toBe('uvicorn main:app --host 0.0.0.0 --port $PORT');
+  });
+  it('pyproject dependencies become a cached requirements layer', () => {
+    const toml = '[build-system]\nrequires = ["setuptools"]\n\n[project]\nname = "x"\ndependencies = [\n  "gunicorn>=21",\n  \'flask\',\n]\n\n[tool.x]\ny = 1\n';
+    const p = as(detect(tree({ 'pyproject.toml': toml, 'wsgi.py': 'application = make()\n' })), 'python');
+    expect(p.requirements).toBe('gunicorn>=21\nflask\n');
+    expect(p.start).toBe('gunicorn --bind 0.0.0.0:$PORT wsgi:application');
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df.indexOf('COPY slipway/requirements.txt')).toBeLessThan(df.indexOf('COPY app/ ./'));
+  });
+  it('a pyproject without dependencies is installed after the source', () => {
+    const p = as(detect(tree({ 'pyproject.toml': '[project]\nname="x"\n', 'main.py': '' })), 'python');
+    expect(p.installAfterSource).toBe(true);
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df.indexOf('RUN pip install --no-cache-dir .')).toBeGreaterThan(df.indexOf('COPY app/ ./'));
+  });
+  it('a Procfile web: line wins, shell syntax kept', () => {
+    const p = as(detect(tree({ 'requirements.txt': 'gunicorn', 'app.py': 'app = Flask()', Procfile: 'web: python migrate.py && python serve.py' })), 'python');
+    expect(p.start).toBe('python migrate.py && python serve.py');
+    expect(dockerfileFor(p, { images, extraCa: false })).toContain('CMD ["sh","-c","python migrate.py && python serve.py"]');
+  });
+  it('no way to start it: says what was looked for', () => {
+    expect(fails({ 'requirements.txt': '' })).toMatch(/no Procfile.*gunicorn or uvicorn.*main\.py nor app\.py/);
+  });
+});
+
+describe('static', () => {
+  it('served by the static image from /app', () => {
+    const p = detect(tree({ 'index.html': '<p>hi</p>', 'style.css': '' }));
+    expect(dockerfileFor(p, { images, extraCa: false })).toBe('FROM slipway/static:1\nWORKDIR /app\nCOPY app/ /app/\nENV PORT=8080\n');
+  });
+});
+
+describe('extra CA bundle', () => {
+  it('copied and exported before the install, only when configured', () => {
+    const p = detect(tree({ 'package.json': pkg({ main: 'a.js' }) }));
+    const df = dockerfileFor(p, { images, extraCa: true })!;
+    expect(df).toContain('COPY slipway/ca.crt /usr/local/share/slipway/extra-ca.crt');
+    expect(df).toMatch(/ENV NODE_EXTRA_CA_CERTS=\S+ SSL_CERT_FILE=\S+ PIP_CERT=\S+ REQUESTS_CA_BUNDLE=\S+ npm_config_cafile=\S+/);
+    expect(df.indexOf('NODE_EXTRA_CA_CERTS')).toBeLessThan(df.indexOf('RUN npm install'));
+    expect(dockerfileFor(p, { images, extraCa: false })).not.toContain('ca.crt');
+  });
+});
+
+describe('helpers', () => {
+  it('webLine', () => {
+    expect(webLine('web: a b\n')).toBe('a b');
+    expect(webLine('  web:a\r\n')).toBe('a');
+    expect(webLine('worker: x')).toBeNull();
+    expect(webLine('web:   ')).toBeNull();
+  });
+  it('requirementNames', () => {
+    expect(requirementNames('# c\n-r other.txt\nFlask_Login>=1 ; python_version>"3"\nuvicorn[standard]\ngit+https://x\n')).toEqual(['flask-login', 'uvicorn', 'git']);
+  });
+  it('pyprojectDependencies', () => {
+    expect(pyprojectDependencies('[project]\nname="a"\n')).toBeNull();
+    expect(pyprojectDependencies('[tool.poetry]\ndependencies = ["x"]\n')).toBeNull();
+    expect(pyprojectDependencies('[project]\ndependencies = ["a", "b>1"]\n')).toEqual(['a', 'b>1']);
+  });
+});

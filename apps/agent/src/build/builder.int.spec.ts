@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { silentLogger } from '../testing';
+import { Builder, type BuilderOptions } from './builder';
+import { BuildError } from './extract';
+import { sample, zipOf, type SampleKind } from './samples';
+import { writeZip } from './zip-writer';
+
+// Real Docker, local base images (deploy/images/build.sh), the npm registry through this machine's CA bundle.
+const docker = new Docker({ socketPath: '/var/run/docker.sock' });
+const CA = '/etc/ssl/certs/ca-certificates.crt';
+const appId = randomUUID();
+let work: string;
+
+function builder(o: Partial<BuilderOptions> = {}): Builder {
+  return new Builder({
+    docker,
+    buildsDir: path.join(work, 'builds'),
+    images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
+    extraCaBundle: CA,
+    cpus: 1,
+    memoryMb: 1024,
+    timeoutMs: 120_000,
+    concurrency: 1,
+    logger: silentLogger,
+    ...o,
+  });
+}
+
+async function zipFile(content: Buffer): Promise<string> {
+  const p = path.join(work, `${randomUUID()}.zip`);
+  await writeFile(p, content);
+  return p;
+}
+
+async function build(b: Builder, zip: Buffer, signal?: AbortSignal) {
+  const lines: string[] = [];
+  const deploymentId = randomUUID();
+  const result = await b.build({ workspaceId: 'ws-test', appId, deploymentId, zipPath: await zipFile(zip), signal }, (l) => lines.push(l)).catch((e: unknown) => e as Error);
+  return { result, lines, deploymentId };
+}
+
+/** Runs the image briefly with its port on 127.0.0.1 and answers the body of GET /. */
+async function serve(imageRef: string): Promise<string> {
+  const c = await docker.createContainer({
+    Image: imageRef,
+    Env: ['PORT=8080'],
+    ExposedPorts: { '8080/tcp': {} },
+    Labels: { 'slipway.workspace': 'ws-test' },
+    HostConfig: { PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] } },
+  });
+  try {
+    await c.start();
+    const port = (await c.inspect()).NetworkSettings.Ports['8080/tcp']![0]!.HostPort;
+    const end = Date.now() + 20_000;
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
+        if (res.ok) return await res.text();
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > end) throw new Error(`${imageRef} never answered; logs: ${String(await c.logs({ stdout: true, stderr: true }))}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await c.remove({ force: true });
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'slipway-build-'));
+});
+afterAll(async () => {
+  for (const img of await docker.listImages({ filters: { reference: [`slipway-app/${appId}`] } })) {
+    for (const tag of img.RepoTags ?? []) await docker.getImage(tag).remove().catch(() => undefined);
+  }
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('Builder: sample apps built into images that answer', () => {
+  it.each<[SampleKind, string, RegExp]>([
+    ['node', 'node v1 1m\n', /Found package-lock\.json: dependencies installed with npm ci/],
+    ['python', 'python v1\n', /Found requirements\.txt: a Python app/],
+    ['static', 'static v1\n', /Found index\.html: a static site/],
+    ['dockerfile', 'dockerfile v1\n', /Found a Dockerfile at the root/],
+  ])('%s', async (kind, body, reason) => {
+    const { result, lines } = await build(builder(), zipOf(sample(kind), kind === 'static' ? 'site' : undefined));
+    if (result instanceof Error) throw new Error(`${result.message}\n${lines.join('\n')}`);
+    expect(result.language).toBe(kind);
+    expect(lines.join('\n')).toMatch(reason);
+    const image = await docker.getImage(result.imageRef).inspect();
+    expect(image.Config.Labels).toMatchObject({ 'slipway.app': appId });
+    expect(image.Config.WorkingDir).toBe('/app');
+    expect(await serve(result.imageRef)).toBe(body);
+  });
+
+  it('a second build with the same lockfile reuses the dependency layer', async () => {
+    const b = builder();
+    const first = await build(b, zipOf(sample('node', 'w1')));
+    if (first.result instanceof Error) throw first.result;
+    const second = await build(b, zipOf(sample('node', 'w2')));
+    if (second.result instanceof Error) throw second.result;
+    // The install step's "Using cache" follows its RUN line.
+    const i = second.lines.findIndex((l) => /RUN npm ci/.test(l) && /^Step \d+\/\d+/.test(l));
+    expect(i).toBeGreaterThan(0);
+    expect(second.lines[i + 1]).toMatch(/Using cache/);
+    // The source changed: the COPY of it is not cached.
+    const copy = second.lines.findIndex((l) => /^Step \d+\/\d+ : COPY app\/ \.\//.test(l));
+    expect(second.lines[copy + 1]).not.toMatch(/Using cache/);
+    expect(await serve(second.result.imageRef)).toBe('node w2 1m\n');
+  });
+
+  it('RUN steps run under the build\'s memory and CPU limits (cgroup v1)', async () => {
+    const { result, lines } = await build(
+      builder({ memoryMb: 700, cpus: 0.5 }),
+      zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo mem=$(cat /sys/fs/cgroup/memory/memory.limit_in_bytes) cpu=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) ${randomUUID()}\n` }),
+    );
+    if (result instanceof Error) throw result;
+    expect(lines.find((l) => l.startsWith('mem='))).toMatch(new RegExp(`^mem=${700 * 1024 * 1024} cpu=50000 `));
+  });
+});
+
+describe('Builder: failures', () => {
+  it.each<[string, Buffer, RegExp]>([
+    ['zip-slip', writeZip([{ name: 'index.html', data: 'x' }, { name: '../../escaped.txt', data: 'pwned' }]), /contains "\.\." and would be written outside/],
+    ['symlink', writeZip([{ name: 'index.html', data: 'x' }, { name: 'passwd', data: '/etc/passwd', mode: 0o120777 }]), /is a symbolic link/],
+    ['zip bomb', writeZip([{ name: 'bomb', data: Buffer.alloc(50_000_000) }]), /zip bomb/],
+    ['not a zip', Buffer.from('PK but not really, just text\n'.repeat(100)), /not a valid \.zip/],
+    ['unknown language', writeZip([{ name: 'notes.txt', data: 'hi' }]), /Looked at the root of the \.zip for/],
+  ])('%s: a BuildError with a clear reason, nothing left behind', async (_name, zip, reason) => {
+    const before = await readdir(work);
+    const { result } = await build(builder(), zip);
+    expect(result).toBeInstanceOf(BuildError);
+    expect((result as Error).message).toMatch(reason);
+    expect(await readdir(path.join(work, 'builds'))).toEqual([]);
+    expect((await readdir(work)).filter((f) => !before.includes(f) && !f.endsWith('.zip'))).toEqual([]);
+    expect(await readdir(path.dirname(work))).not.toContain('escaped.txt');
+  });
+
+  it('a failing RUN step fails the build with docker’s message', async () => {
+    const { result, lines } = await build(builder(), zipOf({ Dockerfile: 'FROM slipway/node:18\nRUN echo about to fail && exit 3\n' }));
+    expect(result).toBeInstanceOf(BuildError);
+    expect((result as Error).message).toMatch(/The build failed: .*returned a non-zero code: 3/);
+    expect(lines).toContain('about to fail');
+  });
+
+  it('the time limit stops a build', async () => {
+    const started = Date.now();
+    const { result } = await build(builder({ timeoutMs: 3_000 }), zipOf({ Dockerfile: 'FROM slipway/node:18\nRUN sleep 60\n' }));
+    expect((result as Error).message).toMatch(/longer than 3 s/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('cancelling stops a running build, and a waiting one never starts', async () => {
+    const b = builder({ concurrency: 1 });
+    const marker = randomUUID().slice(0, 8);
+    const running = new AbortController();
+    const waiting = new AbortController();
+    const first = build(b, zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${marker} && sleep 60\n` }), running.signal);
+    const secondLines: string[] = [];
+    const second = b
+      .build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: await zipFile(zipOf(sample('static'))), signal: waiting.signal }, (l) => secondLines.push(l))
+      .catch((e: Error) => e);
+    // Wait until the RUN step is running, then cancel both.
+    for (let i = 0; i < 100 && !(await runningWith(marker)); i++) await new Promise((r) => setTimeout(r, 200));
+    expect(await runningWith(marker)).toBe(true);
+    expect(secondLines[0]).toMatch(/Waiting for a build slot/);
+    waiting.abort();
+    running.abort();
+    expect(((await first).result as Error).message).toBe('The build was cancelled');
+    expect(((await second) as Error).message).toBe('The build was cancelled');
+    // The daemon stops the RUN container once the client is gone.
+    for (let i = 0; i < 50 && (await runningWith(marker)); i++) await new Promise((r) => setTimeout(r, 200));
+    expect(await runningWith(marker)).toBe(false);
+  });
+});
+
+async function runningWith(marker: string): Promise<boolean> {
+  const list = await docker.listContainers();
+  return list.some((c) => c.Command.includes(marker));
+}

@@ -1,0 +1,240 @@
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { LABELS, type Logger } from '@slipway/core';
+import type Docker from 'dockerode';
+import { detect, readSourceTree, type BuildPlan } from './detect';
+import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
+import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
+
+export interface BuilderOptions {
+  docker: Docker;
+  /** Build folders live under `<buildsDir>/<deploymentId>` while a build runs, and are removed after. */
+  buildsDir: string;
+  images: BaseImages;
+  /** A PEM bundle trusted during builds (npm, pip, OpenSSL), on top of the base image's own; null for none. */
+  extraCaBundle: string | null;
+  /** CPUs a build may use (cgroup quota). */
+  cpus: number;
+  memoryMb: number;
+  timeoutMs: number;
+  /** Builds at once on this server; others wait for a slot. */
+  concurrency: number;
+  extractLimits?: ExtractLimits;
+  logger: Logger;
+}
+
+export interface BuildRequest {
+  workspaceId: string;
+  appId: string;
+  deploymentId: string;
+  zipPath: string;
+  /** Aborting it stops the build (a cancelled deployment). */
+  signal?: AbortSignal;
+}
+
+export interface BuildResult {
+  imageId: string;
+  imageRef: string;
+  language: BuildPlan['language'];
+}
+
+type Emit = (line: string) => void;
+
+/** The tag of a deployment's image; the same repository as image apps, so rollout, pruning and removal find it. */
+export const builtImageRef = (appId: string, deploymentId: string) => `slipway-app/${appId}:${deploymentId}`;
+
+const CPU_PERIOD = 100_000;
+
+/**
+ * Builds an uploaded .zip into an image: safe extraction into a fresh build folder, detection, a generated
+ * Dockerfile (or the upload's own), then `docker build` (classic builder) under the build's own CPU and memory
+ * limits and time limit, at most `concurrency` at once. Every line of output goes to `emit`; docker's
+ * "Using cache" lines show a reused dependency layer. The build folder is removed whatever happens.
+ */
+export class Builder {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly o: BuilderOptions) {}
+
+  async build(req: BuildRequest, emit: Emit): Promise<BuildResult> {
+    if (req.signal?.aborted) throw cancelled();
+    if (this.running >= this.o.concurrency) emit(`Waiting for a build slot (${this.o.concurrency} build${this.o.concurrency === 1 ? '' : 's'} at a time on this server)`);
+    await this.acquire(req.signal);
+    const dir = path.join(this.o.buildsDir, req.deploymentId);
+    try {
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const started = Date.now();
+      emit('Extracting the upload');
+      const upload = path.join(dir, 'upload');
+      const { files, bytes } = await extractZip(req.zipPath, upload, this.o.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
+      const app = path.join(dir, CONTEXT.app);
+      const top = await singleFolder(upload);
+      if (top) {
+        emit(`The .zip holds one folder, ${top}/: building from inside it`);
+        await rename(path.join(upload, top), app);
+        await rmdir(upload);
+      } else {
+        await rename(upload, app);
+      }
+      emit(`Extracted ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)}) in ${Date.now() - started} ms`);
+      if (req.signal?.aborted) throw cancelled();
+
+      const plan = detect(await readSourceTree(app));
+      for (const r of plan.reasons) emit(r);
+      const dockerfile = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      let context = app;
+      if (dockerfile !== null) {
+        context = dir;
+        await writeFile(path.join(dir, 'Dockerfile'), dockerfile);
+        await writeFile(path.join(dir, '.dockerignore'), dockerignoreFor(plan));
+        await mkdir(path.join(dir, CONTEXT.meta));
+        if (this.o.extraCaBundle) {
+          await copyFile(this.o.extraCaBundle, path.join(dir, CONTEXT.ca));
+          emit('The extra CA bundle is trusted during the build');
+        }
+        if (plan.language === 'python' && plan.requirements !== null) await writeFile(path.join(dir, CONTEXT.requirements), plan.requirements);
+        emit('Generated Dockerfile:');
+        for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
+      }
+      const imageRef = builtImageRef(req.appId, req.deploymentId);
+      const imageId = await this.dockerBuild(context, imageRef, req, emit);
+      emit(`Built ${imageRef} (${imageId.slice(0, 19)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      return { imageId, imageRef, language: plan.language };
+    } finally {
+      await rm(dir, { recursive: true, force: true }).catch((e: Error) => this.o.logger.warn({ dir, err: e.message }, 'could not remove a build folder'));
+      this.release();
+    }
+  }
+
+  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, emit: Emit): Promise<string> {
+    const abort = new AbortController();
+    let why: 'timeout' | 'cancelled' | null = null;
+    const onCancel = () => {
+      why ??= 'cancelled';
+      abort.abort();
+    };
+    req.signal?.addEventListener('abort', onCancel);
+    const timer = setTimeout(() => {
+      why ??= 'timeout';
+      abort.abort();
+    }, this.o.timeoutMs);
+    const tar = spawn('tar', ['-c', '-C', context, '--owner=0', '--group=0', '--numeric-owner', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let tarError = '';
+    tar.stderr.on('data', (d: Buffer) => (tarError += d.toString()));
+    const memory = this.o.memoryMb * 1024 * 1024;
+    const lines = new LineSplitter(emit);
+    let failure: string | null = null;
+    try {
+      emit(`docker build (${this.o.cpus} CPU, ${this.o.memoryMb} MB, at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
+      const stream = (await this.o.docker.buildImage(tar.stdout as unknown as NodeJS.ReadableStream, {
+        t: imageRef,
+        labels: { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+        version: '1',
+        rm: true,
+        forcerm: true,
+        pull: false,
+        memory,
+        memswap: memory,
+        cpuperiod: CPU_PERIOD,
+        cpuquota: Math.round(this.o.cpus * CPU_PERIOD),
+        abortSignal: abort.signal,
+      } as Docker.ImageBuildOptions)) as Readable;
+      await new Promise<void>((resolve, reject) => {
+        abort.signal.addEventListener('abort', () => {
+          stream.destroy();
+          reject(new Error('aborted'));
+        });
+        this.o.docker.modem.followProgress(
+          stream,
+          (err) => (err ? reject(err) : resolve()),
+          (e: { stream?: string; error?: string; status?: string }) => {
+            if (e.stream) lines.push(e.stream);
+            else if (e.status) lines.push(`${e.status}\n`);
+            if (e.error) failure ??= e.error;
+          },
+        );
+      });
+    } catch (e) {
+      if (why === 'cancelled') throw cancelled();
+      if (why === 'timeout') throw new BuildError(`The build took longer than ${Math.round(this.o.timeoutMs / 1000)} s and was stopped`);
+      if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED' || (e as NodeJS.ErrnoException).code === 'ENOENT') throw e;
+      throw new BuildError(`The build failed: ${(e as Error).message}${tarError ? ` (${tarError.trim()})` : ''}`);
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCancel);
+      lines.end();
+      tar.kill();
+    }
+    if (failure) {
+      const oom = /returned a non-zero code: 137/.test(failure) ? ` (killed: the build may have run out of its ${this.o.memoryMb} MB of memory)` : '';
+      throw new BuildError(`The build failed: ${String(failure).trim()}${oom}`);
+    }
+    return (await this.o.docker.getImage(imageRef).inspect()).Id;
+  }
+
+  private acquire(signal?: AbortSignal): Promise<void> {
+    if (this.running < this.o.concurrency) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const go = () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.running++;
+        resolve();
+      };
+      const onAbort = () => {
+        const i = this.waiting.indexOf(go);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(cancelled());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(go);
+    });
+  }
+
+  private release(): void {
+    this.running--;
+    this.waiting.shift()?.();
+  }
+}
+
+function cancelled(): BuildError {
+  return new BuildError('The build was cancelled');
+}
+
+/** The one folder an archive holds when it holds nothing else (zips of a folder, GitHub downloads). */
+async function singleFolder(dir: string): Promise<string | null> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.length === 1 && entries[0]!.isDirectory() ? entries[0]!.name : null;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Docker's output arrives in chunks that do not respect lines; this emits whole lines, without ANSI escapes. */
+class LineSplitter {
+  private rest = '';
+  constructor(private readonly emit: Emit) {}
+  push(text: string): void {
+    const parts = (this.rest + text).split(/\r?\n|\r/);
+    this.rest = parts.pop() ?? '';
+    for (const p of parts) this.out(p);
+  }
+  end(): void {
+    if (this.rest) this.out(this.rest);
+    this.rest = '';
+  }
+  private out(line: string): void {
+    // eslint-disable-next-line no-control-regex
+    const clean = line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trimEnd();
+    if (clean) this.emit(clean);
+  }
+}

@@ -7,6 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { waitFor } from '@slipway/worker/src/testing';
 import { startTestPlatform, type TestPlatform } from '../testing/platform';
 import { TEST_PUBLIC_ORIGIN } from '../testing/test-api';
 
@@ -265,6 +266,55 @@ describe('project files over HTTP (API → gRPC → agent → disk)', () => {
         expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
       }
       expect(await readFile(path.join(root, 'v.txt'), 'utf8')).toBe('v');
+    });
+  });
+
+  describe('on a running app', () => {
+    it('edit → restart → new behaviour: the app sees a PUT at once, runs new code after a restart, and a redeploy keeps it', async () => {
+      const apps = `/v1/workspaces/${ws.id}/apps`;
+      const created = await owner.post(apps, { name: `edit ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+      const app = created.body as { id: string; url: string };
+      const appFiles = (q: string) => `${apps}/${app.id}/files${q}`;
+      const putHere = (filePath: string, data: string) =>
+        owner.request('PUT', appFiles(`/content?path=${encodeURIComponent(filePath)}`), { raw: data, headers: { 'content-type': 'application/octet-stream' } });
+      const deployed = async () => {
+        const d = (await owner.post(`${apps}/${app.id}/deployments`, {})).body;
+        return waitFor(async () => {
+          const got = (await owner.get(`${apps}/${app.id}/deployments/${d.id}`)).body;
+          return got.status === 'live' ? got : got.status === 'failed' ? Promise.reject(new Error(got.failureReason)) : null;
+        }, 60_000, 'the deployment to go live');
+      };
+      const serves = (expected: string, at = '/') =>
+        waitFor(async () => {
+          const r = await p.viaIngress(app.url, at).catch(() => null);
+          return r?.status === 200 && r.body === expected ? r : null;
+        }, 20_000, `${at} to answer ${JSON.stringify(expected)}`);
+
+      await deployed();
+      await serves('v1\n');
+      // The code the app runs is in its project folder (seeded from the image): read it, change it, write it back.
+      const listing = (await owner.get(appFiles('?path='))).body;
+      expect(listing.entries.map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(['server.js', 'seed.txt']));
+      const source = (await owner.get(appFiles('/content?path=server.js'))).text;
+      expect(source).toContain("return res.end(version + '\\n')");
+      const edited = source.replace("return res.end(version + '\\n')", "return res.end('edited ' + version + '\\n')");
+      expect((await putHere('server.js', edited)).body).toEqual({ ok: true });
+
+      // At once: the file is there for the app (it reads /app/<name> on each request)…
+      expect((await putHere('notes/today.txt', 'written through the API')).status).toBe(200);
+      await serves('written through the API', '/file/notes/today.txt');
+      // …but the running process keeps its code until a restart.
+      expect((await p.viaIngress(app.url)).body).toBe('v1\n');
+
+      const before = (await owner.get(`${apps}/${app.id}`)).body.runningSince;
+      expect((await owner.post(`${apps}/${app.id}/restart`)).status).toBe(200);
+      await waitFor(async () => (await owner.get(`${apps}/${app.id}`)).body.runningSince !== before, 30_000, 'the restart');
+      await serves('edited v1\n');
+
+      // A later deployment of the same image keeps the changed file.
+      await deployed();
+      await serves('edited v1\n');
+      expect((await owner.get(appFiles('/content?path=server.js'))).text).toBe(edited);
     });
   });
 

@@ -21,6 +21,11 @@ interface CaddyRoute {
  */
 export class CaddyIngress {
   private readonly wanted = new Map<string, AppRoute>();
+  /**
+   * Apps whose routes this agent put into Caddy and has not yet seen removed. Only these are ever removed as strays:
+   * a Caddy shared with other agents (tests, a misconfiguration) keeps their routes.
+   */
+  private readonly owned = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -32,8 +37,9 @@ export class CaddyIngress {
 
   async load(): Promise<this> {
     try {
-      const routes = JSON.parse(await readFile(this.file, 'utf8')) as AppRoute[];
-      for (const r of routes) this.wanted.set(r.appId, r);
+      const saved = JSON.parse(await readFile(this.file, 'utf8')) as { routes: AppRoute[]; owned: string[] };
+      for (const r of saved.routes) this.wanted.set(r.appId, r);
+      for (const id of saved.owned) this.owned.add(id);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
@@ -48,6 +54,7 @@ export class CaddyIngress {
   put(route: AppRoute): Promise<void> {
     return this.serial(async () => {
       this.wanted.set(route.appId, route);
+      this.owned.add(route.appId);
       await this.save();
       await this.apply(route);
     });
@@ -60,6 +67,8 @@ export class CaddyIngress {
       await this.request('DELETE', `/id/${routeId(appId)}`).catch((e: Error) => {
         if (!/404|unknown object ID/i.test(e.message)) throw e;
       });
+      this.owned.delete(appId);
+      await this.save();
     });
   }
 
@@ -67,7 +76,10 @@ export class CaddyIngress {
   async sync(routes: AppRoute[]): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
       this.wanted.clear();
-      for (const r of routes) this.wanted.set(r.appId, r);
+      for (const r of routes) {
+        this.wanted.set(r.appId, r);
+        this.owned.add(r.appId);
+      }
       await this.save();
       return this.reconcile();
     });
@@ -103,10 +115,11 @@ export class CaddyIngress {
       added++;
     }
     for (const appId of seen.keys()) {
-      if (this.wanted.has(appId)) continue;
+      if (this.wanted.has(appId) || !this.owned.has(appId)) continue;
       await this.request('DELETE', `/id/${routeId(appId)}`);
       removed++;
     }
+    for (const appId of this.owned) if (!this.wanted.has(appId) && !seen.has(appId)) this.owned.delete(appId);
     if (added || removed) this.logger.info({ added, removed }, 'ingress routes reconciled');
     return { added, removed };
   }
@@ -134,7 +147,7 @@ export class CaddyIngress {
   private async save(): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.routes()), { mode: 0o600 });
+    await writeFile(tmp, JSON.stringify({ routes: this.routes(), owned: [...this.owned] }), { mode: 0o600 });
     await rename(tmp, this.file);
   }
 

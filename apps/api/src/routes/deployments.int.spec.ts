@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/worker/src/testing';
 import { startTestPlatform, type TestPlatform } from '../testing/platform';
 
@@ -16,6 +16,10 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     p = await startTestPlatform({ name: 'deploy', readyTimeoutMs: 6_000, stopGraceMs: 3_000 });
     client = p.client();
     await signUp(client);
+  });
+
+  // A workspace per test: the trial plan holds ten apps of the minimum size.
+  beforeEach(async () => {
     ws = await createWorkspace(client);
   });
 
@@ -76,5 +80,240 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
 
     // The project folder was seeded from the image's WORKDIR.
     await access(path.join(p.agent.dataDir, 'volumes', app.id, 'seed.txt'));
+  });
+
+  const appState = (appId: string, status: string) =>
+    waitFor(async () => {
+      const a = (await client.get(`${appsPath()}/${appId}`)).body;
+      return a.status === status ? a : null;
+    }, 30_000, `app ${appId} to be ${status}`);
+
+  it('variables: secrets sealed and never returned; restart keeps the old values, the next deployment has the new ones', async () => {
+    const app = await newApp(p.images.v1);
+    const env = `${appsPath()}/${app.id}/env`;
+    let res = await client.put(env, { variables: [{ key: 'GREETING', value: 'hello' }, { key: 'TOKEN', value: 's3cret', secret: true }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      { key: 'GREETING', value: 'hello', secret: false, updatedAt: expect.any(String) },
+      { key: 'TOKEN', value: null, secret: true, updatedAt: expect.any(String) },
+    ]);
+    const stored = await p.db.envVar.findUnique({ where: { appId_key: { appId: app.id, key: 'TOKEN' } } });
+    expect(stored!.value).not.toContain('s3cret');
+
+    await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'hello', '/env/GREETING');
+    await served(app.url, 's3cret', '/env/TOKEN');
+
+    // A secret sent as "" keeps its value; keys left out are removed.
+    res = await client.put(env, { variables: [{ key: 'GREETING', value: 'changed' }, { key: 'TOKEN', value: '', secret: true }] });
+    expect(res.status).toBe(200);
+    expect((await client.get(env)).body.data.map((v: { key: string }) => v.key)).toEqual(['GREETING', 'TOKEN']);
+
+    const before = (await client.get(`${appsPath()}/${app.id}`)).body.runningSince;
+    expect((await client.post(`${appsPath()}/${app.id}/restart`)).status).toBe(200);
+    await waitFor(async () => (await client.get(`${appsPath()}/${app.id}`)).body.runningSince !== before, 30_000, 'the restart');
+    await served(app.url, 'hello', '/env/GREETING');
+
+    await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'changed', '/env/GREETING');
+    await served(app.url, 's3cret', '/env/TOKEN');
+
+    // Invalid sets: a bad key, a repeated key.
+    expect((await client.put(env, { variables: [{ key: '1BAD', value: 'x' }] })).body.error.code).toBe('validation_failed');
+    const dup = await client.put(env, { variables: [{ key: 'A', value: 'x' }, { key: 'A', value: 'y' }] });
+    expect(dup.status).toBe(400);
+  });
+
+  it('stop takes the route offline and keeps the reservation; start brings it back', async () => {
+    const app = await newApp(p.images.v1);
+    await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'v1\n');
+    const usage = (await client.get(`/v1/workspaces/${ws.id}/plan`)).body.usage;
+
+    const stop = await client.post(`${appsPath()}/${app.id}/stop`);
+    expect(stop.status).toBe(200);
+    expect(stop.body.desiredState).toBe('stopped');
+    await appState(app.id, 'stopped');
+    expect((await p.viaIngress(app.url)).status).toBe(404);
+    expect((await client.get(`/v1/workspaces/${ws.id}/plan`)).body.usage).toEqual(usage);
+
+    expect((await client.post(`${appsPath()}/${app.id}/start`)).status).toBe(200);
+    await appState(app.id, 'running');
+    await served(app.url, 'v1\n');
+  });
+
+  it('a deployment whose container never listens fails with the reason and last lines; the old one serves throughout, then a good one rolls out without a failed request', async () => {
+    const app = await newApp(p.images.v1);
+    await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'v1\n');
+
+    const answers: { status: number; body: string }[] = [];
+    let looping = true;
+    const loop = (async () => {
+      while (looping) {
+        answers.push(await p.viaIngress(app.url).catch((e: Error) => ({ status: 0, body: e.message })));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    try {
+      const bad = await settled(app.id, (await deploy(app.id, { image: p.images.silent })).id);
+      expect(bad.status).toBe('failed');
+      expect(bad.failureReason).toMatch(/did not answer on its port/);
+      const log = (await client.get(`${appsPath()}/${app.id}/deployments/${bad.id}/logs`)).body;
+      expect(log.done).toBe(true);
+      expect(log.data.map((l: { text: string }) => l.text)).toContain('starting, but never listening');
+      const after = (await client.get(`${appsPath()}/${app.id}`)).body;
+      expect(after).toMatchObject({ status: 'running', currentDeployment: { status: 'live', image: p.images.v1 } });
+
+      const good = await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id);
+      expect(good.status).toBe('live');
+      await served(app.url, 'v2\n');
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      looping = false;
+      await loop;
+    }
+    expect(answers.length).toBeGreaterThan(50);
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+  });
+
+  it('rollback serves the earlier version without a build; a pruned image is 409 image_unavailable', async () => {
+    const app = await newApp(p.images.v1);
+    const d1 = await settled(app.id, (await deploy(app.id)).id);
+    const d2 = await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id);
+    await served(app.url, 'v2\n');
+    expect((await client.get(`${appsPath()}/${app.id}/deployments/${d1.id}`)).body.status).toBe('superseded');
+
+    const rb = await client.post(`${appsPath()}/${app.id}/deployments/${d1.id}/rollback`);
+    expect(rb.status).toBe(201);
+    expect(rb.body).toMatchObject({ source: 'rollback', rollbackOf: d1.id, image: p.images.v1, number: 3 });
+    expect((await settled(app.id, rb.body.id)).status).toBe('live');
+    await served(app.url, 'v1\n');
+    const log = (await client.get(`${appsPath()}/${app.id}/deployments/${rb.body.id}/logs`)).body.data.map((l: { text: string }) => l.text);
+    expect(log.join('\n')).toMatch(/no build/);
+    expect(log.join('\n')).not.toMatch(/Pulling/);
+
+    // History: newest first, a page at a time.
+    const page1 = (await client.get(`${appsPath()}/${app.id}/deployments?limit=2`)).body;
+    expect(page1.data.map((d: { number: number }) => d.number)).toEqual([3, 2]);
+    const page2 = (await client.get(`${appsPath()}/${app.id}/deployments?limit=2&cursor=${page1.nextCursor}`)).body;
+    expect(page2).toMatchObject({ data: [{ id: d1.id, number: 1 }], nextCursor: null });
+    expect((await client.get(`${appsPath()}/${app.id}/deployments?cursor=nope`)).body.error.code).toBe('invalid_cursor');
+    expect((await client.get(`${appsPath()}/${app.id}/deployments?cursor=${'a'.repeat(201)}`)).status).toBe(400);
+    expect((await client.get(`${appsPath()}/${app.id}/deployments?limit=101`)).body.error.code).toBe('validation_failed');
+    expect((await client.get(`${appsPath()}/${app.id}/deployments?limit=0`)).status).toBe(400);
+
+    // Once the image is gone (pruned), a rollback to it is refused.
+    await p.db.deployment.update({ where: { id: d2.id }, data: { imageAvailable: false } });
+    const gone = await client.post(`${appsPath()}/${app.id}/deployments/${d2.id}/rollback`);
+    expect(gone.status).toBe(409);
+    expect(gone.body.error.code).toBe('image_unavailable');
+  });
+
+  it('cancel: a queued deployment is cancelled and never rolled out; a finished one is 409', async () => {
+    const app = await newApp(p.images.v1);
+    const live = await settled(app.id, (await deploy(app.id)).id);
+    const agentWorker = p.worker.pool.workers.find((w) => w.name === 'agent')!;
+    await agentWorker.pause();
+    try {
+      const queued = await deploy(app.id, { image: p.images.v2 });
+      const res = await client.post(`${appsPath()}/${app.id}/deployments/${queued.id}/cancel`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: queued.id, status: 'cancelled' });
+    } finally {
+      agentWorker.resume();
+    }
+    const again = await client.post(`${appsPath()}/${app.id}/deployments/${live.id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('deployment_not_cancellable');
+    await new Promise((r) => setTimeout(r, 1_000));
+    await served(app.url, 'v1\n');
+  });
+
+  it('runtime logs of the app in chunks (phase runtime)', async () => {
+    const app = await newApp(p.images.v1);
+    await settled(app.id, (await deploy(app.id)).id);
+    const chunk = await waitFor(async () => {
+      const c = (await client.get(`${appsPath()}/${app.id}/logs`)).body;
+      return c.data.length > 0 ? c : null;
+    }, 10_000, 'runtime logs');
+    expect(chunk.data[0]).toMatchObject({ seq: 1, phase: 'runtime', text: 'listening on 8080 as v1' });
+    expect(chunk.done).toBe(true);
+    const empty = (await client.get(`${appsPath()}/${app.id}/logs?after=${chunk.nextAfter}`)).body;
+    expect(empty).toMatchObject({ data: [], nextAfter: chunk.nextAfter, done: true });
+  });
+
+  it('a container that exits on its own shows crashed with exit code, restarts and its last lines', async () => {
+    const res = await client.post(appsPath(), { name: `crashy ${randomBytes(2).toString('hex')}`, kind: 'worker', source: 'image', image: p.images.crash, memoryMb: 128 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ url: null, subdomain: null, port: null });
+    await settled(res.body.id, (await deploy(res.body.id)).id);
+    const crashed = await appState(res.body.id, 'crashed');
+    expect(crashed.statusDetail).toMatchObject({ exitCode: 3, restarts: expect.any(Number), message: expect.stringMatching(/code 3/) });
+    expect(crashed.statusDetail.tail).toMatch(/boom: giving up/);
+  });
+
+  it('routes come back after Caddy loses its config and after the agent restarts', async () => {
+    const app = await newApp(p.images.v1);
+    await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'v1\n');
+    // What a Caddy restart does: the bootstrap config again, without the app routes.
+    const config = (await (await fetch(`${TEST_SERVICES.caddyAdminUrl}/config/`)).json()) as { apps: { http: { servers: { ingress: { routes: { '@id'?: string }[] } } } } };
+    config.apps.http.servers.ingress.routes = config.apps.http.servers.ingress.routes.filter((r) => r['@id'] === 'slipway-fallback');
+    await fetch(`${TEST_SERVICES.caddyAdminUrl}/load`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(config) });
+    expect((await p.viaIngress(app.url)).status).toBe(404);
+    await served(app.url, 'v1\n');
+
+    await p.agent.restart();
+    await served(app.url, 'v1\n');
+    // And the control plane's sync puts back what the agent was told to forget.
+    await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${app.id}`, { method: 'DELETE' });
+    expect(await p.worker.services.apps.syncAllRoutes()).toMatchObject({ nodes: 1 });
+    await served(app.url, 'v1\n');
+  });
+
+  it('delete frees the quota and leaves no container, image, route or folder behind', async () => {
+    const app = await newApp(p.images.v1);
+    await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'v1\n');
+    const before = (await client.get(`/v1/workspaces/${ws.id}/plan`)).body.usage;
+    expect((await client.delete(`${appsPath()}/${app.id}`)).body).toEqual({ ok: true });
+    expect((await client.get(`${appsPath()}/${app.id}`)).status).toBe(404);
+    const after = (await client.get(`/v1/workspaces/${ws.id}/plan`)).body.usage;
+    expect(after.memoryMb).toBe(before.memoryMb - 128);
+    await waitFor(async () => {
+      const containers = await p.docker.listContainers({ all: true, filters: { label: [`slipway.app=${app.id}`] } });
+      const images = await p.docker.listImages({ filters: { reference: [`slipway-app/${app.id}:*`] } });
+      const folder = await access(path.join(p.agent.dataDir, 'volumes', app.id)).then(() => true, () => false);
+      return containers.length === 0 && images.length === 0 && !folder;
+    }, 30_000, 'the app to be gone from the server');
+    expect((await p.viaIngress(app.url)).status).toBe(404);
+    // Its name is free again.
+    expect((await client.delete(`${appsPath()}/${app.id}`)).status).toBe(404);
+  });
+
+  it('answers the error codes of apps and deployments', async () => {
+    const app = await newApp(p.images.v1);
+    for (const action of ['start', 'restart']) {
+      const r = await client.post(`${appsPath()}/${app.id}/${action}`);
+      expect([r.status, r.body.error.code]).toEqual([409, 'app_not_deployed']);
+    }
+    const big = await client.post(appsPath(), { name: 'too big', kind: 'web', source: 'image', image: p.images.v1, memoryMb: 4096 });
+    expect([big.status, big.body.error.code]).toEqual([402, 'quota_exceeded']);
+    const small = await client.post(appsPath(), { name: 'too small', kind: 'web', source: 'image', image: p.images.v1, memoryMb: 16 });
+    expect([small.status, small.body.error.code]).toEqual([400, 'validation_failed']);
+    const noImage = await client.post(appsPath(), { name: 'no image', kind: 'web', source: 'image', memoryMb: 128 });
+    expect(noImage.body.error.details).toEqual([{ field: '/image', message: 'is required when source is image' }]);
+    const taken = await client.post(appsPath(), { name: (await client.get(`${appsPath()}/${app.id}`)).body.name, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+    expect([taken.status, taken.body.error.code]).toEqual([409, 'name_taken']);
+    const resize = await client.patch(`${appsPath()}/${app.id}`, { size: { memoryMb: 4096 } });
+    expect([resize.status, resize.body.error.code]).toEqual([402, 'quota_exceeded']);
+    const ok = await client.patch(`${appsPath()}/${app.id}`, { size: { memoryMb: 192 }, port: 8080 });
+    expect(ok.body).toMatchObject({ memoryMb: 192, port: 8080 });
+    const unknown = await client.post(`${appsPath()}/${app.id}/deployments`, { imag: 'x' });
+    expect(unknown.body.error.code).toBe('validation_failed');
+    expect((await client.get(`${appsPath()}/00000000-0000-7000-8000-000000000000`)).status).toBe(404);
+    expect((await client.get(`${appsPath()}/${app.id}/deployments/00000000-0000-7000-8000-000000000000`)).status).toBe(404);
   });
 });

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadFilesProto } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadFilesProto } from '@slipway/proto';
 import { AppsRuntime } from './apps.runtime';
+import { buildsHandlers } from './build/build.handlers';
+import { Builder, type BuilderOptions } from './build/builder';
 import { CaddyIngress } from './caddy.ingress';
 import { DockerRuntime } from './docker.runtime';
 import { filesHandlers } from './files/files.handlers';
@@ -25,7 +27,20 @@ export interface AgentOptions {
   logger: Logger;
   /** Caddy's admin API (config.agent.caddyAdminUrl); default http://127.0.0.1:2019. */
   caddyAdminUrl?: string;
+  /** Builds of uploaded .zip files (limits, base images, extra CA bundle); defaults in DEFAULT_BUILD_OPTIONS. */
+  build?: Partial<BuildSettings>;
 }
+
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
+
+export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
+  images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
+  extraCaBundle: null,
+  cpus: 1,
+  memoryMb: 2048,
+  timeoutMs: 15 * 60_000,
+  concurrency: 1,
+};
 
 export interface RunningAgent {
   port: number;
@@ -70,6 +85,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Project folders: a service of its own (files.proto) on the same server.
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
   server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, logger: o.logger }));
+  // Uploads built on this server: a service of its own too (build.proto).
+  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker: docker.docker, buildsDir: path.join(o.dataDir, 'builds'), logger: o.logger });
+  server.addService(
+    loadBuildsProto().slipway.agent.v1.Builds.service,
+    buildsHandlers({ builder, journal, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
+  );
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName }, 'agent listening (mutual TLS)');
   return {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
-import { startAgent, type RunningAgent } from './agent';
+import { startAgent, type BuildSettings, type RunningAgent } from './agent';
 import { saveEnrollment } from './tls-store';
 
 export const silentLogger: Logger = {
@@ -32,7 +32,10 @@ export async function enrollOffline(ca: CertificateAuthority, dataDir: string, n
   await saveEnrollment(dataDir, { nodeId, nodeName, controlPlaneUrl: 'http://127.0.0.1', keyPem, certPem: issued.certPem, caPem: ca.certPem });
 }
 
-export async function startTestAgent(ca: CertificateAuthority, options: { nodeName?: string; nodeId?: string; dataDir?: string; port?: number; dockerSocket?: string } = {}): Promise<TestAgent> {
+export async function startTestAgent(
+  ca: CertificateAuthority,
+  options: { nodeName?: string; nodeId?: string; dataDir?: string; port?: number; dockerSocket?: string; build?: Partial<BuildSettings> } = {},
+): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'slipway-agent-')));
   if (!options.dataDir) await enrollOffline(ca, dataDir, nodeName, options.nodeId);
@@ -46,6 +49,7 @@ export async function startTestAgent(ca: CertificateAuthority, options: { nodeNa
       dockerSocket: options.dockerSocket ?? '/var/run/docker.sock',
       maxUploadBytes: 10 * 1024 * 1024,
       logger: silentLogger,
+      build: options.build,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

@@ -40,6 +40,7 @@ export * from './files/files.ports';
 export * from './files/files.service';
 export * from './auth/secret-box';
 export * from './apps/app.ports';
+export * from './apps/build.ports';
 export * from './apps/deployment-state';
 export * from './apps/dto';
 export * from './apps/log-lines';

@@ -1,6 +1,9 @@
 export { AgentConnection, AgentPool, type AgentClient, type HealthClient } from './client';
 export { fromServiceError, GRPC_STATUS, toServiceError } from './errors';
-export { loadAgentProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
+export { loadAgentProto, loadBuildsProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
+export { BuildsPool, type BuildsClient } from './builds.client';
+export type { BuildsHandlers } from './generated/slipway/agent/v1/Builds';
+export type { UploadZipChunk__Output as UploadZipChunk } from './generated/slipway/agent/v1/UploadZipChunk';
 export { FilesPool, type FilesClient } from './files.client';
 export type { FilesHandlers } from './generated/slipway/agent/v1/Files';
 export type { WriteFileChunk__Output as WriteFileChunk } from './generated/slipway/agent/v1/WriteFileChunk';

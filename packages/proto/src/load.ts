@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as AgentProto } from './generated/agent';
+import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 
@@ -23,6 +24,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 let agentProto: AgentProto | undefined;
 let healthProto: HealthProto | undefined;
 let filesProto: FilesProto | undefined;
+let buildsProto: BuildsProto | undefined;
 
 export function loadAgentProto(): AgentProto {
   agentProto ??= grpc.loadPackageDefinition(
@@ -44,4 +46,12 @@ export function loadFilesProto(): FilesProto {
     protoLoader.loadSync('slipway/agent/v1/files.proto', LOADER_OPTIONS),
   ) as unknown as FilesProto;
   return filesProto;
+}
+
+/** `slipway.agent.v1.Builds` (build.proto): uploads built on the server, a service of its own on the same server. */
+export function loadBuildsProto(): BuildsProto {
+  buildsProto ??= grpc.loadPackageDefinition(
+    protoLoader.loadSync('slipway/agent/v1/build.proto', LOADER_OPTIONS),
+  ) as unknown as BuildsProto;
+  return buildsProto;
 }

@@ -4,7 +4,7 @@ import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { PlanCatalogConflict } from '@slipway/core';
 import { createAgentRepositories, createDb, createSqlPool, migrate } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, FilesPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
 import { BullJobQueue } from '@slipway/queue';
 import Redis from 'ioredis';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
@@ -40,6 +40,8 @@ async function main() {
     agents,
     files: new FilesPool(agents),
     maxFileUploadBytes: config.limits.uploadFileBytes,
+    builds: new BuildsPool(agents),
+    maxZipUploadBytes: config.limits.uploadZipBytes,
   });
   const agentsReady = agentsCheck({ nodes: createAgentRepositories(db).nodes, agents, addresses: config.controlPlane.agentAddresses });
   const worker: WorkerRuntime | null = config.controlPlane.workerInProcess ? await startWorkerRuntime(config, logger) : null;

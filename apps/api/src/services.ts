@@ -22,6 +22,7 @@ import {
   WorkspaceTeardownService,
   type AgentGateway,
   FilesService,
+  type BuildsGateway,
   type FilesGateway,
   type Clock,
   type JobQueue,
@@ -73,6 +74,10 @@ export interface ServiceDeps {
   files?: FilesGateway;
   /** config.limits.uploadFileBytes: largest PUT of a project file (default 100 MB). */
   maxFileUploadBytes?: number;
+  /** The agents' Builds service (BuildsPool): .zip uploads are streamed to it; without it uploads answer 503. */
+  builds?: BuildsGateway;
+  /** config.limits.uploadZipBytes: largest .zip upload (default 200 MB). */
+  maxZipUploadBytes?: number;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -127,7 +132,14 @@ export function createServices(deps: ServiceDeps) {
       files: deps.files ?? NO_FILES,
       maxUploadBytes: deps.maxFileUploadBytes ?? 100_000_000,
     }),
-    deployments: new DeploymentService({ apps: repos.apps, deployments: repos.deployments, users: repos.users, jobs: deps.jobs }),
+    deployments: new DeploymentService({
+      apps: repos.apps,
+      deployments: repos.deployments,
+      users: repos.users,
+      jobs: deps.jobs,
+      builds: deps.builds,
+      maxZipBytes: deps.maxZipUploadBytes ?? 200_000_000,
+    }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };

@@ -12,7 +12,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createRepositories, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool } from '@slipway/proto';
+import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -62,6 +62,7 @@ export async function startWorkerRuntime(
     secrets: new SecretBox(config.secrets.encryptionKey),
     operations: repos.operationStore,
     agents,
+    builds: new BuildsPool(agents),
     nodes: repos.nodes,
     appsDomain: config.apps,
     clock: systemClock,

@@ -458,6 +458,27 @@ export const OPERATIONS = {
     success: { status: 201, description: 'the queued deployment', schema: S.Deployment },
     errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['image_unavailable'] },
   },
+  uploadDeployment: {
+    method: 'post',
+    path: '/v1/workspaces/{workspaceId}/apps/{appId}/deployments/upload',
+    tag: 'deployments',
+    summary: 'Deploy a .zip of the code (upload apps): built on the server, which detects the language',
+    description:
+      'The body is the .zip itself (`Content-Type: application/zip`), streamed to the server as it arrives; past the ' +
+      'limit (200 MB by default) the answer is 413 at once and nothing is kept. The deployment is queued; its build ' +
+      'extracts the archive safely (no absolute paths, `..`, links or devices; entry-count, size and compression-ratio ' +
+      'limits) and detects, in order: a Dockerfile at the root; Node.js (package.json; npm, pnpm or yarn by lockfile; ' +
+      'the build script; the start script or main); Python (requirements.txt or pyproject.toml; a Procfile web: line, ' +
+      'a gunicorn/uvicorn app, main.py or app.py); a static site (index.html). A Procfile web: line sets the start ' +
+      'command. Each step is in the build log; a build that cannot go on fails the deployment with `failureReason`. ' +
+      'Dependencies are a cached layer, reused while the lockfile is unchanged. The new image\'s /app is written into ' +
+      'the project folder when it rolls out (files of the image overwrite, others stay).',
+    auth: 'any',
+    permission: 'deployments.write',
+    rawBody: { contentType: 'application/zip', description: 'the .zip of the code' },
+    success: { status: 201, description: 'the queued deployment', schema: S.Deployment },
+    errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['source_mismatch'], 503: ['node_unavailable'] },
+  },
   cancelDeployment: {
     method: 'post',
     path: '/v1/workspaces/{workspaceId}/apps/{appId}/deployments/{deploymentId}/cancel',

@@ -20,6 +20,12 @@ export function appRoutes(s: { apps: AppService; deployments: DeploymentService 
 
     listDeployments: ({ access, params, query }) => s.deployments.list(access, params.appId, { cursor: query.cursor, limit: query.limit ?? 25 }),
     createDeployment: ({ access, params, body }) => s.deployments.create(access, params.appId, body ?? {}),
+    uploadDeployment: ({ access, params, req }) => {
+      const length = req.headers['content-length'];
+      // destroyOnReturn false: when the upload fails early the request stays open for the error answer.
+      const body = req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
+      return s.deployments.upload(access, params.appId, body, length !== undefined ? Number(length) : undefined);
+    },
     getDeployment: ({ access, params }) => s.deployments.get(access, params.appId, params.deploymentId),
     getDeploymentLogs: ({ access, params, query }) =>
       s.deployments.logs(access, params.appId, params.deploymentId, { after: query.after ?? 0, limit: query.limit ?? 500 }),

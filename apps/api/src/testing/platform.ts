@@ -5,12 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { BuildSettings } from '@slipway/agent/src/agent';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/agent/src/testing';
 import { ensureAppImages, APP_IMAGES } from '@slipway/agent/src/test-images';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
-import { AgentPool, FilesPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { ApiClient, createTestDatabase, getWithHost, TEST_SERVICES, type HostResponse, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
@@ -37,13 +38,23 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(options: { name?: string; readyTimeoutMs?: number; stopGraceMs?: number } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  options: {
+    name?: string;
+    readyTimeoutMs?: number;
+    stopGraceMs?: number;
+    /** Build settings of the agent (upload builds): limits, extra CA bundle. */
+    build?: Partial<BuildSettings>;
+    /** The API's .zip upload limit (default 200 MB). */
+    maxZipUploadBytes?: number;
+  } = {},
+): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
   const images = await ensureAppImages(docker);
   const database: TestDatabase = await createTestDatabase();
   const prefix = uniquePrefix(options.name ?? 'platform');
   const { ca, dir: caDir } = await openTestCa();
-  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}` });
+  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build });
   const db = createDb(database.url);
   await insertNode(db, agent);
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));
@@ -68,6 +79,8 @@ export async function startTestPlatform(options: { name?: string; readyTimeoutMs
     appsDomain: config.apps,
     agents,
     files: new FilesPool(agents),
+    builds: new BuildsPool(agents),
+    maxZipUploadBytes: options.maxZipUploadBytes,
   });
   await services.plans.seed();
   const violations: ContractViolation[] = [];

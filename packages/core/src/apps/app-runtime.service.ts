@@ -8,6 +8,7 @@ import type { OperationStore } from '../operations/operation.ports';
 import { isTransient, type Attempt } from '../operations/operation.service';
 import { LABELS, type AgentGateway, type AppRoute, type ContainerExitEvent } from '../ports/agents';
 import type { Clock } from '../ports/clock';
+import type { BuildsGateway } from './build.ports';
 import type { AppPowerPayload, AppRepository, AppTeardownPayload, AppWithDeployment, DeploymentRecord, DeploymentRepository, EnvRepository } from './app.ports';
 import { isDeploymentFinished } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
@@ -30,6 +31,8 @@ export interface AppRuntimeDeps {
   secrets: SecretBox;
   operations: OperationStore;
   agents: AgentGateway;
+  /** Builds of uploaded .zip files on the agents (upload deployments). */
+  builds?: BuildsGateway;
   nodes: NodeRepository;
   appsDomain: AppsDomain;
   clock: Clock;
@@ -74,16 +77,29 @@ export class AppRuntimeService {
         const building = await deployments.move(d.id, ['queued', 'building'], 'building', { startedAt: d.startedAt ?? this.deps.clock() });
         if (!building) return { status: (await deployments.get(d.id))?.status ?? 'unknown' };
         await apps.setState({ workspaceId: app.workspaceId, appId: app.id }, { status: 'deploying' });
-        const rollback = d.source === 'rollback' || d.source === 'upload';
-        const source = rollback ? deploymentImageRef(app.id, d.rollbackOfId ?? (await this.builtDeploymentOf(d))) : d.image;
-        if (!source) throw new AppError('validation_failed', 'The deployment has no image');
-        log.add('build', rollback ? `Using the image of deployment ${d.rollbackOfId ?? ''} (no build)`.trim() : `Preparing image ${source}`);
-        const prepared = await this.deps.agents.prepareImage(
-          target,
-          { operationId: `${d.id}-image`, workspaceId: app.workspaceId, appId: app.id, deploymentId: d.id, image: source, localOnly: rollback },
-          (line) => log.add('build', line),
-        );
-        imageId = prepared.imageId;
+        // An upload deployment without an image builds its .zip; one with an image (a redeploy) reuses it, like a rollback.
+        if (d.source === 'upload' && !d.imageId) {
+          const built = await this.buildUpload(target, app.workspaceId, d, log);
+          if (!built) {
+            log.add('build', 'Build stopped: the deployment was cancelled');
+            await log.flush();
+            await this.settleApp(app);
+            return { status: 'cancelled' };
+          }
+          imageId = built.imageId;
+        } else {
+          const rollback = d.source === 'rollback' || d.source === 'upload';
+          const from = rollback ? (d.rollbackOfId ?? (await this.builtDeploymentOf(d))) : null;
+          const source = from ? deploymentImageRef(app.id, from) : d.image;
+          if (!source) throw new AppError('validation_failed', 'The deployment has no image');
+          log.add('build', from ? `Using the image of deployment ${from} (no build)` : `Preparing image ${source}`);
+          const prepared = await this.deps.agents.prepareImage(
+            target,
+            { operationId: `${d.id}-image`, workspaceId: app.workspaceId, appId: app.id, deploymentId: d.id, image: source, localOnly: rollback },
+            (line) => log.add('build', line),
+          );
+          imageId = prepared.imageId;
+        }
         await log.flush();
         const deploying = await deployments.move(d.id, ['building'], 'deploying', { imageId });
         if (!deploying) {
@@ -137,6 +153,37 @@ export class AppRuntimeService {
     }
   }
 
+  /**
+   * The build of an upload on its server, each line into the build log. The deployment's status is watched while it
+   * runs: a cancel (queued/building → cancelled, by the API) stops the build on the agent. null when cancelled.
+   */
+  private async buildUpload(target: { name: string; grpcAddress: string }, workspaceId: string, d: DeploymentRecord, log: DeployLog): Promise<{ imageId: string } | null> {
+    if (!this.deps.builds) throw new AppError('node_unavailable', 'This worker has no build service');
+    const abort = new AbortController();
+    const watch = setInterval(() => {
+      void this.deps.deployments.get(d.id).then(
+        (now) => {
+          if (now?.status === 'cancelled') abort.abort();
+        },
+        () => undefined,
+      );
+    }, 1_000);
+    try {
+      const built = await this.deps.builds.buildZip(
+        target,
+        { operationId: `${d.id}-build`, workspaceId, appId: d.appId, deploymentId: d.id },
+        (line) => log.add('build', line),
+        abort.signal,
+      );
+      return { imageId: built.imageId };
+    } catch (e) {
+      if (abort.signal.aborted || (await this.deps.deployments.get(d.id))?.status === 'cancelled') return null;
+      throw e;
+    } finally {
+      clearInterval(watch);
+    }
+  }
+
   /** Moves a deployment to failed (from wherever it is not finished) and the app back to a coherent status. */
   async fail(d: DeploymentRecord, app: AppWithDeployment | null, reason: string): Promise<{ status: string }> {
     await this.deps.deployments.move(d.id, ['queued', 'building', 'deploying'], 'failed', { failureReason: reason, finishedAt: this.deps.clock() });
@@ -160,7 +207,8 @@ export class AppRuntimeService {
   }
 
   private async builtDeploymentOf(d: DeploymentRecord): Promise<string> {
-    const built = (await this.deps.deployments.withImages(d.appId)).find((x) => x.imageId === d.imageId);
+    // Not the redeploy itself: it carries the same image id but has no tag of its own yet.
+    const built = (await this.deps.deployments.withImages(d.appId)).find((x) => x.id !== d.id && x.imageId === d.imageId);
     if (!built) throw new AppError('image_unavailable', 'The image of that deployment is no longer on the server');
     return built.id;
   }

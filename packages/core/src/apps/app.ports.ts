@@ -115,6 +115,8 @@ export interface EnvRepository {
 }
 
 export interface NewDeployment {
+  /** Given when the id had to be known first (an upload is stored on the server under it); generated otherwise. */
+  id?: string;
   workspaceId: string;
   appId: string;
   source: DeploymentSource;

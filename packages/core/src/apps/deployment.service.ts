@@ -3,7 +3,9 @@ import type { WorkspaceAccess } from '../auth/actor';
 import { AppError } from '../errors';
 import type { UserRepository } from '../ports/repositories';
 import type { JobQueue } from '../ports/jobs';
+import { uuidv7 } from '../ids';
 import { DEPLOYMENT_RUN_JOB, type AppRepository, type DeploymentRecord, type DeploymentRepository } from './app.ports';
+import type { BuildsGateway } from './build.ports';
 import { notFoundApp } from './app.service';
 import { CANCELLABLE, isDeploymentFinished } from './deployment-state';
 import { toDeployment } from './dto';
@@ -16,7 +18,18 @@ const CURSOR_MAX = 200;
  * no build) and the build/deploy log in chunks. The rollout itself is DeploymentRunner's, in the worker.
  */
 export class DeploymentService {
-  constructor(private readonly deps: { apps: AppRepository; deployments: DeploymentRepository; users: UserRepository; jobs: JobQueue }) {}
+  constructor(
+    private readonly deps: {
+      apps: AppRepository;
+      deployments: DeploymentRepository;
+      users: UserRepository;
+      jobs: JobQueue;
+      /** Uploads (POST deployments/upload): the agent stores and later builds the .zip. */
+      builds?: BuildsGateway;
+      /** config.limits.uploadZipBytes: a .zip past this is refused with 413 as soon as it is passed. */
+      maxZipBytes?: number;
+    },
+  ) {}
 
   async create(access: WorkspaceAccess, appId: string, input: CreateDeploymentRequest): Promise<Deployment> {
     const app = await this.app(access, appId);
@@ -33,6 +46,31 @@ export class DeploymentService {
       imageId = built.imageId;
     }
     return toDeployment(await this.queue(access, app, { source: app.source, image, imageId, commitSha: input.commitSha ?? null, rollbackOfId: null }));
+  }
+
+  /**
+   * A .zip upload: streamed to the agent of the workspace's server as it arrives (never held whole here), counted
+   * as it passes: 413 `payload_too_large` as soon as the limit is passed, and nothing stays on the server. Once the
+   * agent has the whole file, the deployment is created under the id the file was stored as and queued; the worker
+   * builds it (deployment.run).
+   */
+  async upload(access: WorkspaceAccess, appId: string, body: AsyncIterable<Uint8Array>, declaredBytes?: number): Promise<Deployment> {
+    const app = await this.app(access, appId);
+    if (app.source !== 'upload') throw new AppError('source_mismatch', `The app's source is ${app.source}: only apps created with source upload take a .zip`);
+    const max = this.deps.maxZipBytes ?? 200_000_000;
+    if (declaredBytes !== undefined && declaredBytes > max) throw zipTooLarge(max);
+    const builds = this.deps.builds;
+    const node = await this.deps.apps.nodeOf(access.workspace.id);
+    if (!builds || !node) throw new AppError('node_unavailable', "The workspace's server is not known");
+    const target = { name: node.name, grpcAddress: node.grpcAddress };
+    const id = uuidv7();
+    await builds.uploadZip(target, id, limitZip(body, max));
+    try {
+      return toDeployment(await this.queue(access, app, { id, source: 'upload', image: null, imageId: null, commitSha: null, rollbackOfId: null }));
+    } catch (e) {
+      await builds.discardUpload(target, id).catch(() => undefined);
+      throw e;
+    }
   }
 
   async get(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<Deployment> {
@@ -83,7 +121,7 @@ export class DeploymentService {
   private async queue(
     access: WorkspaceAccess,
     app: { id: string; cpuMillis: number; memoryMb: number; port: number | null },
-    what: Pick<DeploymentRecord, 'source' | 'image' | 'imageId' | 'commitSha' | 'rollbackOfId'>,
+    what: Pick<DeploymentRecord, 'source' | 'image' | 'imageId' | 'commitSha' | 'rollbackOfId'> & { id?: string },
   ): Promise<DeploymentRecord> {
     const user = await this.deps.users.findById(access.actor.userId);
     const d = await this.deps.deployments.create({
@@ -110,6 +148,18 @@ export class DeploymentService {
     const d = await this.deps.deployments.find({ workspaceId: access.workspace.id, appId, deploymentId });
     if (!d) throw new AppError('not_found', 'The deployment was not found');
     return d;
+  }
+}
+
+const zipTooLarge = (max: number) => new AppError('payload_too_large', `A .zip upload is limited to ${max} bytes`);
+
+/** Passes `body` through, failing as soon as more than `max` bytes went by. */
+async function* limitZip(body: AsyncIterable<Uint8Array>, max: number): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += chunk.length;
+    if (seen > max) throw zipTooLarge(max);
+    yield chunk;
   }
 }
 

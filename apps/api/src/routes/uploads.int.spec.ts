@@ -1,0 +1,225 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sample, zipOf, type SampleKind } from '@slipway/agent/src/build/samples';
+import { writeZip } from '@slipway/agent/src/build/zip-writer';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { waitFor } from '@slipway/worker/src/testing';
+import { startTestPlatform, type TestPlatform } from '../testing/platform';
+import { TEST_PUBLIC_ORIGIN } from '../testing/test-api';
+
+jest.setTimeout(240_000);
+
+// The npm registry is reachable from containers only with this machine's CA bundle (ENVIRONMENT.md).
+const CA = '/etc/ssl/certs/ca-certificates.crt';
+const ZIP_LIMIT = 2_000_000;
+
+describe('.zip uploads end to end: upload, build on the server, rollout behind Caddy (real Docker and Caddy)', () => {
+  let p: TestPlatform;
+  let client: ApiClient;
+  let ws: { id: string; slug: string };
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ name: 'uploads', readyTimeoutMs: 20_000, stopGraceMs: 2_000, build: { extraCaBundle: CA, concurrency: 2 }, maxZipUploadBytes: ZIP_LIMIT });
+    client = p.client();
+    await signUp(client);
+    ws = await createWorkspace(client);
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  // The trial plan holds a few apps at a time: each test's apps are deleted after it (the quota is released at once).
+  const created: string[] = [];
+  afterEach(async () => {
+    for (const id of created.splice(0)) await client.delete(`${appsPath()}/${id}`);
+  });
+
+  const appsPath = () => `/v1/workspaces/${ws.id}/apps`;
+  const newApp = async (source: 'upload' | 'image' = 'upload') => {
+    const res = await client.post(appsPath(), {
+      name: `up ${randomBytes(3).toString('hex')}`,
+      kind: 'web',
+      source,
+      memoryMb: 128,
+      ...(source === 'image' ? { image: p.images.v1 } : {}),
+    });
+    expect(res.status).toBe(201);
+    created.push(res.body.id);
+    return res.body as { id: string; url: string };
+  };
+  const upload = (appId: string, zip: Buffer | string, contentType = 'application/zip') =>
+    client.request('POST', `${appsPath()}/${appId}/deployments/upload`, { raw: zip, headers: { 'content-type': contentType } });
+  const uploaded = async (appId: string, zip: Buffer) => {
+    const res = await upload(appId, zip);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ appId, status: 'queued', source: 'upload', image: null });
+    return res.body as { id: string };
+  };
+  const settled = (appId: string, deploymentId: string) =>
+    waitFor(
+      async () => {
+        const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
+        return ['live', 'failed', 'cancelled'].includes(d.status) ? d : null;
+      },
+      120_000,
+      `deployment ${deploymentId} to finish`,
+    );
+  const logText = async (appId: string, deploymentId: string, phase?: string) => {
+    const body = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}/logs?limit=1000`)).body as { data: { phase: string; text: string }[] };
+    return body.data
+      .filter((l) => !phase || l.phase === phase)
+      .map((l) => l.text)
+      .join('\n');
+  };
+  const served = (url: string, expected: string) =>
+    waitFor(async () => {
+      const r = await p.viaIngress(url).catch(() => null);
+      return r?.status === 200 && r.body === expected ? r : null;
+    }, 20_000, `${url} to answer ${JSON.stringify(expected)}`);
+  const deployLive = async (kind: SampleKind, version: string, appId?: string) => {
+    const app = appId ? { id: appId, url: '' } : await newApp();
+    const d = await uploaded(app.id, zipOf(sample(kind, version)));
+    const done = await settled(app.id, d.id);
+    if (done.status !== 'live') throw new Error(`${kind}: ${done.status} ${done.failureReason}\n${await logText(app.id, d.id)}`);
+    return { app, d };
+  };
+  const uploadsOnAgent = async () => (await readdir(path.join(p.agent.dataDir, 'uploads')).catch(() => [] as string[])).sort();
+
+  it.each<[SampleKind, string, RegExp]>([
+    ['node', 'node v1 1m\n', /Found package-lock\.json: dependencies installed with npm ci/],
+    ['python', 'python v1\n', /Found requirements\.txt: a Python app[\s\S]*pip install/],
+    ['static', 'static v1\n', /Found index\.html: a static site/],
+    ['dockerfile', 'dockerfile v1\n', /Found a Dockerfile at the root/],
+  ])('a %s app is uploaded, built and answers through the ingress', async (kind, body, detection) => {
+    const { app, d } = await deployLive(kind, 'v1');
+    await served(app.url, body);
+    const build = await logText(app.id, d.id, 'build');
+    expect(build).toMatch(detection);
+    expect(build).toMatch(/Built slipway-app\//);
+    const got = (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body;
+    expect(got).toMatchObject({ status: 'live', imageAvailable: true, failureReason: null });
+    // The .zip is gone from the server once built.
+    expect(await uploadsOnAgent()).not.toContain(`${d.id}.zip`);
+  });
+
+  it('a second upload with the same lockfile reuses the dependency layer; the project folder keeps files the image lacks; a redeploy keeps edits', async () => {
+    const { app, d } = await deployLive('node', 'a1');
+    await served(app.url, 'node a1 1m\n');
+    const files = `${appsPath()}/${app.id}/files/content`;
+    // A file only the folder has, and an edit of a file the image also has.
+    expect((await client.request('PUT', `${files}?path=notes.txt`, { raw: 'mine\n', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(200);
+
+    const second = await uploaded(app.id, zipOf(sample('node', 'a2')));
+    const done = await settled(app.id, second.id);
+    expect(done.status).toBe('live');
+    const log = (await logText(app.id, second.id, 'build')).split('\n');
+    const install = log.findIndex((l) => /^Step \d+\/\d+ : RUN npm ci/.test(l));
+    expect(install).toBeGreaterThan(0);
+    expect(log[install + 1]).toMatch(/Using cache/);
+    await served(app.url, 'node a2 1m\n');
+    // New image: its /app overwrote server.js in the folder; notes.txt stayed.
+    const folder = path.join(p.agent.dataDir, 'volumes', app.id);
+    expect(await readFile(path.join(folder, 'notes.txt'), 'utf8')).toBe('mine\n');
+    expect(await readFile(path.join(folder, 'server.js'), 'utf8')).toContain("'node a2 '");
+    expect(d.id).not.toBe(second.id);
+
+    // An edit of the code through the files API survives a redeploy (same image: the folder is left alone).
+    const edited = (await readFile(path.join(folder, 'server.js'), 'utf8')).replace("'node a2 '", "'edited '");
+    expect((await client.request('PUT', `${files}?path=server.js`, { raw: edited, headers: { 'content-type': 'application/octet-stream' } })).status).toBe(200);
+    const redeploy = await client.post(`${appsPath()}/${app.id}/deployments`, {});
+    expect(redeploy.status).toBe(201);
+    const r = await settled(app.id, redeploy.body.id);
+    if (r.status !== 'live') throw new Error(`redeploy ${r.status}: ${r.failureReason}\n${await logText(app.id, redeploy.body.id)}`);
+    expect(await logText(app.id, redeploy.body.id, 'build')).not.toMatch(/docker build/);
+    await served(app.url, 'edited 1m\n');
+    expect(await readFile(path.join(folder, 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('POST deployments on an upload app before any build is 409 no_image_built', async () => {
+    const app = await newApp();
+    const res = await client.post(`${appsPath()}/${app.id}/deployments`, {});
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('no_image_built');
+  });
+
+  it('an upload to an image app is 409 source_mismatch; another content type is 415', async () => {
+    const image = await newApp('image');
+    const mismatch = await upload(image.id, zipOf(sample('static')));
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.body.error.code).toBe('source_mismatch');
+    const app = await newApp();
+    const wrong = await upload(app.id, zipOf(sample('static')), 'application/octet-stream');
+    expect(wrong.status).toBe(415);
+    expect(wrong.body.error.code).toBe('unsupported_media_type');
+  });
+
+  it('an oversized upload gets 413 and the server stores nothing, with or without a Content-Length', async () => {
+    const app = await newApp();
+    const before = await uploadsOnAgent();
+    const big = randomBytes(ZIP_LIMIT + 500_000);
+    const declared = await upload(app.id, big);
+    expect(declared.status).toBe(413);
+    expect(declared.body.error.code).toBe('payload_too_large');
+
+    // Chunked: the limit is counted as the bytes pass through the API to the agent.
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= big.length) return controller.close();
+        const chunk = big.subarray(sent, sent + 64 * 1024);
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(new URL(`${appsPath()}/${app.id}/deployments/upload`, p.base), {
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+      headers: { 'content-type': 'application/zip', cookie: `svc_session=${client.cookie('svc_session')}`, origin: TEST_PUBLIC_ORIGIN },
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await uploadsOnAgent()).toEqual(before);
+    const list = (await client.get(`${appsPath()}/${app.id}/deployments`)).body;
+    expect(list.data).toEqual([]);
+  });
+
+  it.each<[string, Buffer, RegExp]>([
+    ['zip-slip', writeZip([{ name: 'index.html', data: 'x' }, { name: '../../../escaped-slip.txt', data: 'pwned' }]), /contains "\.\." and would be written outside the build folder/],
+    ['symlink', writeZip([{ name: 'index.html', data: 'x' }, { name: 'passwd', data: '/etc/passwd', mode: 0o120777 }]), /"passwd" is a symbolic link/],
+    ['zip bomb', writeZip([{ name: 'index.html', data: 'x' }, { name: 'bomb.bin', data: Buffer.alloc(60_000_000) }]), /"bomb\.bin" expands more than \d+ times .*zip bomb/],
+    ['non-zip', Buffer.from('<html>this is not a zip</html>\n'.repeat(50)), /not a valid \.zip/],
+  ])('a %s upload ends in a failed deployment with a clear reason and nothing outside the build folder', async (_name, zip, reason) => {
+    const app = await newApp();
+    const d = await uploaded(app.id, zip);
+    const done = await settled(app.id, d.id);
+    expect(done.status).toBe('failed');
+    expect(done.failureReason).toMatch(reason);
+    expect(await logText(app.id, d.id, 'build')).toMatch(reason);
+    for (const dir of [p.agent.dataDir, path.dirname(p.agent.dataDir), path.join(p.agent.dataDir, 'builds')]) {
+      expect(await readdir(dir).catch(() => [])).not.toContain('escaped-slip.txt');
+    }
+    expect(await readdir(path.join(p.agent.dataDir, 'builds')).catch(() => [])).toEqual([]);
+    expect(await uploadsOnAgent()).not.toContain(`${d.id}.zip`);
+    const got = (await client.get(`${appsPath()}/${app.id}`)).body;
+    expect(got.status).toBe('failed');
+  });
+
+  it('cancelling a deployment while it builds stops the build', async () => {
+    const app = await newApp();
+    const marker = randomUUID().slice(0, 8);
+    const d = await uploaded(app.id, zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${marker} && sleep 120\nCMD ["node"]\n` }));
+    const buildRuns = async () => (await p.docker.listContainers()).some((c) => c.Command.includes(marker));
+    await waitFor(async () => ((await logText(app.id, d.id)).includes(marker) && (await buildRuns()) ? true : null), 60_000, 'the RUN step to start');
+    const cancel = await client.post(`${appsPath()}/${app.id}/deployments/${d.id}/cancel`, {});
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.status).toBe('cancelled');
+    await waitFor(async () => (!(await buildRuns()) ? true : null), 15_000, 'the build container to stop');
+    await waitFor(async () => ((await logText(app.id, d.id)).includes('Build stopped: the deployment was cancelled') ? true : null), 15_000, 'the worker to note the cancel');
+    expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('cancelled');
+    expect(await readdir(path.join(p.agent.dataDir, 'builds')).catch(() => [])).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+// Deploy benchmark through the whole platform (API, BullMQ workers, a real agent, Docker, Caddy):
+//  1. POST deployment of a local image → first 200 with the new body through the ingress, p50 of N (default 10);
+//  2. the same for rollbacks (no build: the earlier deployment's image);
+//  3. requests/s through Caddy against direct requests to the container's published port, 64 connections each,
+//     in the same run.
+// Usage: npx tsx bench/deploy/run.ts [--runs 10] [--duration 10] [--connections 64]. See bench/deploy/README.md.
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { createWorkspace, signUp, TEST_SERVICES } from '@slipway/testing';
+import { startTestPlatform } from '../../apps/api/src/testing/platform';
+import globalSetup from '../../packages/testing/src/global-setup';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const RUNS = arg('runs', 10);
+const DURATION_S = arg('duration', 10);
+const CONNECTIONS = arg('connections', 64);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const fmt = (xs: number[]) => `p50 ${p50(xs).toFixed(0)} ms, min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)} (n=${xs.length})`;
+
+async function main() {
+  // The migrated template database the integration tests copy from (made once, shared).
+  await globalSetup();
+  const p = await startTestPlatform({ name: 'bench-deploy', stopGraceMs: 3_000 });
+  try {
+    const client = p.client();
+    await signUp(client);
+    const ws = await createWorkspace(client);
+    const apps = `/v1/workspaces/${ws.id}/apps`;
+    const created = await client.post(apps, { name: `bench ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 256, cpuMillis: 500 });
+    if (created.status !== 201) throw new Error(`app creation answered ${created.status}: ${created.text}`);
+    const app = created.body as { id: string; url: string };
+
+    /** From the request to the first 200 through Caddy whose body is `expected`. */
+    const timeTo = async (start: () => Promise<{ status: number; body: { id: string } }>, expected: string) => {
+      const t0 = performance.now();
+      const res = await start();
+      if (res.status !== 201) throw new Error(`answered ${res.status}`);
+      for (;;) {
+        const r = await p.viaIngress(app.url).catch(() => null);
+        if (r?.status === 200 && r.body === expected) return { ms: performance.now() - t0, deploymentId: res.body.id };
+        if (performance.now() - t0 > 60_000) throw new Error(`no ${JSON.stringify(expected)} within 60 s`);
+        await sleep(5);
+      }
+    };
+    const versions = [p.images.v1, p.images.v2, p.images.v3];
+    const body = (image: string) => `${image.split(':')[1]}\n`;
+
+    // Warm-up: the first deployment creates the workspace network and seeds the project folder.
+    const first = await timeTo(() => client.post(`${apps}/${app.id}/deployments`, { image: versions[0] }), body(versions[0]!));
+    const deployMs: number[] = [];
+    const ids: { id: string; image: string }[] = [{ id: first.deploymentId, image: versions[0]! }];
+    for (let i = 1; i <= RUNS; i++) {
+      const image = versions[i % versions.length]!;
+      const r = await timeTo(() => client.post(`${apps}/${app.id}/deployments`, { image }), body(image));
+      deployMs.push(r.ms);
+      ids.push({ id: r.deploymentId, image });
+      await sleep(300);
+    }
+    const rollbackMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      // The two deployments before the current one: their images are among the last five kept.
+      const target = ids[ids.length - 2]!;
+      const r = await timeTo(() => client.post(`${apps}/${app.id}/deployments/${target.id}/rollback`), body(target.image));
+      rollbackMs.push(r.ms);
+      ids.push({ id: r.deploymentId, image: target.image });
+      await sleep(300);
+    }
+
+    const live = (await client.get(`${apps}/${app.id}`)).body as { currentDeployment: { id: string } };
+    const row = await p.db.deployment.findUnique({ where: { id: live.currentDeployment.id } });
+    const direct = `http://127.0.0.1:${row!.hostPort}/`;
+    const ingress = `http://127.0.0.1:${TEST_SERVICES.ingressPort}/`;
+    const host = new URL(app.url).host;
+    const load = async (url: string, headers: Record<string, string>) => {
+      await autocannon({ url, connections: 8, duration: 2, headers });
+      const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+      return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+    };
+    const viaCaddy = await load(ingress, { host });
+    const toContainer = await load(direct, {});
+
+    console.log(`deploy (POST → first 200 of the new version through Caddy): ${fmt(deployMs)}`);
+    console.log(`rollback (POST → first 200 of the earlier version):         ${fmt(rollbackMs)}`);
+    console.log(`ingress (Caddy, Host ${host}): ${viaCaddy.rps.toFixed(0)} req/s, p50 ${viaCaddy.p50} ms, p99 ${viaCaddy.p99} ms, errors ${viaCaddy.errors}, non-2xx ${viaCaddy.non2xx}`);
+    console.log(`direct (127.0.0.1:${row!.hostPort}):        ${toContainer.rps.toFixed(0)} req/s, p50 ${toContainer.p50} ms, p99 ${toContainer.p99} ms, errors ${toContainer.errors}, non-2xx ${toContainer.non2xx}`);
+    console.log(`ratio ingress / direct: ${(viaCaddy.rps / toContainer.rps).toFixed(3)} (${CONNECTIONS} connections, ${DURATION_S} s each)`);
+    console.log(`targets: deploy p50 ≤ 2000 ms ${p50(deployMs) <= 2000 ? 'met' : 'MISSED'}; rollback p50 ≤ 2000 ms ${p50(rollbackMs) <= 2000 ? 'met' : 'MISSED'}; ingress ≥ 0.85 × direct ${viaCaddy.rps >= 0.85 * toContainer.rps ? 'met' : 'MISSED'}`);
+  } finally {
+    await p.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

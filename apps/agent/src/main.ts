@@ -74,6 +74,11 @@ async function main(argv: string[]): Promise<number> {
         maxUploadBytes: config.limits.uploadZipBytes,
         maxFileBytes: config.limits.uploadFileBytes,
         logger,
+        // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
+        build: {
+          images: { node: config.images.node, python: config.images.python, static: config.images.static },
+          extraCaBundle: config.agent.extraCaBundle,
+        },
       });
     } catch (e) {
       if (e instanceof NotEnrolledError) {

@@ -4,10 +4,17 @@ import { writeZip, type ZipEntry } from './zip-writer';
 
 export type SampleKind = 'node' | 'python' | 'static' | 'dockerfile';
 
-/** A small Node app with one real npm dependency (`ms`), a lockfile (so npm ci) and a start script. */
-export function nodeSample(version = 'v1'): Record<string, string> {
+/**
+ * A small Node app with one real npm dependency (`ms`), a lockfile (so npm ci) and a start script. A different
+ * `manifestNonce` changes package.json, so the dependency layer is built afresh (a cold build).
+ */
+export function nodeSample(version = 'v1', manifestNonce = ''): Record<string, string> {
   return {
-    'package.json': JSON.stringify({ name: 'sample-node', version: '1.0.0', private: true, scripts: { start: 'node server.js' }, dependencies: { ms: '2.1.3' } }, null, 2),
+    'package.json': JSON.stringify(
+      { name: 'sample-node', version: '1.0.0', private: true, ...(manifestNonce ? { description: manifestNonce } : {}), scripts: { start: 'node server.js' }, dependencies: { ms: '2.1.3' } },
+      null,
+      2,
+    ),
     'package-lock.json': JSON.stringify(
       {
         name: 'sample-node',

@@ -44,6 +44,8 @@ SLIPWAY_AGENT_DATA_DIR=/var/lib/slipway/agent
 SLIPWAY_AGENT_LISTEN=127.0.0.1:7443
 SLIPWAY_AGENT_NODE_NAME=$(hostname -s | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9-\n' '-' | cut -c1-63)
 SLIPWAY_AGENT_PUBLIC_IPV4=127.0.0.1
+# Builds trust this machine's CA bundle (needed behind a TLS-intercepting proxy).
+SLIPWAY_BUILD_CA_BUNDLE=$( [[ -f /etc/ssl/certs/ca-certificates.crt ]] && echo /etc/ssl/certs/ca-certificates.crt )
 ENV
   umask 022
 fi

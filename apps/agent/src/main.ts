@@ -78,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
         build: {
           images: { node: config.images.node, python: config.images.python, static: config.images.static },
           extraCaBundle: config.agent.extraCaBundle,
+          ...config.agent.build,
         },
       });
     } catch (e) {

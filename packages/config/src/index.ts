@@ -24,6 +24,7 @@ export interface Config {
     caddyAdminUrl: string;
     dockerSocket: string;
     extraCaBundle: string | null;
+    build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number };
   };
   images: { node: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
   limits: { uploadZipBytes: number; uploadFileBytes: number };
@@ -118,6 +119,12 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
       dockerSocket: v.DOCKER_SOCKET,
       extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,
+      build: {
+        cpus: v.SLIPWAY_BUILD_CPUS,
+        memoryMb: v.SLIPWAY_BUILD_MEMORY_MB,
+        timeoutMs: v.SLIPWAY_BUILD_TIMEOUT_S * 1000,
+        concurrency: v.SLIPWAY_BUILD_CONCURRENCY,
+      },
     },
     images: {
       node: v.SLIPWAY_IMAGE_NODE,

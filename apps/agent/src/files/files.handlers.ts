@@ -66,9 +66,31 @@ export function filesHandlers(deps: { files: ProjectFiles; logger: Logger }): Fi
 
     WriteFile: (call, callback) => {
       // The client cancelling (the HTTP upload aborted) ends the message stream without a commit: the write is dropped.
-      const aborted = new Promise<'aborted'>((r) => call.on('cancelled', () => r('aborted')));
+      // Not Promise.race against one long-lived `aborted` promise: each race leaves a reaction on it that holds the
+      // settled result (a data message) until the call ends, so every chunk of an upload stayed in memory.
+      let aborted = false;
+      let wake: (() => void) | null = null;
+      call.on('cancelled', () => {
+        aborted = true;
+        wake?.();
+      });
       const chunks = call[Symbol.asyncIterator]() as AsyncIterator<WriteFileChunk>;
-      const next = () => Promise.race([chunks.next(), aborted]);
+      const next = (): Promise<IteratorResult<WriteFileChunk> | 'aborted'> =>
+        aborted
+          ? Promise.resolve('aborted')
+          : new Promise((resolve, reject) => {
+              wake = () => resolve('aborted');
+              chunks.next().then(
+                (m) => {
+                  wake = null;
+                  resolve(m);
+                },
+                (e: unknown) => {
+                  wake = null;
+                  reject(e);
+                },
+              );
+            });
       (async () => {
         authorize(call);
         const first = await next();

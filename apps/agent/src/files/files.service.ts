@@ -6,7 +6,7 @@
 // whatever happened to the names above it since, and only `<name>` is looked up in it. Every name is opened with
 // O_NOFOLLOW, so a symlink swapped in after the lstat makes the open fail instead of being followed. Linux only.
 import { randomBytes } from 'node:crypto';
-import { constants as C, type Stats } from 'node:fs';
+import { constants as C, lstatSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, realpath, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -98,7 +98,15 @@ export class ProjectFiles {
       await this.assertInside(root, dir);
       const names = (await readdir(fdPath(dir.fd))).sort();
       const chosen = names.slice(0, Math.max(0, limit));
-      const stats = await Promise.all(chosen.map((n) => lstat(at(dir, n)).catch(() => null)));
+      // Synchronous lstat in one loop: ~1,000 async calls through the thread pool cost more in promises and
+      // scheduling than the system calls themselves. Same `at(dir, name)` paths, so the same confinement.
+      const stats = chosen.map((n) => {
+        try {
+          return lstatSync(at(dir, n), { throwIfNoEntry: false }) ?? null;
+        } catch {
+          return null;
+        }
+      });
       const entries: FolderEntry[] = [];
       chosen.forEach((name, i) => {
         const st = stats[i];

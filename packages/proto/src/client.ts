@@ -31,6 +31,9 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.max_reconnect_backoff_ms': 5_000,
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
+  // The HTTP/2 receive window of the connection and its streams (default 64 KiB): file downloads stall on
+  // WINDOW_UPDATE round trips without a larger one. Flow control still bounds what is in flight.
+  'grpc-node.flow_control_window': 4 * 1024 * 1024,
 };
 
 const DEFAULT_DEADLINE_MS = 30_000;

@@ -17,21 +17,11 @@ const WRITE_MESSAGE_BYTES = 256 * 1024;
  * HTTP/2 connection per server, mutual TLS); implements the BuildsGateway port of @slipway/core.
  */
 export class BuildsPool implements BuildsGateway {
-  private readonly clients = new Map<string, BuildsClient>();
-
   constructor(private readonly agents: AgentPool) {}
 
   client(target: AgentTarget): BuildsClient {
-    const key = `${target.name ?? ''}|${target.grpcAddress}`;
-    let c = this.clients.get(key);
-    if (!c) {
-      const { Builds } = loadBuildsProto().slipway.agent.v1;
-      // The channel is the agent connection's own (TLS, verified name): the credentials given here are unused.
-      const channel = this.agents.connection(target).agent.getChannel();
-      c = new Builds(target.grpcAddress, grpc.credentials.createInsecure(), { channelOverride: channel });
-      this.clients.set(key, c);
-    }
-    return c;
+    const { Builds } = loadBuildsProto().slipway.agent.v1;
+    return this.agents.connection(target).service('builds', (address, credentials, options) => new Builds(address, credentials, options));
   }
 
   uploadZip(target: AgentTarget, deploymentId: string, body: AsyncIterable<Uint8Array>): Promise<{ size: number; sha256: string }> {
@@ -121,8 +111,7 @@ export class BuildsPool implements BuildsGateway {
   }
 
   close(): void {
-    // The channels belong to the agent pool, which closes them.
-    this.clients.clear();
+    // The clients ride on the agent pool's connections, which close them.
   }
 }
 

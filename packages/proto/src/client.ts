@@ -68,6 +68,21 @@ export class AgentConnection {
     this.healthClient.close();
   }
 
+  private readonly services = new Map<string, grpc.Client>();
+
+  /**
+   * A client of another service of the same agent (Files, Builds) over this connection's channel, made once.
+   * The channel carries the TLS and the verified name: the credentials passed to `make` are unused.
+   */
+  service<C extends grpc.Client>(name: string, make: (address: string, credentials: grpc.ChannelCredentials, options: grpc.ClientOptions) => C): C {
+    let client = this.services.get(name) as C | undefined;
+    if (!client) {
+      client = make(this.target.grpcAddress, grpc.credentials.createInsecure(), { channelOverride: this.agent.getChannel() });
+      this.services.set(name, client);
+    }
+    return client;
+  }
+
   health(timeoutMs = 2_000): Promise<void> {
     return new Promise((resolve, reject) => {
       this.healthClient.check({ service: '' }, { deadline: Date.now() + timeoutMs }, (err, res) => {

@@ -20,21 +20,11 @@ const WRITE_MESSAGE_BYTES = 256 * 1024;
  * HTTP/2 connection per server, mutual TLS); implements the FilesGateway port of @slipway/core.
  */
 export class FilesPool implements FilesGateway {
-  private readonly clients = new Map<string, FilesClient>();
-
   constructor(private readonly agents: AgentPool) {}
 
   client(target: AgentTarget): FilesClient {
-    const key = `${target.name ?? ''}|${target.grpcAddress}`;
-    let c = this.clients.get(key);
-    if (!c) {
-      const { Files } = loadFilesProto().slipway.agent.v1;
-      // The channel is the agent connection's own (TLS, verified name): the credentials given here are unused.
-      const channel = this.agents.connection(target).agent.getChannel();
-      c = new Files(target.grpcAddress, grpc.credentials.createInsecure(), { channelOverride: channel });
-      this.clients.set(key, c);
-    }
-    return c;
+    const { Files } = loadFilesProto().slipway.agent.v1;
+    return this.agents.connection(target).service('files', (address, credentials, options) => new Files(address, credentials, options));
   }
 
   async listFiles(target: AgentTarget, ref: FileRef & { limit: number }): Promise<FolderListing> {
@@ -147,8 +137,7 @@ export class FilesPool implements FilesGateway {
   }
 
   close(): void {
-    // The channels belong to the agent pool, which closes them.
-    this.clients.clear();
+    // The clients ride on the agent pool's connections, which close them.
   }
 }
 

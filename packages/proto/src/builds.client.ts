@@ -6,11 +6,10 @@ import type { BuildEvent__Output } from './generated/slipway/agent/v1/BuildEvent
 import type { BuildsClient } from './generated/slipway/agent/v1/Builds';
 import type { UploadZipResult__Output } from './generated/slipway/agent/v1/UploadZipResult';
 import { loadBuildsProto } from './load';
+import { streamUpload } from './stream-upload';
 
 export type { BuildsClient };
 
-/** Data messages towards the agent are at least this big (fewer, larger messages move more bytes per second). */
-const WRITE_MESSAGE_BYTES = 256 * 1024;
 
 /**
  * The `slipway.agent.v1.Builds` service of each server, over the channel of the pool's connection to it (one
@@ -25,56 +24,13 @@ export class BuildsPool implements BuildsGateway {
   }
 
   uploadZip(target: AgentTarget, deploymentId: string, body: AsyncIterable<Uint8Array>): Promise<{ size: number; sha256: string }> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      let wakeWriter: (() => void) | null = null;
-      const settle = (e: unknown, res?: { size: number; sha256: string }) => {
-        if (settled) return;
-        settled = true;
-        wakeWriter?.();
-        if (e) reject(e);
-        else resolve(res!);
-      };
-      const call = this.client(target).uploadZip((err: grpc.ServiceError | null, res?: UploadZipResult__Output) => {
-        if (err) settle(fromServiceError(err, label(target)));
-        else settle(null, { size: Number(res!.size), sha256: res!.sha256 });
-      });
-      const write = async (message: Parameters<typeof call.write>[0]) => {
-        // Backpressure: the next chunk of the body is read only once gRPC has taken this one.
-        if (!call.write(message) && !settled) {
-          await new Promise<void>((r) => {
-            wakeWriter = r;
-            call.once('drain', () => r());
-          });
-          wakeWriter = null;
-        }
-      };
-      (async () => {
-        await write({ header: { deploymentId } });
-        let size = 0;
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
-        for await (const chunk of body) {
-          if (settled) return;
-          size += chunk.length;
-          pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          pendingBytes += chunk.length;
-          if (pendingBytes >= WRITE_MESSAGE_BYTES) {
-            await write({ data: pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes) });
-            pending = [];
-            pendingBytes = 0;
-          }
-        }
-        if (settled) return;
-        if (pendingBytes > 0) await write({ data: Buffer.concat(pending, pendingBytes) });
-        await write({ commit: { size } });
-        call.end();
-      })().catch((e: unknown) => {
-        // The body failed (client gone, limit passed): the agent sees a cancelled stream and drops its partial file.
-        call.cancel();
-        settle(e);
-      });
-    });
+    return streamUpload(
+      (cb) => this.client(target).uploadZip(cb),
+      { deploymentId },
+      body,
+      (res: UploadZipResult__Output) => ({ size: Number(res.size), sha256: res.sha256 }),
+      label(target),
+    );
   }
 
   buildZip(target: AgentTarget, input: BuildZipInput, onLine: (line: string) => void, signal?: AbortSignal): Promise<BuildZipResult> {

@@ -8,12 +8,11 @@ import type { ListFilesResponse__Output } from './generated/slipway/agent/v1/Lis
 import type { ReadFileChunk__Output } from './generated/slipway/agent/v1/ReadFileChunk';
 import type { WriteFileResponse__Output } from './generated/slipway/agent/v1/WriteFileResponse';
 import { loadFilesProto } from './load';
+import { streamUpload } from './stream-upload';
 
 export type { FilesClient };
 
 const UNARY_DEADLINE_MS = 30_000;
-/** Data messages towards the agent are at least this big: fewer, larger messages move more bytes per second. */
-const WRITE_MESSAGE_BYTES = 256 * 1024;
 
 /**
  * The `slipway.agent.v1.Files` service of each server, over the channel of the pool's connection to it (one
@@ -75,57 +74,13 @@ export class FilesPool implements FilesGateway {
   }
 
   writeFile(target: AgentTarget, ref: FileRef, body: AsyncIterable<Uint8Array>): Promise<{ size: number }> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      let wakeWriter: (() => void) | null = null;
-      const settle = (e: unknown, res?: { size: number }) => {
-        if (settled) return;
-        settled = true;
-        wakeWriter?.();
-        if (e) reject(e);
-        else resolve(res!);
-      };
-      const call = this.client(target).writeFile((err: grpc.ServiceError | null, res?: WriteFileResponse__Output) => {
-        if (err) settle(fromServiceError(err, label(target)));
-        else settle(null, { size: Number(res!.size) });
-      });
-      const write = async (message: Parameters<typeof call.write>[0]) => {
-        // Backpressure: the next chunk of the body is read only once gRPC has taken this one.
-        // An answer of the agent (an error, say) also wakes a writer that waits for room.
-        if (!call.write(message) && !settled) {
-          await new Promise<void>((r) => {
-            wakeWriter = r;
-            call.once('drain', () => r());
-          });
-          wakeWriter = null;
-        }
-      };
-      (async () => {
-        await write({ header: { appId: ref.appId, path: ref.path } });
-        let size = 0;
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
-        for await (const chunk of body) {
-          if (settled) return;
-          size += chunk.length;
-          pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          pendingBytes += chunk.length;
-          if (pendingBytes >= WRITE_MESSAGE_BYTES) {
-            await write({ data: pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes) });
-            pending = [];
-            pendingBytes = 0;
-          }
-        }
-        if (settled) return;
-        if (pendingBytes > 0) await write({ data: Buffer.concat(pending, pendingBytes) });
-        await write({ commit: { size } });
-        call.end();
-      })().catch((e: unknown) => {
-        // The body failed (client gone, limit passed): the agent sees a cancelled stream and drops its temporary file.
-        call.cancel();
-        settle(e);
-      });
-    });
+    return streamUpload(
+      (cb) => this.client(target).writeFile(cb),
+      { appId: ref.appId, path: ref.path },
+      body,
+      (res: WriteFileResponse__Output) => ({ size: Number(res.size) }),
+      label(target),
+    );
   }
 
   async renameFile(target: AgentTarget, input: { appId: string; from: string; to: string }): Promise<void> {

@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { createWorkspace, signUp, TEST_SERVICES } from '@slipway/testing';
 import { startTestPlatform } from '../../apps/api/src/testing/platform';
 import globalSetup from '../../packages/testing/src/global-setup';
+import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -88,8 +89,14 @@ async function main() {
     console.log(`rollback (POST → first 200 of the earlier version):         ${fmt(rollbackMs)}`);
     console.log(`ingress (Caddy, Host ${host}): ${viaCaddy.rps.toFixed(0)} req/s, p50 ${viaCaddy.p50} ms, p99 ${viaCaddy.p99} ms, errors ${viaCaddy.errors}, non-2xx ${viaCaddy.non2xx}`);
     console.log(`direct (127.0.0.1:${row!.hostPort}):        ${toContainer.rps.toFixed(0)} req/s, p50 ${toContainer.p50} ms, p99 ${toContainer.p99} ms, errors ${toContainer.errors}, non-2xx ${toContainer.non2xx}`);
-    console.log(`ratio ingress / direct: ${(viaCaddy.rps / toContainer.rps).toFixed(3)} (${CONNECTIONS} connections, ${DURATION_S} s each)`);
-    console.log(`targets: deploy p50 ≤ 2000 ms ${p50(deployMs) <= 2000 ? 'met' : 'MISSED'}; rollback p50 ≤ 2000 ms ${p50(rollbackMs) <= 2000 ? 'met' : 'MISSED'}; ingress ≥ 0.85 × direct ${viaCaddy.rps >= 0.85 * toContainer.rps ? 'met' : 'MISSED'}`);
+    const loadFailures = viaCaddy.errors + viaCaddy.non2xx + toContainer.errors + toContainer.non2xx;
+    const ratio = toContainer.rps > 0 ? viaCaddy.rps / toContainer.rps : Number.NaN;
+    console.log(`ratio ingress / direct: ${ratio.toFixed(3)} (${CONNECTIONS} connections, ${DURATION_S} s each)`);
+    console.log(
+      `targets: deploy p50 ≤ 2000 ms ${verdict(p50(deployMs) <= 2000, 0)}; rollback p50 ≤ 2000 ms ${verdict(p50(rollbackMs) <= 2000, 0)}; ` +
+        `ingress ≥ 0.85 × direct ${verdict(ratio >= 0.85, loadFailures)}`,
+    );
+    exitOnFailures(loadFailures);
   } finally {
     await p.close();
   }

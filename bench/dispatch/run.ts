@@ -20,6 +20,7 @@ import { NOOP_JOB, type Logger } from '../../packages/core/src';
 import { createDb, migrate } from '../../packages/db/src';
 import { AgentPool } from '../../packages/proto/src';
 import { databaseUrl, TEST_SERVICES } from '../../packages/testing/src';
+import { exitOnFailures, verdict } from '../lib/verdict';
 
 const { values } = parseArgs({ options: { ops: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '2' }, warmup: { type: 'string', default: '50' } } });
 const OPS = Number(values.ops);
@@ -174,8 +175,8 @@ async function main() {
     const throughput = await report(`burst: ${OPS} no-op operations enqueued at once`, burst, (now() - started) / 1000);
 
     const failed = latency.failures + throughput.failures;
-    console.log(`target p50 < 10 ms (latency phase): ${latency.p50 < 10 ? 'met' : 'NOT met'}`);
-    if (failed > 0) process.exitCode = 1;
+    console.log(`target p50 < 10 ms (latency phase): ${verdict(latency.p50 < 10, failed)}`);
+    exitOnFailures(failed);
   } finally {
     await runtime?.close();
     await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);

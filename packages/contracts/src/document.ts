@@ -1,5 +1,6 @@
-import { OPERATIONS, type OperationSpec } from './operations';
-import { COMPONENT_SCHEMAS } from './schemas';
+import { COMPONENT_SCHEMAS, OPERATIONS, TAGS } from './api';
+import { errorSchema } from './common';
+import type { OperationSpec } from './resource';
 
 export const API_VERSION = '1.0.0';
 const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
@@ -38,24 +39,6 @@ export function operationErrors(op: OperationSpec): Map<number, string[]> {
   add(500, 'internal');
   return new Map([...errors.entries()].sort(([a], [b]) => a - b));
 }
-
-const errorSchema = (codes: string[]) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string', enum: codes },
-        message: { type: 'string', description: 'a sentence for people; never a stack trace, SQL or server path' },
-        details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } },
-      },
-    },
-  },
-});
 
 /** Replaces every object that is one of the named component schemas by a `$ref` to it. */
 function refify(node: unknown, names: Map<object, string>, self?: object): unknown {
@@ -141,19 +124,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
         'milliseconds, ids are UUIDv7. Cookie-authenticated unsafe requests must carry `Origin` equal to the public origin ' +
         "(403 `csrf_rejected`). Another workspace's objects answer 404 `not_found`, never 403. JSON bodies are limited to 1 MB (413).",
     },
-    tags: [
-      { name: 'auth', description: 'accounts and sessions' },
-      { name: 'workspaces', description: 'workspaces; the caller sees only those it is a member of' },
-      { name: 'members', description: 'members and roles: owner, admin, developer, viewer' },
-      { name: 'tokens', description: 'API tokens: bearer credentials scoped to one workspace' },
-      { name: 'plans', description: 'the plan catalog and a workspace plan, limits and usage' },
-      { name: 'apps', description: 'apps: containers with a reservation, variables, a project folder and, for web apps, a URL' },
-      { name: 'deployments', description: 'builds and zero-downtime rollouts of an app, their logs, cancel and rollback' },
-      { name: 'files', description: "an app's project folder on its server: list, download, upload, rename, delete" },
-      { name: 'nodes', description: 'servers running the agent: enrollment' },
-      { name: 'nodes', description: 'servers joining the platform' },
-      { name: 'meta', description: 'health, readiness and this document' },
-    ],
+    tags: TAGS,
     paths,
     components: {
       schemas,

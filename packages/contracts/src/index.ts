@@ -1,6 +1,6 @@
-export * from './operations';
+export * from './resource';
+export * from './api';
 export * from './document';
 export * from './validation';
 export type * from './types';
 export * as schemas from './schemas';
-export type { FileListing, FileEntryDto, RenameFileRequest } from './files.schemas';

@@ -1,7 +1,7 @@
 // TypeScript types derived from the schemas of the document: a change to a schema changes the type,
 // and tsc finds every service and route that no longer fits.
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { OPERATIONS, OperationId } from './operations';
+import type { OPERATIONS, OperationId } from './api';
 import type * as S from './schemas';
 
 type From<T> = T extends JSONSchema ? FromSchema<T> : never;
@@ -38,6 +38,9 @@ export type UpdateWorkspaceRequest = From<typeof S.UpdateWorkspaceRequest>;
 export type AddMemberRequest = From<typeof S.AddMemberRequest>;
 export type UpdateMemberRequest = From<typeof S.UpdateMemberRequest>;
 export type CreateTokenRequest = From<typeof S.CreateTokenRequest>;
+export type FileListing = From<typeof S.FileListing>;
+export type FileEntryDto = From<typeof S.FileEntry>;
+export type RenameFileRequest = From<typeof S.RenameFileRequest>;
 
 type Ops = typeof OPERATIONS;
 /** The validated query of an operation (numbers already coerced; defaults filled in). */

@@ -1,7 +1,8 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { bodyPointer, openApiDocument, pathParameters, responsePointer } from './document';
-import { OPERATIONS, type OperationId, type OperationSpec } from './operations';
+import { OPERATIONS, type OperationId } from './api';
+import type { OperationSpec } from './resource';
 
 /** One failing field: `field` is a JSON pointer into the body (`''` for the body itself). */
 export interface FieldError {

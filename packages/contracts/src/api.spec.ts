@@ -15,4 +15,9 @@ describe('the API assembled from its resources', () => {
     expect(Object.keys(OPERATIONS)).toHaveLength(count);
     expect(RESOURCES.every((r) => TAGS.includes(r.tag))).toBe(true);
   });
+
+  it('declares each tag name once, as OpenAPI requires', () => {
+    const names = TAGS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
 });

@@ -29,12 +29,8 @@ export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
 /** Every schema that gets a name in `components.schemas`. */
 export const COMPONENT_SCHEMAS: Readonly<Record<string, object>> = mergeOnce<object>([COMMON_SCHEMAS, ...RESOURCES.map((r) => r.schemas)], 'schema');
 
-// The document has declared the `nodes` tag twice since enrollment landed; kept so that splitting the contracts
-// changed nothing in it. OpenAPI wants tag names unique: drop this in a change of its own.
-const NODES_TAG_AGAIN: Tag = { name: 'nodes', description: 'servers joining the platform' };
-
 /** The document's tags, in the order the reference page shows them. */
-export const TAGS: readonly Tag[] = RESOURCES.flatMap((r) => (r === NODES ? [r.tag, NODES_TAG_AGAIN] : [r.tag]));
+export const TAGS: readonly Tag[] = RESOURCES.map((r) => r.tag);
 
 /** One object from several; a name declared twice (two resources claiming one operationId) stops the process. */
 function mergeOnce<T>(parts: readonly { readonly [name: string]: T }[], what: string): Record<string, T> {

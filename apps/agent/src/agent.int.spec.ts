@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { AppError, LABELS, type ContainerExitEvent } from '@slipway/core';
 import { CertificateAuthority, createCertificateAuthority, issueKeyAndCert } from '@slipway/pki';
-import { AgentConnection, loadAgentProto, loadHealthProto } from '@slipway/proto';
+import { AgentConnection, loadAgentProto, loadFilesProto, loadHealthProto } from '@slipway/proto';
 import { TEST_SERVICES } from '@slipway/testing';
 import Docker from 'dockerode';
 import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from './testing';
@@ -70,6 +70,19 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
     expect([grpc.status.UNAVAILABLE, grpc.status.PERMISSION_DENIED]).toContain(err.code);
   });
 
+  it("refuses a client certificate of the control plane's CA that is not the control plane's, on every service", async () => {
+    const caKeys = { keyPem: await readFile(path.join(caDir, 'ca', 'ca.key'), 'utf8'), certPem: await readFile(path.join(caDir, 'ca', 'ca.crt'), 'utf8') };
+    const other = issueKeyAndCert(caKeys, { commonName: 'not-the-control-plane', usage: 'client' });
+    const credentials = grpc.credentials.createSsl(Buffer.from(ca.client.caPem), Buffer.from(other.keyPem), Buffer.from(other.certPem));
+    const health = (await healthWith(credentials).catch((e) => e)) as grpc.ServiceError;
+    expect(health.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect(health.metadata.get('slipway-error-code')).toEqual(['forbidden']);
+    const files = new (loadFilesProto().slipway.agent.v1.Files)(t.target.grpcAddress, credentials, { 'grpc.ssl_target_name_override': 'agent-spec.agent.slipway' });
+    const listing = await new Promise<grpc.ServiceError | null>((resolve) => files.listFiles({ appId: randomUUID(), path: '' }, (err) => resolve(err)));
+    files.close();
+    expect(listing?.code).toBe(grpc.status.PERMISSION_DENIED);
+  });
+
   it('refuses plaintext', async () => {
     const err = (await healthWith(grpc.credentials.createInsecure()).catch((e) => e)) as grpc.ServiceError;
     expect(err.code).toBe(grpc.status.UNAVAILABLE);
@@ -104,21 +117,6 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
     expect(afterRestart.replayed).toBe(true);
     const entry = await t.agent.journal.read(id);
     expect(entry).toMatchObject({ state: 'done', starts: 1, command: 'Noop' });
-  });
-
-  it('streams the progress of an operation from its journal', async () => {
-    const id = randomUUID();
-    const states: string[] = [];
-    const running = conn.noop({ operationId: id, delayMs: 400 });
-    await new Promise((r) => setTimeout(r, 100));
-    const call = conn.agent.watchOperation({ operationId: id });
-    await new Promise<void>((resolve, reject) => {
-      call.on('data', (p: { state: string; operationId: string }) => states.push(p.state));
-      call.on('end', resolve);
-      call.on('error', reject);
-    });
-    await running;
-    expect(states).toEqual(['started', 'done']);
   });
 
   it('refuses an operation id reused for another command', async () => {
@@ -178,26 +176,11 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
     expect(Buffer.concat(chunks).toString()).toBe('hello from slipway\n');
   });
 
-  it('takes a streamed upload, checks its hash, and keeps it once', async () => {
-    const id = randomUUID();
-    const body = Buffer.alloc(300_000, 7);
-    const sha256 = createHash('sha256').update(body).digest('hex');
-    const send = () =>
-      new Promise<{ size: string; sha256: string; replayed: boolean }>((resolve, reject) => {
-        const call = conn.agent.upload((err, res) => (err ? reject(err) : resolve(res as never)));
-        call.write({ header: { operationId: id, size: String(body.length), sha256 } });
-        for (let i = 0; i < body.length; i += 64 * 1024) call.write({ data: body.subarray(i, i + 64 * 1024) });
-        call.end();
-      });
-    expect(await send()).toMatchObject({ size: String(body.length), sha256, replayed: false });
-    expect(await readFile(path.join(t.dataDir, 'uploads', id))).toEqual(body);
-    expect((await send()).replayed).toBe(true);
-  });
-
   it('serves the wire contract from the one loader', () => {
     expect(Object.keys(loadAgentProto().slipway.agent.v1.Agent.service)).toEqual(
-      expect.arrayContaining(['GetNodeInfo', 'Noop', 'ListManagedContainers', 'RemoveManagedContainers', 'WatchContainerEvents', 'WatchOperation', 'TailContainerLogs', 'Upload']),
+      expect.arrayContaining(['GetNodeInfo', 'Noop', 'ListManagedContainers', 'RemoveManagedContainers', 'WatchContainerEvents', 'TailContainerLogs']),
     );
+    expect(Object.keys(loadAgentProto().slipway.agent.v1.Agent.service)).not.toContain('Upload');
   });
 });
 

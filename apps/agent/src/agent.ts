@@ -11,6 +11,7 @@ import { filesHandlers } from './files/files.handlers';
 import { ProjectFiles } from './files/files.service';
 import { agentHandlers, healthHandlers } from './handlers';
 import { OperationJournal } from './journal';
+import { controlPlaneOnly } from './rpc/authorize';
 import { AGENT_VERSION, capacity } from './node-info';
 import { readEnrollment, type Enrollment } from './tls-store';
 
@@ -69,8 +70,6 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       docker,
       apps,
       ingress,
-      uploadsDir: path.join(o.dataDir, 'uploads'),
-      maxUploadBytes: o.maxUploadBytes,
       logger: o.logger,
       nodeInfo: () => ({
         name: enrollment.nodeName,
@@ -80,7 +79,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         grpcAddress: o.advertiseAddress,
       }),
     }),
-    healthHandlers(() => serving),
+    healthHandlers(() => serving, o.logger),
+    // Only the control plane's certificate may call, whatever the service: one check before every handler.
+    { interceptors: [controlPlaneOnly] },
   );
   // Project folders: a service of its own (files.proto) on the same server.
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });

@@ -17,8 +17,11 @@ export interface RpcEnv {
 /** A handler waiting for its name and logger; `serve` gives them. */
 export type Bind<H> = (env: RpcEnv) => H;
 
+/** A service's handlers by rpc name, before `serve`; a feature may own part of a service's table (`Pick<…>`). */
+export type HandlerTable<H> = { [K in keyof H]: Bind<H[K]> };
+
 /** A service as a table of handlers (`{ ListFiles: unary(…), ReadFile: serverStream(…) }`), ready for addService. */
-export function serve<H>(logger: Logger, table: { [K in keyof H]: Bind<H[K]> }): H {
+export function serve<H>(logger: Logger, table: HandlerTable<H>): H {
   return Object.fromEntries(Object.entries(table).map(([rpc, bind]) => [rpc, (bind as Bind<unknown>)({ rpc, logger })])) as H;
 }
 

@@ -3,7 +3,7 @@ import { access, open, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type Logger } from '@slipway/core';
 import type { BuildsHandlers, UploadZipChunk } from '@slipway/proto';
-import type { OperationJournal } from '../journal';
+import type { OperationJournal } from '../rpc/journal';
 import { clientStream, serve, serverStream, unary } from '../rpc/handlers';
 import { openUpload, receiveInto } from '../rpc/upload';
 import type { Builder } from './builder';

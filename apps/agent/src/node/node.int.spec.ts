@@ -1,23 +1,20 @@
+// The agent's gRPC server as the control plane meets it: mutual TLS, the one authorization interceptor, the journal.
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { AppError, LABELS, type ContainerExitEvent } from '@slipway/core';
+import { AppError } from '@slipway/core';
 import { CertificateAuthority, createCertificateAuthority, issueKeyAndCert } from '@slipway/pki';
 import { AgentConnection, loadAgentProto, loadFilesProto, loadHealthProto } from '@slipway/proto';
-import { TEST_SERVICES } from '@slipway/testing';
-import Docker from 'dockerode';
-import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from './testing';
+import { openTestCa, startTestAgent, type TestAgent } from '../testing';
 
 jest.setTimeout(60_000);
 
-describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)', () => {
+describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1)', () => {
   let ca: CertificateAuthority;
   let caDir: string;
   let t: TestAgent;
   let conn: AgentConnection;
-  const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
-  const workspaceId = randomUUID();
 
   beforeAll(async () => {
     ({ ca, dir: caDir } = await openTestCa());
@@ -27,9 +24,6 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
 
   afterAll(async () => {
     conn.close();
-    const left = await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${workspaceId}`] } });
-    await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
-    await docker.listContainers({ all: true, filters: { label: ['slipway-test-unmanaged'] } }).then((l) => Promise.all(l.map((c) => docker.getContainer(c.Id).remove({ force: true }))));
     await t.stop();
     await rm(caDir, { recursive: true, force: true });
   });
@@ -127,55 +121,6 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
     expect(err.code).toBe('validation_failed');
   });
 
-  it('lists and removes only containers carrying slipway labels (real Docker)', async () => {
-    await ensureTestImage(docker);
-    const appId = randomUUID();
-    const managed = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: appId } });
-    const other = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: workspaceId } });
-    const unmanaged = await docker.createContainer({ Image: TEST_IMAGE, Labels: { 'slipway-test-unmanaged': '1' } });
-
-    const byWorkspace = await conn.listManagedContainers({ workspaceId });
-    expect(byWorkspace.map((c) => c.id).sort()).toEqual([managed.id, other.id].sort());
-    const byApp = await conn.listManagedContainers({ appId });
-    expect(byApp).toHaveLength(1);
-    expect(byApp[0]).toMatchObject({ id: managed.id, image: TEST_IMAGE, state: 'created', labels: { [LABELS.app]: appId } });
-
-    const opId = randomUUID();
-    const removed = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id, unmanaged.id, 'f'.repeat(64)] });
-    expect(removed.removed).toEqual([managed.id]);
-    expect(removed.skipped.sort()).toEqual([unmanaged.id, 'f'.repeat(64)].sort());
-    expect((await unmanaged.inspect()).Id).toBe(unmanaged.id);
-    const replay = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id] });
-    expect(replay.removed).toEqual([managed.id]);
-    expect((await conn.listManagedContainers({ workspaceId })).map((c) => c.id)).toEqual([other.id]);
-  });
-
-  it('reports container exits on a stream, and streams container logs', async () => {
-    await ensureTestImage(docker);
-    const events: ContainerExitEvent[] = [];
-    const sub = conn.watchContainerEvents((e) => events.push(e), () => undefined);
-    await new Promise((r) => setTimeout(r, 300));
-    const c = await docker.createContainer({
-      Image: TEST_IMAGE,
-      Cmd: ['/bin/busybox', 'sh', '-c', 'echo hello from slipway; exit 3'],
-      Labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: 'exit-test' },
-    });
-    await c.start();
-    await waitFor(() => events.some((e) => e.containerId === c.id));
-    sub.stop();
-    const exit = events.find((e) => e.containerId === c.id)!;
-    expect(exit).toMatchObject({ action: 'die', exitCode: 3, labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: 'exit-test' } });
-
-    const chunks: Buffer[] = [];
-    const call = conn.agent.tailContainerLogs({ containerId: c.id, tail: 0, follow: false });
-    await new Promise<void>((resolve, reject) => {
-      call.on('data', (d: { stream: string; data: Buffer }) => chunks.push(d.data));
-      call.on('end', resolve);
-      call.on('error', reject);
-    });
-    expect(Buffer.concat(chunks).toString()).toBe('hello from slipway\n');
-  });
-
   it('serves the wire contract from the one loader', () => {
     expect(Object.keys(loadAgentProto().slipway.agent.v1.Agent.service)).toEqual(
       expect.arrayContaining(['GetNodeInfo', 'Noop', 'ListManagedContainers', 'RemoveManagedContainers', 'WatchContainerEvents', 'TailContainerLogs']),
@@ -183,11 +128,3 @@ describe('agent over gRPC with mutual TLS (real TLS on 127.0.0.1, real Docker)',
     expect(Object.keys(loadAgentProto().slipway.agent.v1.Agent.service)).not.toContain('Upload');
   });
 });
-
-async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

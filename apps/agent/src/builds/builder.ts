@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
-import type Docker from 'dockerode';
-import type { DockerRuntime } from '../containers/docker.runtime';
+import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
@@ -144,7 +143,7 @@ export class Builder {
           cpuperiod: CPU_PERIOD,
           cpuquota: Math.round(this.o.cpus * CPU_PERIOD),
           abortSignal: abort.signal,
-        } as Docker.ImageBuildOptions & { abortSignal: AbortSignal },
+        } as ImageBuildOptions,
         (e) => {
           if (e.stream) lines.push(e.stream);
           else if (e.status) lines.push(`${e.status}\n`);

@@ -43,7 +43,8 @@ export function containersHandlers(deps: {
       const { done, stop } = await containers.logs(req.containerId, { tail: req.tail, follow: req.follow }, (stream, data) => void send({ stream, data })).catch((e: { statusCode?: number }) => {
         throw e.statusCode === 404 ? new AppError('not_found', 'No such managed container') : unreachable();
       });
-      signal.addEventListener('abort', stop, { once: true });
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
       await done;
     }),
   };

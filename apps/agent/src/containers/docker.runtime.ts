@@ -18,6 +18,9 @@ export interface ProgressEvent {
   error?: string;
 }
 
+/** Options of `docker build`; aborting `abortSignal` stops the running step. */
+export type ImageBuildOptions = Docker.ImageBuildOptions & { abortSignal: AbortSignal };
+
 /**
  * The agent's only door to the Docker engine: nothing else holds a dockerode client. Every object Slipway makes
  * carries `slipway.workspace` (and app/deployment/database labels as they apply); listing and removal of managed
@@ -183,7 +186,7 @@ export class DockerRuntime {
   }
 
   /** `docker build` (classic builder) of a tar context; aborting `options.abortSignal` stops the running step. */
-  async buildImage(context: Readable, options: Docker.ImageBuildOptions & { abortSignal: AbortSignal }, onProgress: (e: ProgressEvent) => void): Promise<void> {
+  async buildImage(context: Readable, options: ImageBuildOptions, onProgress: (e: ProgressEvent) => void): Promise<void> {
     const signal = options.abortSignal; // dockerode takes it out of the options
     const stream = (await this.docker.buildImage(context as unknown as NodeJS.ReadableStream, options)) as Readable;
     const aborted = new Promise<never>((_resolve, reject) => {

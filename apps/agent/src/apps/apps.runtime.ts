@@ -80,7 +80,7 @@ export class AppsRuntime {
 
   async rollout(req: RolloutInput, emit: Emit): Promise<DeployResult> {
     const image = await this.docker.inspectImage(req.imageRef);
-    if (!image) throw Object.assign(new Error(`No such image: ${req.imageRef}`), { statusCode: 404 });
+    if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
     const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
     const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
     await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit);

@@ -25,7 +25,7 @@ export function serve<H>(logger: Logger, table: HandlerTable<H>): H {
   return Object.fromEntries(Object.entries(table).map(([rpc, bind]) => [rpc, (bind as Bind<unknown>)({ rpc, logger })])) as H;
 }
 
-/** Resolves with a send that waits for room when gRPC's buffer is full; after a cancel it drops the message. */
+/** A server stream's send: resolves once gRPC has room for more (backpressure); after a cancel it drops the message. */
 export type Send<Res> = (message: Res) => Promise<void>;
 
 export function unary<Req, Res>(fn: (req: Req, signal: AbortSignal) => Promise<Res>): Bind<grpc.handleUnaryCall<Req, Res>> {

@@ -5,11 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
+import { freeHostPort } from '../containers/readiness';
 import { enrollOffline, openTestCa } from '../testing';
 import { writeZip } from './zip-writer';
 
@@ -17,17 +17,6 @@ jest.setTimeout(180_000);
 
 const MB = 1024 * 1024;
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The buffer in slices of 1 MB, as an HTTP body would arrive. */
 async function* slices(buf: Buffer): AsyncGenerator<Uint8Array> {
@@ -47,7 +36,7 @@ describe('Builds.UploadZip memory (the agent in its own process)', () => {
     ({ ca, dir: caDir } = await openTestCa());
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'slipway-upload-memory-'));
     await enrollOffline(ca, dataDir, 'upload-memory');
-    const port = await freePort();
+    const port = await freeHostPort();
     target = { name: 'upload-memory', grpcAddress: `127.0.0.1:${port}` };
     const root = path.resolve(__dirname, '../../../..');
     agent = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/agent/src/main.ts'), 'run'], {

@@ -6,7 +6,7 @@
 // registry through this machine's CA bundle (/etc/ssl/certs/ca-certificates.crt, or SLIPWAY_BUILD_CA_BUNDLE).
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp } from '@slipway/testing';
-import { nodeSample, zipOf } from '../../apps/agent/src/build/samples';
+import { nodeSample, zipOf } from '../../apps/agent/src/builds/samples';
 import { startTestPlatform } from '../../apps/api/src/testing/platform';
 import globalSetup from '../../packages/testing/src/global-setup';
 

@@ -1,18 +1,24 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadFilesProto } from '@slipway/proto';
-import { AppsRuntime } from './apps.runtime';
-import { buildsHandlers } from './build/build.handlers';
-import { Builder, type BuilderOptions } from './build/builder';
-import { CaddyIngress } from './caddy.ingress';
-import { DockerRuntime } from './docker.runtime';
+import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
+import { appsHandlers } from './apps/apps.handlers';
+import { AppsRuntime } from './apps/apps.runtime';
+import { Builder, type BuilderOptions } from './builds/builder';
+import { buildsHandlers } from './builds/builds.handlers';
+import { Containers } from './containers/containers';
+import { containersHandlers } from './containers/containers.handlers';
+import { DockerRuntime } from './containers/docker.runtime';
 import { filesHandlers } from './files/files.handlers';
 import { ProjectFiles } from './files/files.service';
-import { agentHandlers, healthHandlers } from './handlers';
-import { OperationJournal } from './journal';
-import { AGENT_VERSION, capacity } from './node-info';
-import { readEnrollment, type Enrollment } from './tls-store';
+import { CaddyIngress } from './ingress/caddy.ingress';
+import { ingressHandlers } from './ingress/ingress.handlers';
+import { AGENT_VERSION, capacity } from './node/node-info';
+import { healthHandlers, nodeHandlers } from './node/node.handlers';
+import { readEnrollment, type Enrollment } from './node/tls-store';
+import { controlPlaneOnly } from './rpc/authorize';
+import { serve } from './rpc/handlers';
+import { OperationJournal } from './rpc/journal';
 
 export interface AgentOptions {
   listen: string;
@@ -61,32 +67,33 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const docker = new DockerRuntime(o.dockerSocket);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
-  const apps = new AppsRuntime(docker.docker, ingress, o.dataDir, o.logger);
+  const containers = new Containers(docker, o.logger);
+  const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger);
+  const nodeInfo = () => ({
+    name: enrollment.nodeName,
+    version: AGENT_VERSION,
+    ...capacity(),
+    publicIpv4: o.publicIpv4,
+    grpcAddress: o.advertiseAddress,
+  });
   let serving = true;
   const server = createAgentServer(
-    agentHandlers({
-      journal,
-      docker,
-      apps,
-      ingress,
-      uploadsDir: path.join(o.dataDir, 'uploads'),
-      maxUploadBytes: o.maxUploadBytes,
-      logger: o.logger,
-      nodeInfo: () => ({
-        name: enrollment.nodeName,
-        version: AGENT_VERSION,
-        ...capacity(),
-        publicIpv4: o.publicIpv4,
-        grpcAddress: o.advertiseAddress,
-      }),
+    // The Agent service: one table, each feature owning its rows.
+    serve<AgentHandlers>(o.logger, {
+      ...nodeHandlers({ journal, nodeInfo }),
+      ...containersHandlers({ journal, docker, containers }),
+      ...appsHandlers({ journal, apps }),
+      ...ingressHandlers({ ingress }),
     }),
-    healthHandlers(() => serving),
+    healthHandlers(() => serving, o.logger),
+    // Only the control plane's certificate may call, whatever the service: one check before every handler.
+    { interceptors: [controlPlaneOnly] },
   );
   // Project folders: a service of its own (files.proto) on the same server.
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
   server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, logger: o.logger }));
   // Uploads built on this server: a service of its own too (build.proto).
-  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker: docker.docker, buildsDir: path.join(o.dataDir, 'builds'), logger: o.logger });
+  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, buildsDir: path.join(o.dataDir, 'builds'), logger: o.logger });
   server.addService(
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),

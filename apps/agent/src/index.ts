@@ -1,5 +1,5 @@
 export { startAgent, NotEnrolledError, type AgentOptions, type RunningAgent } from './agent';
-export { DockerRuntime } from './docker.runtime';
-export { join, JoinError, type JoinOptions } from './join';
-export { OperationJournal, type JournalEntry } from './journal';
-export { readEnrollment, saveEnrollment, type Enrollment } from './tls-store';
+export { DockerRuntime } from './containers/docker.runtime';
+export { join, JoinError, type JoinOptions } from './node/join';
+export { OperationJournal, type JournalEntry } from './rpc/journal';
+export { readEnrollment, saveEnrollment, type Enrollment } from './node/tls-store';

@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { NotEnrolledError, startAgent } from './agent';
-import { join, JoinError } from './join';
-import { advertisedAddress } from './node-info';
+import { join, JoinError } from './node/join';
+import { advertisedAddress } from './node/node-info';
 
 const USAGE = `Usage: slipway-agent <command> [options]
 

@@ -7,7 +7,7 @@ import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
 import { startAgent, type BuildSettings, type RunningAgent } from './agent';
-import { saveEnrollment } from './tls-store';
+import { saveEnrollment } from './node/tls-store';
 
 export const silentLogger: Logger = {
   info: () => undefined,

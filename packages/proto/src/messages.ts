@@ -5,6 +5,3 @@ export type { ManagedContainer as ManagedContainerMessage } from './generated/sl
 export type { NodeInfo } from './generated/slipway/agent/v1/NodeInfo';
 export type { NoopRequest__Output as NoopRequest } from './generated/slipway/agent/v1/NoopRequest';
 export type { NoopResponse } from './generated/slipway/agent/v1/NoopResponse';
-export type { OperationProgress } from './generated/slipway/agent/v1/OperationProgress';
-export type { UploadChunk__Output as UploadChunk } from './generated/slipway/agent/v1/UploadChunk';
-export type { UploadResult } from './generated/slipway/agent/v1/UploadResult';

@@ -11,6 +11,7 @@ import { lstat, mkdir, open, readdir, readlink, realpath, rename, rmdir, unlink,
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError, type Logger } from '@slipway/core';
+import { receiveInto, type UploadPart } from '../rpc/upload';
 
 /** An app id as the control plane makes them: a canonical lower-case UUID (so never `.meta`, `..` or a path). */
 const APP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -42,7 +43,7 @@ export interface OpenedFile {
 }
 
 /** What a write receives: data chunks, then the commit with the total size (absent when the sender gave up). */
-export type WriteMessage = { data: Buffer } | { commit: { size: number } };
+export type WriteMessage = UploadPart;
 
 interface Owner {
   uid: number;
@@ -159,19 +160,7 @@ export class ProjectFiles {
       let renamed = false;
       try {
         await chownIfNeeded(file, owner);
-        let received = 0;
-        let committed = false;
-        for await (const m of messages) {
-          if ('commit' in m) {
-            if (m.commit.size !== received) throw new AppError('validation_failed', `The upload sent ${received} bytes but committed ${m.commit.size}`);
-            committed = true;
-            break;
-          }
-          received += m.data.length;
-          if (received > this.o.maxFileBytes) throw new AppError('payload_too_large', `A file upload is limited to ${this.o.maxFileBytes} bytes`);
-          for (let off = 0; off < m.data.length; ) off += (await file.write(m.data, off, m.data.length - off)).bytesWritten;
-        }
-        if (!committed) throw new AppError('validation_failed', 'The upload ended before it was complete');
+        const received = await receiveInto(file, messages, { maxBytes: this.o.maxFileBytes, tooLarge: `A file upload is limited to ${this.o.maxFileBytes} bytes` });
         await file.chmod(mode);
         await file.sync();
         await this.assertInside(root, r.dir);

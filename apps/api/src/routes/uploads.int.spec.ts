@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sample, zipOf, type SampleKind } from '@slipway/agent/src/build/samples';
-import { writeZip } from '@slipway/agent/src/build/zip-writer';
+import { sample, zipOf, type SampleKind } from '@slipway/agent/src/builds/samples';
+import { writeZip } from '@slipway/agent/src/builds/zip-writer';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/worker/src/testing';
 import { startTestPlatform, type TestPlatform } from '../testing/platform';

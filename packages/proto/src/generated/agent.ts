@@ -17,7 +17,6 @@ import type { ManagedContainer as _slipway_agent_v1_ManagedContainer, ManagedCon
 import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipway_agent_v1_NodeInfo__Output } from './slipway/agent/v1/NodeInfo';
 import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from './slipway/agent/v1/NoopRequest';
 import type { NoopResponse as _slipway_agent_v1_NoopResponse, NoopResponse__Output as _slipway_agent_v1_NoopResponse__Output } from './slipway/agent/v1/NoopResponse';
-import type { OperationProgress as _slipway_agent_v1_OperationProgress, OperationProgress__Output as _slipway_agent_v1_OperationProgress__Output } from './slipway/agent/v1/OperationProgress';
 import type { PrepareImageRequest as _slipway_agent_v1_PrepareImageRequest, PrepareImageRequest__Output as _slipway_agent_v1_PrepareImageRequest__Output } from './slipway/agent/v1/PrepareImageRequest';
 import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppRequest__Output as _slipway_agent_v1_RemoveAppRequest__Output } from './slipway/agent/v1/RemoveAppRequest';
 import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from './slipway/agent/v1/RemoveAppResponse';
@@ -27,11 +26,7 @@ import type { RolloutAppRequest as _slipway_agent_v1_RolloutAppRequest, RolloutA
 import type { SyncRoutesRequest as _slipway_agent_v1_SyncRoutesRequest, SyncRoutesRequest__Output as _slipway_agent_v1_SyncRoutesRequest__Output } from './slipway/agent/v1/SyncRoutesRequest';
 import type { SyncRoutesResponse as _slipway_agent_v1_SyncRoutesResponse, SyncRoutesResponse__Output as _slipway_agent_v1_SyncRoutesResponse__Output } from './slipway/agent/v1/SyncRoutesResponse';
 import type { TailContainerLogsRequest as _slipway_agent_v1_TailContainerLogsRequest, TailContainerLogsRequest__Output as _slipway_agent_v1_TailContainerLogsRequest__Output } from './slipway/agent/v1/TailContainerLogsRequest';
-import type { UploadChunk as _slipway_agent_v1_UploadChunk, UploadChunk__Output as _slipway_agent_v1_UploadChunk__Output } from './slipway/agent/v1/UploadChunk';
-import type { UploadHeader as _slipway_agent_v1_UploadHeader, UploadHeader__Output as _slipway_agent_v1_UploadHeader__Output } from './slipway/agent/v1/UploadHeader';
-import type { UploadResult as _slipway_agent_v1_UploadResult, UploadResult__Output as _slipway_agent_v1_UploadResult__Output } from './slipway/agent/v1/UploadResult';
 import type { WatchContainerEventsRequest as _slipway_agent_v1_WatchContainerEventsRequest, WatchContainerEventsRequest__Output as _slipway_agent_v1_WatchContainerEventsRequest__Output } from './slipway/agent/v1/WatchContainerEventsRequest';
-import type { WatchOperationRequest as _slipway_agent_v1_WatchOperationRequest, WatchOperationRequest__Output as _slipway_agent_v1_WatchOperationRequest__Output } from './slipway/agent/v1/WatchOperationRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -57,7 +52,6 @@ export interface ProtoGrpcType {
         NodeInfo: MessageTypeDefinition<_slipway_agent_v1_NodeInfo, _slipway_agent_v1_NodeInfo__Output>
         NoopRequest: MessageTypeDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopRequest__Output>
         NoopResponse: MessageTypeDefinition<_slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopResponse__Output>
-        OperationProgress: MessageTypeDefinition<_slipway_agent_v1_OperationProgress, _slipway_agent_v1_OperationProgress__Output>
         PrepareImageRequest: MessageTypeDefinition<_slipway_agent_v1_PrepareImageRequest, _slipway_agent_v1_PrepareImageRequest__Output>
         RemoveAppRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveAppRequest, _slipway_agent_v1_RemoveAppRequest__Output>
         RemoveAppResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveAppResponse, _slipway_agent_v1_RemoveAppResponse__Output>
@@ -67,11 +61,7 @@ export interface ProtoGrpcType {
         SyncRoutesRequest: MessageTypeDefinition<_slipway_agent_v1_SyncRoutesRequest, _slipway_agent_v1_SyncRoutesRequest__Output>
         SyncRoutesResponse: MessageTypeDefinition<_slipway_agent_v1_SyncRoutesResponse, _slipway_agent_v1_SyncRoutesResponse__Output>
         TailContainerLogsRequest: MessageTypeDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_TailContainerLogsRequest__Output>
-        UploadChunk: MessageTypeDefinition<_slipway_agent_v1_UploadChunk, _slipway_agent_v1_UploadChunk__Output>
-        UploadHeader: MessageTypeDefinition<_slipway_agent_v1_UploadHeader, _slipway_agent_v1_UploadHeader__Output>
-        UploadResult: MessageTypeDefinition<_slipway_agent_v1_UploadResult, _slipway_agent_v1_UploadResult__Output>
         WatchContainerEventsRequest: MessageTypeDefinition<_slipway_agent_v1_WatchContainerEventsRequest, _slipway_agent_v1_WatchContainerEventsRequest__Output>
-        WatchOperationRequest: MessageTypeDefinition<_slipway_agent_v1_WatchOperationRequest, _slipway_agent_v1_WatchOperationRequest__Output>
       }
     }
   }

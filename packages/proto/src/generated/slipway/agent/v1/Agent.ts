@@ -13,7 +13,6 @@ import type { LogChunk as _slipway_agent_v1_LogChunk, LogChunk__Output as _slipw
 import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipway_agent_v1_NodeInfo__Output } from '../../../slipway/agent/v1/NodeInfo';
 import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from '../../../slipway/agent/v1/NoopRequest';
 import type { NoopResponse as _slipway_agent_v1_NoopResponse, NoopResponse__Output as _slipway_agent_v1_NoopResponse__Output } from '../../../slipway/agent/v1/NoopResponse';
-import type { OperationProgress as _slipway_agent_v1_OperationProgress, OperationProgress__Output as _slipway_agent_v1_OperationProgress__Output } from '../../../slipway/agent/v1/OperationProgress';
 import type { PrepareImageRequest as _slipway_agent_v1_PrepareImageRequest, PrepareImageRequest__Output as _slipway_agent_v1_PrepareImageRequest__Output } from '../../../slipway/agent/v1/PrepareImageRequest';
 import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppRequest__Output as _slipway_agent_v1_RemoveAppRequest__Output } from '../../../slipway/agent/v1/RemoveAppRequest';
 import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from '../../../slipway/agent/v1/RemoveAppResponse';
@@ -23,10 +22,7 @@ import type { RolloutAppRequest as _slipway_agent_v1_RolloutAppRequest, RolloutA
 import type { SyncRoutesRequest as _slipway_agent_v1_SyncRoutesRequest, SyncRoutesRequest__Output as _slipway_agent_v1_SyncRoutesRequest__Output } from '../../../slipway/agent/v1/SyncRoutesRequest';
 import type { SyncRoutesResponse as _slipway_agent_v1_SyncRoutesResponse, SyncRoutesResponse__Output as _slipway_agent_v1_SyncRoutesResponse__Output } from '../../../slipway/agent/v1/SyncRoutesResponse';
 import type { TailContainerLogsRequest as _slipway_agent_v1_TailContainerLogsRequest, TailContainerLogsRequest__Output as _slipway_agent_v1_TailContainerLogsRequest__Output } from '../../../slipway/agent/v1/TailContainerLogsRequest';
-import type { UploadChunk as _slipway_agent_v1_UploadChunk, UploadChunk__Output as _slipway_agent_v1_UploadChunk__Output } from '../../../slipway/agent/v1/UploadChunk';
-import type { UploadResult as _slipway_agent_v1_UploadResult, UploadResult__Output as _slipway_agent_v1_UploadResult__Output } from '../../../slipway/agent/v1/UploadResult';
 import type { WatchContainerEventsRequest as _slipway_agent_v1_WatchContainerEventsRequest, WatchContainerEventsRequest__Output as _slipway_agent_v1_WatchContainerEventsRequest__Output } from '../../../slipway/agent/v1/WatchContainerEventsRequest';
-import type { WatchOperationRequest as _slipway_agent_v1_WatchOperationRequest, WatchOperationRequest__Output as _slipway_agent_v1_WatchOperationRequest__Output } from '../../../slipway/agent/v1/WatchOperationRequest';
 
 export interface AgentClient extends grpc.Client {
   /**
@@ -174,21 +170,6 @@ export interface AgentClient extends grpc.Client {
   tailContainerLogs(argument: _slipway_agent_v1_TailContainerLogsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_LogChunk__Output>;
   
   /**
-   * A file sent in chunks: the first message is the header, every later one carries data.
-   */
-  Upload(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  Upload(metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  Upload(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  Upload(callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  /**
-   * A file sent in chunks: the first message is the header, every later one carries data.
-   */
-  upload(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  upload(metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  upload(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  upload(callback: grpc.requestCallback<_slipway_agent_v1_UploadResult__Output>): grpc.ClientWritableStream<_slipway_agent_v1_UploadChunk>;
-  
-  /**
    * Exits of managed containers as they happen; the control plane keeps one subscription per server.
    */
   WatchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
@@ -198,17 +179,6 @@ export interface AgentClient extends grpc.Client {
    */
   watchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
   watchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
-  
-  /**
-   * The journal state of one operation, then each change until it is finished.
-   */
-  WatchOperation(argument: _slipway_agent_v1_WatchOperationRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_OperationProgress__Output>;
-  WatchOperation(argument: _slipway_agent_v1_WatchOperationRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_OperationProgress__Output>;
-  /**
-   * The journal state of one operation, then each change until it is finished.
-   */
-  watchOperation(argument: _slipway_agent_v1_WatchOperationRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_OperationProgress__Output>;
-  watchOperation(argument: _slipway_agent_v1_WatchOperationRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_OperationProgress__Output>;
   
 }
 
@@ -267,19 +237,9 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   TailContainerLogs: grpc.handleServerStreamingCall<_slipway_agent_v1_TailContainerLogsRequest__Output, _slipway_agent_v1_LogChunk>;
   
   /**
-   * A file sent in chunks: the first message is the header, every later one carries data.
-   */
-  Upload: grpc.handleClientStreamingCall<_slipway_agent_v1_UploadChunk__Output, _slipway_agent_v1_UploadResult>;
-  
-  /**
    * Exits of managed containers as they happen; the control plane keeps one subscription per server.
    */
   WatchContainerEvents: grpc.handleServerStreamingCall<_slipway_agent_v1_WatchContainerEventsRequest__Output, _slipway_agent_v1_ContainerEvent>;
-  
-  /**
-   * The journal state of one operation, then each change until it is finished.
-   */
-  WatchOperation: grpc.handleServerStreamingCall<_slipway_agent_v1_WatchOperationRequest__Output, _slipway_agent_v1_OperationProgress>;
   
 }
 
@@ -294,7 +254,5 @@ export interface AgentDefinition extends grpc.ServiceDefinition {
   RolloutApp: MethodDefinition<_slipway_agent_v1_RolloutAppRequest, _slipway_agent_v1_DeployEvent, _slipway_agent_v1_RolloutAppRequest__Output, _slipway_agent_v1_DeployEvent__Output>
   SyncRoutes: MethodDefinition<_slipway_agent_v1_SyncRoutesRequest, _slipway_agent_v1_SyncRoutesResponse, _slipway_agent_v1_SyncRoutesRequest__Output, _slipway_agent_v1_SyncRoutesResponse__Output>
   TailContainerLogs: MethodDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_LogChunk, _slipway_agent_v1_TailContainerLogsRequest__Output, _slipway_agent_v1_LogChunk__Output>
-  Upload: MethodDefinition<_slipway_agent_v1_UploadChunk, _slipway_agent_v1_UploadResult, _slipway_agent_v1_UploadChunk__Output, _slipway_agent_v1_UploadResult__Output>
   WatchContainerEvents: MethodDefinition<_slipway_agent_v1_WatchContainerEventsRequest, _slipway_agent_v1_ContainerEvent, _slipway_agent_v1_WatchContainerEventsRequest__Output, _slipway_agent_v1_ContainerEvent__Output>
-  WatchOperation: MethodDefinition<_slipway_agent_v1_WatchOperationRequest, _slipway_agent_v1_OperationProgress, _slipway_agent_v1_WatchOperationRequest__Output, _slipway_agent_v1_OperationProgress__Output>
 }

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { version } from '../package.json';
+import { version } from '../../package.json';
 
 export const AGENT_VERSION = version;
 

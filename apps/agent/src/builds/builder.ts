@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { LABELS, type Logger } from '@slipway/core';
-import type Docker from 'dockerode';
+import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
 
 export interface BuilderOptions {
-  docker: Docker;
+  docker: DockerRuntime;
   /** Build folders live under `<buildsDir>/<deploymentId>` while a build runs, and are removed after. */
   buildsDir: string;
   images: BaseImages;
@@ -130,34 +129,27 @@ export class Builder {
     let failure: string | null = null;
     try {
       emit(`docker build (${this.o.cpus} CPU, ${this.o.memoryMb} MB, at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
-      const stream = (await this.o.docker.buildImage(tar.stdout as unknown as NodeJS.ReadableStream, {
-        t: imageRef,
-        labels: { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
-        version: '1',
-        rm: true,
-        forcerm: true,
-        pull: false,
-        memory,
-        memswap: memory,
-        cpuperiod: CPU_PERIOD,
-        cpuquota: Math.round(this.o.cpus * CPU_PERIOD),
-        abortSignal: abort.signal,
-      } as Docker.ImageBuildOptions)) as Readable;
-      await new Promise<void>((resolve, reject) => {
-        abort.signal.addEventListener('abort', () => {
-          stream.destroy();
-          reject(new Error('aborted'));
-        });
-        this.o.docker.modem.followProgress(
-          stream,
-          (err) => (err ? reject(err) : resolve()),
-          (e: { stream?: string; error?: string; status?: string }) => {
-            if (e.stream) lines.push(e.stream);
-            else if (e.status) lines.push(`${e.status}\n`);
-            if (e.error) failure ??= e.error;
-          },
-        );
-      });
+      await this.o.docker.buildImage(
+        tar.stdout,
+        {
+          t: imageRef,
+          labels: { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+          version: '1',
+          rm: true,
+          forcerm: true,
+          pull: false,
+          memory,
+          memswap: memory,
+          cpuperiod: CPU_PERIOD,
+          cpuquota: Math.round(this.o.cpus * CPU_PERIOD),
+          abortSignal: abort.signal,
+        } as ImageBuildOptions,
+        (e) => {
+          if (e.stream) lines.push(e.stream);
+          else if (e.status) lines.push(`${e.status}\n`);
+          if (e.error) failure ??= e.error;
+        },
+      );
     } catch (e) {
       if (why === 'cancelled') throw cancelled();
       if (why === 'timeout') throw new BuildError(`The build took longer than ${Math.round(this.o.timeoutMs / 1000)} s and was stopped`);
@@ -173,7 +165,9 @@ export class Builder {
       const oom = /returned a non-zero code: 137/.test(failure) ? ` (killed: the build may have run out of its ${this.o.memoryMb} MB of memory)` : '';
       throw new BuildError(`The build failed: ${String(failure).trim()}${oom}`);
     }
-    return (await this.o.docker.getImage(imageRef).inspect()).Id;
+    const id = await this.o.docker.imageId(imageRef);
+    if (!id) throw new BuildError('The build finished without an image');
+    return id;
   }
 
   private acquire(signal?: AbortSignal): Promise<void> {

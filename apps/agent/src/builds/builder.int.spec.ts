@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
+import { DockerRuntime } from '../containers/docker.runtime';
 import { silentLogger } from '../testing';
 import { Builder, type BuilderOptions } from './builder';
 import { BuildError } from './extract';
@@ -17,7 +18,7 @@ let work: string;
 
 function builder(o: Partial<BuilderOptions> = {}): Builder {
   return new Builder({
-    docker,
+    docker: new DockerRuntime('/var/run/docker.sock'),
     buildsDir: path.join(work, 'builds'),
     images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
     extraCaBundle: CA,

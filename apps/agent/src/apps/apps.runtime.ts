@@ -1,0 +1,225 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rename, rm, writeFile, chown } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { AppError, LABELS, type AppPowerInput, type DeployResult, type Logger, type PrepareImageInput, type RolloutInput } from '@slipway/core';
+import { HELPER, type Containers } from '../containers/containers';
+import type { DockerRuntime } from '../containers/docker.runtime';
+import { freeHostPort } from '../containers/readiness';
+import type { ContainerSpec } from '../containers/spec';
+import type { CaddyIngress } from '../ingress/caddy.ingress';
+
+/** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
+const appRepository = (appId: string) => `slipway-app/${appId}`;
+
+type Emit = (line: string) => void;
+
+/**
+ * App containers on this server, as a workload of the container layer: image preparation (the build phase of image
+ * apps), rollouts with a readiness check before the route moves, start/stop/restart, and removal of everything an
+ * app left. Project folders live at `<dataDir>/volumes/<appId>`; which image last seeded a folder is recorded
+ * outside it, in `volumes/.meta/<appId>.json`.
+ */
+export class AppsRuntime {
+  constructor(
+    private readonly docker: DockerRuntime,
+    private readonly containers: Containers,
+    private readonly ingress: CaddyIngress,
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  folderOf(appId: string): string {
+    return path.join(this.dataDir, 'volumes', appId);
+  }
+
+  private metaOf(appId: string): string {
+    return path.join(this.dataDir, 'volumes', '.meta', `${appId}.json`);
+  }
+
+  // ------------------------------------------------------------------------------------------------ images
+
+  async prepareImage(req: PrepareImageInput, emit: Emit): Promise<DeployResult> {
+    const imageRef = `${appRepository(req.appId)}:${req.deploymentId}`;
+    let source = req.image;
+    if (req.localOnly) {
+      if (!(await this.docker.imageId(source))) throw new AppError('image_unavailable', 'The image of that deployment is no longer on this server');
+      emit(`Image ${source} is on this server`);
+    } else {
+      emit(`Pulling ${source}`);
+      try {
+        await this.pull(source, emit);
+        emit(`Pulled ${source}`);
+      } catch (e) {
+        const local = await this.docker.imageId(source);
+        if (!local) throw new AppError('rollout_failed', `The image ${source} could not be pulled and is not on this server: ${(e as Error).message}`);
+        emit(`No registry answered (${firstLine((e as Error).message)}); using the image present on this server`);
+        source = local;
+      }
+    }
+    const id = await this.docker.imageId(source);
+    if (!id) throw new AppError('rollout_failed', `The image ${source} is not on this server`);
+    await this.docker.tagImage(id, appRepository(req.appId), req.deploymentId);
+    emit(`Image ${id.slice(0, 19)} tagged ${imageRef}`);
+    return { imageId: id, imageRef, containerId: '', hostPort: 0 };
+  }
+
+  private async pull(image: string, emit: Emit): Promise<void> {
+    const seen = new Set<string>();
+    await this.docker.pullImage(image, (e) => {
+      // Progress bars repeat; one line per layer and status is enough for the log.
+      const line = [e.id, e.status].filter(Boolean).join(': ');
+      if (line && !seen.has(line)) {
+        seen.add(line);
+        emit(line);
+      }
+    });
+  }
+
+  // ----------------------------------------------------------------------------------------------- rollout
+
+  async rollout(req: RolloutInput, emit: Emit): Promise<DeployResult> {
+    const image = await this.docker.inspectImage(req.imageRef);
+    if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
+    const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
+    const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
+    await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit);
+
+    // A retried rollout starts over: the container of an earlier try of this deployment goes first.
+    await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
+    const hostPort = req.port ? await freeHostPort() : 0;
+    const spec: ContainerSpec = {
+      name: `slipway-app-${req.deploymentId}`,
+      image: req.imageRef,
+      workspaceId: req.workspaceId,
+      labels: { [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+      env: { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env },
+      limits: { cpuMillis: req.cpuMillis, memoryMb: req.memoryMb },
+      mounts: [{ hostPath: this.folderOf(req.appId), containerPath: mountPath }],
+      port: req.port ? { container: req.port, host: hostPort } : null,
+    };
+    const containerId = await this.containers.launch(spec);
+    emit(`Container ${containerId.slice(0, 12)} created`);
+    if (req.port) {
+      emit(`Waiting for the app to answer on port ${req.port}${req.healthPath ? ` (GET ${req.healthPath})` : ''}`);
+      await this.containers.ready(containerId, { hostPort, healthPath: req.healthPath, timeoutMs: req.readyTimeoutMs });
+      emit('The app answers');
+    }
+    const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
+    if (req.routeHost && req.port) {
+      await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort });
+      emit(`Route ${req.routeHost} → the new container`);
+    }
+    if (previous.length) {
+      emit(`Stopping the previous container (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
+      // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
+      void this.containers.retire(previous, req.stopGraceMs);
+    }
+    for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
+    return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
+  }
+
+  // ---------------------------------------------------------------------------------------------- folders
+
+  /**
+   * Copies the image's content of the mount path into the project folder when the image differs from the one that
+   * last seeded it: files of the image overwrite, other files stay, nothing is deleted. The folder and what was
+   * seeded belong to the user the container runs as.
+   */
+  private async seedFolder(appId: string, imageId: string, imageRef: string, mountPath: string, owner: { uid: number; gid: number }, emit: Emit): Promise<void> {
+    const folder = this.folderOf(appId);
+    await mkdir(folder, { recursive: true, mode: 0o755 });
+    await chown(folder, owner.uid, owner.gid);
+    const meta = await readFile(this.metaOf(appId), 'utf8').then((t) => JSON.parse(t) as { seededImageId?: string }, () => ({}) as { seededImageId?: string });
+    if (meta.seededImageId === imageId) return;
+    await this.docker.readFromImage(imageRef, mountPath, { [LABELS.workspace]: HELPER, [LABELS.app]: appId }, async (tar) => {
+      if (tar) await untar(tar, folder);
+    });
+    await chownTree(folder, owner);
+    await mkdir(path.dirname(this.metaOf(appId)), { recursive: true, mode: 0o700 });
+    await writeFile(`${this.metaOf(appId)}.tmp`, JSON.stringify({ seededImageId: imageId, at: new Date().toISOString() }));
+    await rename(`${this.metaOf(appId)}.tmp`, this.metaOf(appId));
+    emit(`Project folder seeded from the image's ${mountPath}`);
+  }
+
+  /** uid:gid of the image's USER (a name is looked up in the image's /etc/passwd); root when unset. */
+  private async resolveUser(imageRef: string, user: string): Promise<{ uid: number; gid: number }> {
+    if (!user) return { uid: 0, gid: 0 };
+    const [name, group] = user.split(':');
+    const numeric = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : null);
+    let uid = numeric(name);
+    let gid = numeric(group);
+    if (uid === null || (group !== undefined && gid === null)) {
+      const passwd = await this.readImageFile(imageRef, '/etc/passwd');
+      const groups = await this.readImageFile(imageRef, '/etc/group');
+      const entry = passwd.split('\n').map((l) => l.split(':')).find((f) => f[0] === name || f[2] === name);
+      if (uid === null) uid = entry ? Number(entry[2]) : 0;
+      if (gid === null) gid = group !== undefined ? Number(groups.split('\n').map((l) => l.split(':')).find((f) => f[0] === group)?.[2] ?? 0) : entry ? Number(entry[3]) : 0;
+    }
+    return { uid, gid: gid ?? uid };
+  }
+
+  private async readImageFile(imageRef: string, file: string): Promise<string> {
+    return this.docker
+      .readFromImage(imageRef, file, { [LABELS.workspace]: HELPER }, async (archive) => {
+        if (!archive) return '';
+        const chunks: Buffer[] = [];
+        for await (const c of archive) chunks.push(c as Buffer);
+        const tar = Buffer.concat(chunks);
+        const size = parseInt(tar.subarray(124, 136).toString('ascii').replace(/\0.*$/, '').trim() || '0', 8);
+        return tar.subarray(512, 512 + size).toString('utf8');
+      })
+      .catch(() => '');
+  }
+
+  // -------------------------------------------------------------------------------------- power, removal
+
+  async power(req: AppPowerInput): Promise<void> {
+    const gone = (e: unknown) => {
+      if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'The container of the current deployment is gone');
+      throw e;
+    };
+    if (req.action === 'stop') {
+      await this.ingress.remove(req.appId);
+      await this.containers.stop(req.containerId, req.stopGraceMs).catch(gone);
+      return;
+    }
+    if (req.action === 'start') await this.containers.start(req.containerId).catch(gone);
+    else await this.containers.restart(req.containerId, req.stopGraceMs).catch(gone);
+    if (req.route) await this.ingress.put(req.route);
+  }
+
+  async removeApp(req: { workspaceId: string; appId: string }): Promise<{ containers: number; images: number }> {
+    await this.ingress.remove(req.appId);
+    const containers = await this.containers.list({ [LABELS.app]: req.appId });
+    await this.containers.remove(containers);
+    let removed = 0;
+    for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
+    await rm(this.folderOf(req.appId), { recursive: true, force: true });
+    await rm(this.metaOf(req.appId), { force: true });
+    return { containers: containers.length, images: removed };
+  }
+}
+
+const firstLine = (s: string) => s.split('\n')[0] ?? s;
+
+/** Extracts a tar stream into `dir`, stripping the archive's top folder; files overwrite, nothing is deleted. */
+function untar(archive: Readable, dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tar = spawn('tar', ['-x', '-C', dir, '--strip-components=1', '--overwrite'], { stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    tar.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    tar.on('error', reject);
+    tar.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar failed (${code}): ${stderr.trim()}`))));
+    archive.on('error', reject);
+    archive.pipe(tar.stdin);
+  });
+}
+
+function chownTree(dir: string, owner: { uid: number; gid: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('chown', ['-R', '--no-dereference', `${owner.uid}:${owner.gid}`, '--', dir], { stdio: 'ignore' });
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`chown failed (${code})`))));
+  });
+}

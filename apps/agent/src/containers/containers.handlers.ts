@@ -1,0 +1,51 @@
+import { AppError } from '@slipway/core';
+import type { AgentHandlers } from '@slipway/proto';
+import { serverStream, unary, untilCancelled, type HandlerTable } from '../rpc/handlers';
+import type { OperationJournal } from '../rpc/journal';
+import type { Containers } from './containers';
+import type { DockerRuntime } from './docker.runtime';
+
+const unreachable = () => new AppError('node_unavailable', 'The Docker engine is not reachable');
+
+/** Managed containers whatever their workload: listing, removal, exit events and logs. */
+export function containersHandlers(deps: {
+  journal: OperationJournal;
+  docker: DockerRuntime;
+  containers: Containers;
+}): Pick<HandlerTable<AgentHandlers>, 'ListManagedContainers' | 'RemoveManagedContainers' | 'WatchContainerEvents' | 'TailContainerLogs'> {
+  const { journal, docker, containers } = deps;
+  return {
+    ListManagedContainers: unary(async (req) => {
+      const f = req.filter;
+      const containers = await docker.listManaged({
+        workspaceId: f?.workspaceId || undefined,
+        appId: f?.appId || undefined,
+        deploymentId: f?.deploymentId || undefined,
+        databaseId: f?.databaseId || undefined,
+      });
+      return { containers };
+    }),
+
+    RemoveManagedContainers: unary(async (req) => {
+      const { result, replayed } = await journal.run(req.operationId, 'RemoveManagedContainers', () => docker.removeManaged(req.containerIds));
+      return { ...result, replayed };
+    }),
+
+    WatchContainerEvents: serverStream(async (_req, send, signal) => {
+      const stop = await containers.exits((e) => void send(e)).catch(() => {
+        throw unreachable();
+      });
+      await untilCancelled(signal);
+      stop();
+    }),
+
+    TailContainerLogs: serverStream(async (req, send, signal) => {
+      const { done, stop } = await containers.logs(req.containerId, { tail: req.tail, follow: req.follow }, (stream, data) => void send({ stream, data })).catch((e: { statusCode?: number }) => {
+        throw e.statusCode === 404 ? new AppError('not_found', 'No such managed container') : unreachable();
+      });
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+      await done;
+    }),
+  };
+}

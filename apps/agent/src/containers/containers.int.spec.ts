@@ -1,0 +1,92 @@
+// Managed containers over the Agent service: listing and removal by label, exit events, logs (real Docker).
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { LABELS, type ContainerExitEvent } from '@slipway/core';
+import type { CertificateAuthority } from '@slipway/pki';
+import { AgentConnection } from '@slipway/proto';
+import { TEST_SERVICES } from '@slipway/testing';
+import Docker from 'dockerode';
+import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '../testing';
+
+jest.setTimeout(60_000);
+
+describe('managed containers over gRPC (real Docker)', () => {
+  let ca: CertificateAuthority;
+  let caDir: string;
+  let t: TestAgent;
+  let conn: AgentConnection;
+  const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
+  const workspaceId = randomUUID();
+
+  beforeAll(async () => {
+    ({ ca, dir: caDir } = await openTestCa());
+    t = await startTestAgent(ca, { nodeName: 'containers-spec' });
+    conn = new AgentConnection(t.target, ca.client);
+  });
+
+  afterAll(async () => {
+    conn.close();
+    const left = await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${workspaceId}`] } });
+    await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
+    await docker.listContainers({ all: true, filters: { label: ['slipway-test-unmanaged'] } }).then((l) => Promise.all(l.map((c) => docker.getContainer(c.Id).remove({ force: true }))));
+    await t.stop();
+    await rm(caDir, { recursive: true, force: true });
+  });
+
+  it('lists and removes only containers carrying slipway labels (real Docker)', async () => {
+    await ensureTestImage(docker);
+    const appId = randomUUID();
+    const managed = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: appId } });
+    const other = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: workspaceId } });
+    const unmanaged = await docker.createContainer({ Image: TEST_IMAGE, Labels: { 'slipway-test-unmanaged': '1' } });
+
+    const byWorkspace = await conn.listManagedContainers({ workspaceId });
+    expect(byWorkspace.map((c) => c.id).sort()).toEqual([managed.id, other.id].sort());
+    const byApp = await conn.listManagedContainers({ appId });
+    expect(byApp).toHaveLength(1);
+    expect(byApp[0]).toMatchObject({ id: managed.id, image: TEST_IMAGE, state: 'created', labels: { [LABELS.app]: appId } });
+
+    const opId = randomUUID();
+    const removed = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id, unmanaged.id, 'f'.repeat(64)] });
+    expect(removed.removed).toEqual([managed.id]);
+    expect(removed.skipped.sort()).toEqual([unmanaged.id, 'f'.repeat(64)].sort());
+    expect((await unmanaged.inspect()).Id).toBe(unmanaged.id);
+    const replay = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id] });
+    expect(replay.removed).toEqual([managed.id]);
+    expect((await conn.listManagedContainers({ workspaceId })).map((c) => c.id)).toEqual([other.id]);
+  });
+
+  it('reports container exits on a stream, and streams container logs', async () => {
+    await ensureTestImage(docker);
+    const events: ContainerExitEvent[] = [];
+    const sub = conn.watchContainerEvents((e) => events.push(e), () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const c = await docker.createContainer({
+      Image: TEST_IMAGE,
+      Cmd: ['/bin/busybox', 'sh', '-c', 'echo hello from slipway; exit 3'],
+      Labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: 'exit-test' },
+    });
+    await c.start();
+    await waitFor(() => events.some((e) => e.containerId === c.id));
+    sub.stop();
+    const exit = events.find((e) => e.containerId === c.id)!;
+    expect(exit).toMatchObject({ action: 'die', exitCode: 3, labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: 'exit-test' } });
+
+    const chunks: Buffer[] = [];
+    const call = conn.agent.tailContainerLogs({ containerId: c.id, tail: 0, follow: false });
+    await new Promise<void>((resolve, reject) => {
+      call.on('data', (d: { stream: string; data: Buffer }) => chunks.push(d.data));
+      call.on('end', resolve);
+      call.on('error', reject);
+    });
+    expect(Buffer.concat(chunks).toString()).toBe('hello from slipway\n');
+  });
+});
+
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

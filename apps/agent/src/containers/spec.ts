@@ -1,0 +1,57 @@
+import { LABELS } from '@slipway/core';
+import type Docker from 'dockerode';
+
+/** One user-defined bridge per workspace: its apps and databases, and nothing else, share it. */
+export const workspaceNetwork = (workspaceId: string) => `slipway-ws-${workspaceId}`;
+
+const PIDS_LIMIT = 512;
+
+/**
+ * What a workload (an app's deployment today, a managed database next) asks of the container layer. The layer adds
+ * what every Slipway container gets whatever the workload: the workspace network, the `slipway.workspace` label,
+ * CPU/memory limits without swap, a pids limit, no privileges, every capability dropped but those listed,
+ * no-new-privileges, a restart policy, bounded json-file logs, and the port published on 127.0.0.1 only.
+ */
+export interface ContainerSpec {
+  name: string;
+  image: string;
+  workspaceId: string;
+  /** The workload's own labels (`slipway.app`, `slipway.deployment`, `slipway.database`). */
+  labels: Record<string, string>;
+  env: Record<string, string>;
+  limits: { cpuMillis: number; memoryMb: number };
+  /** Host folder → path in the container. */
+  mounts: { hostPath: string; containerPath: string }[];
+  /** A fixed host port survives restarts; Caddy (or the public port proxy) is the way in. */
+  port: { container: number; host: number } | null;
+  /** Capabilities kept after dropping all; default NET_BIND_SERVICE. */
+  capabilities?: string[];
+}
+
+/** The engine's create options for a spec (pure: what a container of Slipway looks like). */
+export function createOptions(spec: ContainerSpec): Docker.ContainerCreateOptions {
+  const memory = spec.limits.memoryMb * 1024 * 1024;
+  const port = spec.port ? `${spec.port.container}/tcp` : null;
+  return {
+    name: spec.name,
+    Image: spec.image,
+    Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+    Labels: { ...spec.labels, [LABELS.workspace]: spec.workspaceId },
+    ExposedPorts: port ? { [port]: {} } : undefined,
+    HostConfig: {
+      NanoCpus: spec.limits.cpuMillis * 1_000_000,
+      Memory: memory,
+      MemorySwap: memory,
+      PidsLimit: PIDS_LIMIT,
+      Privileged: false,
+      CapDrop: ['ALL'],
+      CapAdd: spec.capabilities ?? ['NET_BIND_SERVICE'],
+      SecurityOpt: ['no-new-privileges:true'],
+      Binds: spec.mounts.map((m) => `${m.hostPath}:${m.containerPath}`),
+      NetworkMode: workspaceNetwork(spec.workspaceId),
+      PortBindings: port && spec.port ? { [port]: [{ HostIp: '127.0.0.1', HostPort: String(spec.port.host) }] } : undefined,
+      RestartPolicy: { Name: 'unless-stopped', MaximumRetryCount: 0 },
+      LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },
+    },
+  };
+}

@@ -24,7 +24,10 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     await owner.post(`/v1/workspaces/${keep.id}/tokens`, { name: 'kept' });
 
     expect((await owner.delete(`/v1/workspaces/${w.id}`)).status).toBe(200);
-    const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.payload.workspaceId === w.id)!;
+    // The job carries the operation id alone; the workspace is the operation row's.
+    const row = await api.db.operation.findFirstOrThrow({ where: { workspaceId: w.id, kind: WORKSPACE_TEARDOWN_JOB } });
+    const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.options.jobId === row.id)!;
+    expect(job.payload).toEqual({ operationId: row.id });
     const result = await api.services.teardown.run(job.options.jobId);
     expect(result).toEqual({ tokens: 2, memberships: 2, reservations: 1 });
 

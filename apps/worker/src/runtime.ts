@@ -3,17 +3,19 @@ import {
   AppRuntimeService,
   NodeService,
   SecretBox,
+  OperationRunner,
   OperationService,
   PlanEnforcementService,
   ReconcileService,
   systemClock,
   WorkspaceTeardownService,
   type Logger,
+  type OperationHandlers,
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createRepositories, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
-import { BullJobQueue, createRedisConnection } from '@slipway/queue';
+import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { Pool } from 'pg';
 import { ContainerEventSubscriptions } from './container-events';
@@ -50,7 +52,7 @@ export async function startWorkerRuntime(
   const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
-  const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents, jobs, logger });
+  const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
   const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
   const control = createRepositories(db, sql);
   const teardown = new WorkspaceTeardownService({ teardown: control.teardown, operations: repos.operationStore, clock: systemClock, logger });
@@ -60,7 +62,6 @@ export async function startWorkerRuntime(
     deployments: control.deployments,
     env: control.env,
     secrets: new SecretBox(config.secrets.encryptionKey),
-    operations: repos.operationStore,
     agents,
     builds: new BuildsPool(agents),
     nodes: repos.nodes,
@@ -69,7 +70,15 @@ export async function startWorkerRuntime(
     logger,
     ...options.apps,
   });
-  const services: WorkerServices = { operations, nodes, reconcile, teardown, enforcement, apps };
+  // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
+  const handlers: OperationHandlers = {
+    'agent.noop': operations.noop,
+    'workspace.teardown': teardown.handler,
+    'app.power': apps.power,
+    'app.teardown': apps.teardown,
+  };
+  const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, apps };
 
   const pool = runWorkers({
     connection,
@@ -78,18 +87,18 @@ export async function startWorkerRuntime(
     concurrency: config.worker.concurrency,
     lockMs: config.worker.lockMs,
     logger,
+    // The catalog names the row each job owns: it must not stay in a running state.
     onFailedForGood: async (job, reason) => {
-      const operationId = (job.data as { operationId?: unknown }).operationId;
-      if (typeof operationId === 'string') await operations.markFailed(operationId, reason);
-      const deploymentId = (job.data as { deploymentId?: unknown }).deploymentId;
-      if (typeof deploymentId === 'string') await apps.failedForGood(deploymentId, reason);
+      const row = isJobName(job.name) ? ownerOf(job.name, job.data) : null;
+      if (row?.owner === 'operation') await runner.failForGood(row.id, reason);
+      if (row?.owner === 'deployment') await apps.failedForGood(row.id, reason);
     },
   });
   if (options.schedule !== false) {
     await jobs.scheduleRepeatable({
-      'node.check-health': config.worker.nodeHealthIntervalMs,
-      'reconcile.run': config.worker.reconcileIntervalMs,
-      'routes.sync': Math.min(30_000, config.worker.reconcileIntervalMs),
+      'node.check-health': { every: config.worker.nodeHealthIntervalMs },
+      'reconcile.run': { every: config.worker.reconcileIntervalMs },
+      'routes.sync': { every: Math.min(30_000, config.worker.reconcileIntervalMs) },
     });
   }
   const events = new ContainerEventSubscriptions({

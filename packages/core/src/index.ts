@@ -32,6 +32,7 @@ export * from './nodes/enrollment.service';
 export * from './nodes/node.service';
 export * from './operations/operation-state';
 export * from './operations/operation.ports';
+export * from './operations/operation-runner';
 export * from './operations/operation.service';
 export * from './reconcile/orphans';
 export * from './reconcile/reconcile.service';

@@ -6,16 +6,6 @@ export const deploymentRunProcessor =
   (payload, ctx) =>
     runtime.runDeployment(payload.deploymentId, ctx.attempt);
 
-export const appPowerProcessor =
-  (runtime: AppRuntimeService): Processor<'app.power'> =>
-  (payload, ctx) =>
-    runtime.power(payload, ctx.attempt);
-
-export const appTeardownProcessor =
-  (runtime: AppRuntimeService): Processor<'app.teardown'> =>
-  (payload, ctx) =>
-    runtime.teardown(payload, ctx.attempt);
-
 export const routesSyncProcessor =
   (runtime: AppRuntimeService): Processor<'routes.sync'> =>
   () =>

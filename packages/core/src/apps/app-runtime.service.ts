@@ -3,13 +3,11 @@ import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
 import type { Logger } from '../logging';
 import type { NodeRepository } from '../nodes/node.ports';
-import { isFinished, sourcesOf } from '../operations/operation-state';
-import type { OperationStore } from '../operations/operation.ports';
-import { isTransient, type Attempt } from '../operations/operation.service';
+import { isTransient, type Attempt, type OperationHandler } from '../operations/operation-runner';
 import { LABELS, type AgentGateway, type AppRoute, type ContainerExitEvent } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { BuildsGateway } from './build.ports';
-import type { AppPowerPayload, AppRepository, AppTeardownPayload, AppWithDeployment, DeploymentRecord, DeploymentRepository, EnvRepository } from './app.ports';
+import type { AppPowerRequest, AppRepository, AppTeardownRequest, AppWithDeployment, DeploymentRecord, DeploymentRepository, EnvRepository } from './app.ports';
 import { isDeploymentFinished } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { MAX_LOG_LINE } from './log-lines';
@@ -29,7 +27,6 @@ export interface AppRuntimeDeps {
   deployments: DeploymentRepository;
   env: EnvRepository;
   secrets: SecretBox;
-  operations: OperationStore;
   agents: AgentGateway;
   /** Builds of uploaded .zip files on the agents (upload deployments). */
   builds?: BuildsGateway;
@@ -228,48 +225,42 @@ export class AppRuntimeService {
 
   // ------------------------------------------------------------------------------------ start, stop, restart
 
-  async power(payload: AppPowerPayload, attempt: Attempt = { number: 1, final: true }): Promise<unknown> {
-    return this.operation(payload.operationId, attempt, async () => {
-      const app = await this.deps.apps.getById(payload.appId);
-      if (!app || app.deletedAt || app.workspaceId !== payload.workspaceId) return { skipped: 'app deleted' };
-      const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
-      if (!live?.containerId) return { skipped: 'no live deployment' };
-      const node = await this.deps.apps.nodeOf(app.workspaceId);
-      if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
-      await this.deps.agents.appPower(
-        { name: node.name, grpcAddress: node.grpcAddress },
-        {
-          operationId: payload.operationId,
-          workspaceId: app.workspaceId,
-          appId: app.id,
-          action: payload.action,
-          containerId: live.containerId,
-          route: this.routeOf(app, live),
-          stopGraceMs: this.stopGraceMs,
-        },
-      );
-      const scope = { workspaceId: app.workspaceId, appId: app.id };
-      if (payload.action === 'stop') await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
-      else await this.deps.apps.setState(scope, { status: 'running', statusDetail: null, runningSince: this.deps.clock() });
-      return { action: payload.action };
-    });
-  }
+  /** The OperationRunner's handler of `app.power`: the app and the action are in the row's payload. */
+  readonly power: OperationHandler = async (op, node) => {
+    const request = op.payload as unknown as AppPowerRequest;
+    const app = await this.deps.apps.getById(request.appId);
+    if (!app || app.deletedAt || app.workspaceId !== op.workspaceId) return { skipped: 'app deleted' };
+    const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+    if (!live?.containerId) return { skipped: 'no live deployment' };
+    if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
+    await this.deps.agents.appPower(
+      { name: node.name, grpcAddress: node.grpcAddress },
+      {
+        operationId: op.id,
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        action: request.action,
+        containerId: live.containerId,
+        route: this.routeOf(app, live),
+        stopGraceMs: this.stopGraceMs,
+      },
+    );
+    const scope = { workspaceId: app.workspaceId, appId: app.id };
+    if (request.action === 'stop') await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
+    else await this.deps.apps.setState(scope, { status: 'running', statusDetail: null, runningSince: this.deps.clock() });
+    return { action: request.action };
+  };
 
   // ------------------------------------------------------------------------------------------------ teardown
 
-  async teardown(payload: AppTeardownPayload, attempt: Attempt = { number: 1, final: true }): Promise<unknown> {
-    return this.operation(payload.operationId, attempt, async () => {
-      const app = await this.deps.apps.getById(payload.appId);
-      if (app && !app.deletedAt) throw new AppError('validation_failed', 'The app is not deleted');
-      const node = await this.deps.apps.nodeOf(payload.workspaceId);
-      if (!node) return { containers: 0, images: 0 };
-      return this.deps.agents.removeApp({ name: node.name, grpcAddress: node.grpcAddress }, {
-        operationId: payload.operationId,
-        workspaceId: payload.workspaceId,
-        appId: payload.appId,
-      });
-    });
-  }
+  /** The OperationRunner's handler of `app.teardown`: what a deleted app left on its server goes. */
+  readonly teardown: OperationHandler = async (op, node) => {
+    const request = op.payload as unknown as AppTeardownRequest;
+    const app = await this.deps.apps.getById(request.appId);
+    if (app && !app.deletedAt) throw new AppError('validation_failed', 'The app is not deleted');
+    if (!node) return { containers: 0, images: 0 };
+    return this.deps.agents.removeApp({ name: node.name, grpcAddress: node.grpcAddress }, { operationId: op.id, workspaceId: request.workspaceId, appId: request.appId });
+  };
 
   // ------------------------------------------------------------------------------------------ exits, routes
 
@@ -339,26 +330,6 @@ export class AppRuntimeService {
   private routeOf(app: AppWithDeployment, live: DeploymentRecord): AppRoute | null {
     if (app.kind !== 'web' || !app.subdomain || !live.hostPort) return null;
     return { appId: app.id, host: appHost(app.subdomain, this.deps.appsDomain), upstreamPort: live.hostPort };
-  }
-
-  /** Runs the work of an Operation row through its states, like the other operation jobs. */
-  private async operation(operationId: string, attempt: Attempt, work: () => Promise<unknown>): Promise<unknown> {
-    const { operations } = this.deps;
-    const op = await operations.get(operationId);
-    if (!op) throw new AppError('not_found', `No operation ${operationId}`);
-    if (isFinished(op.status)) return op.result;
-    const running = await operations.move(op.id, sourcesOf('running'), 'running', { startedAt: op.startedAt ?? this.deps.clock(), incrementAttempts: true, error: null });
-    if (!running) return (await operations.get(op.id))?.result;
-    try {
-      const result = await work();
-      await operations.move(op.id, ['running'], 'succeeded', { result, finishedAt: this.deps.clock() });
-      return result;
-    } catch (e) {
-      const error = (e as Error).message;
-      if (!isTransient(e) || attempt.final) await operations.move(op.id, ['running'], 'failed', { error, finishedAt: this.deps.clock() });
-      else await operations.move(op.id, ['running'], 'queued', { error });
-      throw e;
-    }
   }
 }
 

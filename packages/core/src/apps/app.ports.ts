@@ -165,23 +165,15 @@ export interface DeploymentRepository {
   markImagesGone(deploymentIds: string[]): Promise<void>;
 }
 
-/** Jobs of apps and deployments (packages/queue registers them; job id = the row id). */
-export const DEPLOYMENT_RUN_JOB = 'deployment.run';
-export const APP_POWER_JOB = 'app.power';
-export const APP_TEARDOWN_JOB = 'app.teardown';
-
-export interface DeploymentRunPayload {
-  deploymentId: string;
-}
 export type PowerAction = 'start' | 'stop' | 'restart';
-export interface AppPowerPayload {
-  operationId: string;
+/** The payload of an `app.power` Operation row (the job carries the row's id only). */
+export interface AppPowerRequest {
   workspaceId: string;
   appId: string;
   action: PowerAction;
 }
-export interface AppTeardownPayload {
-  operationId: string;
+/** The payload of an `app.teardown` Operation row. */
+export interface AppTeardownRequest {
   workspaceId: string;
   appId: string;
 }

@@ -12,15 +12,8 @@ import type { JobQueue } from '../ports/jobs';
 import type { PlanRepository } from '../ports/repositories';
 import type { QuotaService } from '../quota/quota.service';
 import { slugify } from '../workspaces/slug';
-import {
-  APP_POWER_JOB,
-  APP_TEARDOWN_JOB,
-  type AppRepository,
-  type AppWithDeployment,
-  type EnvRecord,
-  type EnvRepository,
-  type PowerAction,
-} from './app.ports';
+import { APP_POWER_JOB, APP_TEARDOWN_JOB } from '../jobs';
+import type { AppPowerRequest, AppRepository, AppTeardownRequest, AppWithDeployment, EnvRecord, EnvRepository, PowerAction } from './app.ports';
 import { toApp, type AppsDomain } from './dto';
 import { chunkLines } from './log-lines';
 
@@ -127,9 +120,9 @@ export class AppService {
     const app = await this.deps.apps.markDeleted({ workspaceId: access.workspace.id, appId }, now);
     if (!app) throw notFoundApp();
     await this.deps.quota.release(access.workspace.id, app.id);
-    const payload = { workspaceId: access.workspace.id, appId: app.id };
-    const op = await this.deps.operations.create({ kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload });
-    await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { ...payload, operationId: op.id }, { jobId: op.id });
+    const payload: AppTeardownRequest = { workspaceId: access.workspace.id, appId: app.id };
+    const op = await this.deps.operations.create({ kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload: { ...payload } });
+    await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { operationId: op.id }, { jobId: op.id });
   }
 
   async getEnv(access: WorkspaceAccess, appId: string): Promise<EnvVariable[]> {
@@ -179,9 +172,9 @@ export class AppService {
     const scope = { workspaceId: access.workspace.id, appId: app.id };
     await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });
     if (live) {
-      const payload = { ...scope, action };
-      const op = await this.deps.operations.create({ kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload });
-      await this.deps.jobs.enqueue(APP_POWER_JOB, { ...payload, operationId: op.id }, { jobId: op.id });
+      const payload: AppPowerRequest = { ...scope, action };
+      const op = await this.deps.operations.create({ kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload: { ...payload } });
+      await this.deps.jobs.enqueue(APP_POWER_JOB, { operationId: op.id }, { jobId: op.id });
     } else {
       await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
     }

@@ -1,7 +1,11 @@
 import type { Config } from '@slipway/config';
 import {
-  AppRuntimeService,
+  AppPowerService,
+  CrashWatchService,
+  DeploymentRunner,
+  imageSources,
   NodeService,
+  RoutingService,
   SecretBox,
   OperationRunner,
   OperationService,
@@ -57,28 +61,30 @@ export async function startWorkerRuntime(
   const control = createRepositories(db, sql);
   const teardown = new WorkspaceTeardownService({ teardown: control.teardown, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
-  const apps = new AppRuntimeService({
+  const deployments = new DeploymentRunner({
     apps: control.apps,
     deployments: control.deployments,
     env: control.env,
     secrets: new SecretBox(config.secrets.encryptionKey),
     agents,
-    builds: new BuildsPool(agents),
-    nodes: repos.nodes,
+    sources: imageSources({ agents, deployments: control.deployments, builds: new BuildsPool(agents) }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
     ...options.apps,
   });
+  const routing = new RoutingService({ apps: control.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  const power = new AppPowerService({ apps: control.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
+  const crashes = new CrashWatchService({ apps: control.apps, agents, logger });
   // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
   const handlers: OperationHandlers = {
     'agent.noop': operations.noop,
     'workspace.teardown': teardown.handler,
-    'app.power': apps.power,
-    'app.teardown': apps.teardown,
+    'app.power': power.power,
+    'app.teardown': power.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, apps };
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing };
 
   const pool = runWorkers({
     connection,
@@ -91,7 +97,7 @@ export async function startWorkerRuntime(
     onFailedForGood: async (job, reason) => {
       const row = isJobName(job.name) ? ownerOf(job.name, job.data) : null;
       if (row?.owner === 'operation') await runner.failForGood(row.id, reason);
-      if (row?.owner === 'deployment') await apps.failedForGood(row.id, reason);
+      if (row?.owner === 'deployment') await deployments.failedForGood(row.id, reason);
     },
   });
   if (options.schedule !== false) {
@@ -108,7 +114,7 @@ export async function startWorkerRuntime(
     // An app's live container that exits on its own makes the app `crashed` (exit code, restarts, last lines).
     onExit: (node, e) => {
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
-      apps.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
+      crashes.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
     },
   });
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);

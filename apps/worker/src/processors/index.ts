@@ -1,4 +1,4 @@
-import type { AppRuntimeService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService } from '@slipway/core';
+import type { DeploymentRunner, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -14,7 +14,10 @@ export interface WorkerServices {
   nodes: NodeService;
   reconcile: ReconcileService;
   enforcement: PlanEnforcementService;
-  apps: AppRuntimeService;
+  /** `deployment.run`: the build phase by image source, then the rollout. */
+  deployments: DeploymentRunner;
+  /** `routes.sync`: the routes each server should serve. */
+  routing: RoutingService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -25,10 +28,10 @@ export function buildProcessors(s: WorkerServices): Processors {
     'reconcile.run': reconcileProcessor(s.reconcile),
     'workspace.teardown': operation,
     'plan.suspend-expired': planSuspendProcessor(s.enforcement),
-    'deployment.run': deploymentRunProcessor(s.apps),
+    'deployment.run': deploymentRunProcessor(s.deployments),
     'app.power': operation,
     'app.teardown': operation,
-    'routes.sync': routesSyncProcessor(s.apps),
+    'routes.sync': routesSyncProcessor(s.routing),
   };
 }
 

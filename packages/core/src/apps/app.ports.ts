@@ -39,6 +39,8 @@ export interface DeploymentRecord {
   source: DeploymentSource;
   image: string | null;
   imageId: string | null;
+  /** The tag the agent gave the image on the server (the agent owns the naming; it is stored, never computed). */
+  imageRef: string | null;
   commitSha: string | null;
   rollbackOfId: string | null;
   failureReason: string | null;
@@ -149,13 +151,13 @@ export interface DeploymentRepository {
     deploymentId: string,
     from: readonly DeploymentStatus[],
     to: DeploymentStatus,
-    changes?: Partial<Pick<DeploymentRecord, 'imageId' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>>,
+    changes?: Partial<Pick<DeploymentRecord, 'imageId' | 'imageRef' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>>,
   ): Promise<DeploymentRecord | null>;
   /**
    * In one transaction: deploying → live (conditional), the app's other live deployments → superseded, the app's
    * current deployment, status running and runningSince set. null when the deployment was not deploying.
    */
-  goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string }, now: Date): Promise<DeploymentRecord | null>;
+  goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string; imageRef: string }, now: Date): Promise<DeploymentRecord | null>;
   /** The highest seq written for the deployment (0 when none). */
   lastSeq(deploymentId: string): Promise<number>;
   appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void>;

@@ -15,6 +15,7 @@ import { slugify } from '../workspaces/slug';
 import { APP_POWER_JOB, APP_TEARDOWN_JOB } from '../jobs';
 import type { AppPowerRequest, AppRepository, AppTeardownRequest, AppWithDeployment, EnvRecord, EnvRepository, PowerAction } from './app.ports';
 import { toApp, type AppsDomain } from './dto';
+import { openEnvironment } from './environment';
 import { chunkLines } from './log-lines';
 
 const DEFAULT_WEB_PORT = 8080;
@@ -149,10 +150,8 @@ export class AppService {
   }
 
   /** Plain values of every variable, secrets opened: only for the container's environment. */
-  async environment(appId: string): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const v of await this.deps.env.list({ appId })) out[v.key] = v.secret ? this.deps.secrets.open(v.value) : v.value;
-    return out;
+  environment(appId: string): Promise<Record<string, string>> {
+    return openEnvironment(this.deps.env, this.deps.secrets, appId);
   }
 
   start(access: WorkspaceAccess, appId: string): Promise<App> {

@@ -28,6 +28,7 @@ export const toDeploymentRecord = (d: DeploymentRow): DeploymentRecord => ({
   source: d.source as DeploymentRecord['source'],
   image: d.image,
   imageId: d.imageId,
+  imageRef: d.imageRef,
   commitSha: d.commitSha,
   rollbackOfId: d.rollbackOfId,
   failureReason: d.failureReason,
@@ -219,13 +220,13 @@ export class PrismaDeploymentRepository implements DeploymentRepository {
     deploymentId: string,
     from: readonly DeploymentStatus[],
     to: DeploymentStatus,
-    changes: Partial<Pick<DeploymentRecord, 'imageId' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>> = {},
+    changes: Partial<Pick<DeploymentRecord, 'imageId' | 'imageRef' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>> = {},
   ): Promise<DeploymentRecord | null> {
     const rows = await this.db.deployment.updateManyAndReturn({ where: { id: deploymentId, status: { in: [...from] } }, data: { status: to, ...changes } });
     return rows[0] ? toDeploymentRecord(rows[0]) : null;
   }
 
-  async goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string }, now: Date): Promise<DeploymentRecord | null> {
+  async goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string; imageRef: string }, now: Date): Promise<DeploymentRecord | null> {
     return this.db.$transaction(async (tx) => {
       const rows = await tx.deployment.updateManyAndReturn({
         where: { id: deploymentId, status: 'deploying' },

@@ -19,7 +19,6 @@ import {
   systemClock,
   TokenService,
   WorkspaceService,
-  WorkspaceTeardownService,
   type AgentGateway,
   FilesService,
   type BuildsGateway,
@@ -111,7 +110,6 @@ export function createServices(deps: ServiceDeps) {
     tokens: new TokenService({ tokens: repos.tokens, secrets, clock }),
     plans: new PlanService({ plans: repos.plans, reservations: repos.reservations, entries: deps.planEntries }),
     quota,
-    teardown: new WorkspaceTeardownService({ teardown: repos.teardown, operations, clock, logger: deps.logger }),
     apps: new AppService({
       apps: repos.apps,
       env: repos.env,

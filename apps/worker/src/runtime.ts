@@ -16,7 +16,7 @@ import {
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createRepositories, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
@@ -59,23 +59,25 @@ export async function startWorkerRuntime(
   const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
   const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
   const control = createRepositories(db, sql);
-  const teardown = new WorkspaceTeardownService({ teardown: control.teardown, operations: repos.operationStore, clock: systemClock, logger });
+  // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
+  const stores = createJobStores(db);
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
   const deployments = new DeploymentRunner({
-    apps: control.apps,
-    deployments: control.deployments,
+    apps: stores.apps,
+    deployments: stores.deployments,
     env: control.env,
     secrets: new SecretBox(config.secrets.encryptionKey),
     agents,
-    sources: imageSources({ agents, deployments: control.deployments, builds: new BuildsPool(agents) }),
+    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
     ...options.apps,
   });
-  const routing = new RoutingService({ apps: control.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
-  const power = new AppPowerService({ apps: control.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
-  const crashes = new CrashWatchService({ apps: control.apps, agents, logger });
+  const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  const power = new AppPowerService({ apps: stores.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
+  const crashes = new CrashWatchService({ apps: stores.apps, agents, logger });
   // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
   const handlers: OperationHandlers = {
     'agent.noop': operations.noop,

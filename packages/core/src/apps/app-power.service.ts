@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { OperationHandler } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
-import type { AppPowerRequest, AppRepository, AppTeardownRequest } from './app.ports';
+import type { AppJobStore, AppPowerRequest, AppTeardownRequest } from './app.ports';
 import type { AppsDomain } from './dto';
 import { appRoute } from './routing.service';
 
@@ -14,7 +14,7 @@ import { appRoute } from './routing.service';
 export class AppPowerService {
   private readonly stopGraceMs: number;
 
-  constructor(private readonly deps: { apps: AppRepository; agents: AgentGateway; appsDomain: AppsDomain; clock: Clock; stopGraceMs?: number }) {
+  constructor(private readonly deps: { apps: AppJobStore; agents: AgentGateway; appsDomain: AppsDomain; clock: Clock; stopGraceMs?: number }) {
     this.stopGraceMs = deps.stopGraceMs ?? 10_000;
   }
 
@@ -37,9 +37,8 @@ export class AppPowerService {
         stopGraceMs: this.stopGraceMs,
       },
     );
-    const scope = { workspaceId: app.workspaceId, appId: app.id };
-    if (request.action === 'stop') await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
-    else await this.deps.apps.setState(scope, { status: 'running', statusDetail: null, runningSince: this.deps.clock() });
+    if (request.action === 'stop') await this.deps.apps.setState(app.id, { status: 'stopped', runningSince: null });
+    else await this.deps.apps.setState(app.id, { status: 'running', statusDetail: null, runningSince: this.deps.clock() });
     return { action: request.action };
   };
 

@@ -13,7 +13,7 @@ import type { PlanRepository } from '../ports/repositories';
 import type { QuotaService } from '../quota/quota.service';
 import { slugify } from '../workspaces/slug';
 import { APP_POWER_JOB, APP_TEARDOWN_JOB } from '../jobs';
-import type { AppPowerRequest, AppRepository, AppTeardownRequest, AppWithDeployment, EnvRecord, EnvRepository, PowerAction } from './app.ports';
+import type { AppPowerRequest, AppRepository, AppScope, AppTeardownRequest, AppWithDeployment, EnvRecord, EnvRepository, PowerAction } from './app.ports';
 import { toApp, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import { chunkLines } from './log-lines';
@@ -128,7 +128,7 @@ export class AppService {
 
   async getEnv(access: WorkspaceAccess, appId: string): Promise<EnvVariable[]> {
     const app = await this.find(access, appId);
-    return (await this.deps.env.list({ appId: app.id })).map(toEnvVariable);
+    return (await this.deps.env.list({ workspaceId: access.workspace.id, appId: app.id })).map(toEnvVariable);
   }
 
   async putEnv(access: WorkspaceAccess, appId: string, input: PutEnvRequest): Promise<EnvVariable[]> {
@@ -138,7 +138,7 @@ export class AppService {
       if (seen.has(v.key)) throw invalid(`/variables/${i}/key`, `repeats the key ${v.key}`);
       seen.add(v.key);
     });
-    const current = new Map((await this.deps.env.list({ appId: app.id })).map((v) => [v.key, v]));
+    const current = new Map((await this.deps.env.list({ workspaceId: access.workspace.id, appId: app.id })).map((v) => [v.key, v]));
     const next = input.variables.map((v) => {
       const secret = v.secret ?? false;
       const before = current.get(v.key);
@@ -146,12 +146,12 @@ export class AppService {
       if (secret && before?.secret && this.deps.secrets.open(before.value) === v.value) return { key: v.key, value: before.value, secret };
       return { key: v.key, value: secret ? this.deps.secrets.seal(v.value) : v.value, secret };
     });
-    return (await this.deps.env.replace({ appId: app.id }, next, this.deps.clock())).map(toEnvVariable);
+    return (await this.deps.env.replace({ workspaceId: access.workspace.id, appId: app.id }, next, this.deps.clock())).map(toEnvVariable);
   }
 
   /** Plain values of every variable, secrets opened: only for the container's environment. */
-  environment(appId: string): Promise<Record<string, string>> {
-    return openEnvironment(this.deps.env, this.deps.secrets, appId);
+  environment(scope: AppScope): Promise<Record<string, string>> {
+    return openEnvironment(this.deps.env, this.deps.secrets, scope);
   }
 
   start(access: WorkspaceAccess, appId: string): Promise<App> {

@@ -1,7 +1,7 @@
 import type { StatusDetail } from '@slipway/contracts';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } from '../ports/agents';
-import type { AppRepository } from './app.ports';
+import type { AppJobStore } from './app.ports';
 import { MAX_LOG_LINE } from './log-lines';
 
 /** Last log lines kept in a crashed app's statusDetail. */
@@ -11,7 +11,7 @@ const STOPPED_BY_PLATFORM = new Set([137, 143]);
 
 /** Container exits the agents report, turned into the app's `crashed` status. */
 export class CrashWatchService {
-  constructor(private readonly deps: { apps: AppRepository; agents: AgentGateway; logger: Logger }) {}
+  constructor(private readonly deps: { apps: AppJobStore; agents: AgentGateway; logger: Logger }) {}
 
   /**
    * An exit of the app's live container that the platform did not cause (not a SIGTERM/SIGKILL stop, app meant to
@@ -40,6 +40,6 @@ export class CrashWatchService {
       tail: tail.slice(-MAX_LOG_LINE),
       at: new Date(e.atMs).toISOString(),
     };
-    await this.deps.apps.setState({ workspaceId: app.workspaceId, appId: app.id }, { status: 'crashed', statusDetail: detail, runningSince: null });
+    await this.deps.apps.setState(app.id, { status: 'crashed', statusDetail: detail, runningSince: null });
   }
 }

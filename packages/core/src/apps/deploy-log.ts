@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock';
-import type { DeploymentRepository } from './app.ports';
+import type { DeploymentJobStore } from './app.ports';
 import { MAX_LOG_LINE } from './log-lines';
 
 /**
@@ -12,7 +12,7 @@ export class DeployLog {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deployments: Pick<DeploymentRepository, 'appendLogs'>,
+    private readonly deployments: Pick<DeploymentJobStore, 'appendLogs'>,
     private readonly deploymentId: string,
     private seq: number,
     private readonly clock: Clock,

@@ -4,7 +4,7 @@ import type { Logger } from '../logging';
 import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
-import type { AppRepository, AppWithDeployment, DeploymentRecord, DeploymentRepository, DeploymentStatus, EnvRepository } from './app.ports';
+import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
 import { DeployLog } from './deploy-log';
 import { deploymentSources, isDeploymentFinished } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
@@ -15,8 +15,9 @@ import type { ImageSources } from './image-sources';
 export const KEPT_IMAGES = 5;
 
 export interface DeploymentRunnerDeps {
-  apps: AppRepository;
-  deployments: DeploymentRepository;
+  apps: AppJobStore;
+  deployments: DeploymentJobStore;
+  /** The app's variables, read in the app's own workspace. */
   env: EnvRepository;
   secrets: SecretBox;
   agents: AgentGateway;
@@ -62,7 +63,7 @@ export class DeploymentRunner {
       if (d.status !== 'deploying') {
         const building = await this.move(d.id, 'building', { startedAt: d.startedAt ?? this.deps.clock() });
         if (!building) return { status: (await deployments.get(d.id))?.status ?? 'unknown' };
-        await apps.setState({ workspaceId: app.workspaceId, appId: app.id }, { status: 'deploying' });
+        await apps.setState(app.id, { status: 'deploying' });
         const source = this.deps.sources[d.source];
         if (!source) throw new AppError('validation_failed', `Deployments from ${d.source} are not supported yet`);
         image = await source.prepare({ target, app, deployment: d, log });
@@ -118,7 +119,7 @@ export class DeploymentRunner {
         cpuMillis: d.cpuMillis,
         memoryMb: d.memoryMb,
         port: app.kind === 'web' ? (d.port ?? 0) : 0,
-        env: await openEnvironment(this.deps.env, this.deps.secrets, app.id),
+        env: await openEnvironment(this.deps.env, this.deps.secrets, { workspaceId: app.workspaceId, appId: app.id }),
         healthPath: app.healthPath ?? '',
         routeHost: route,
         readyTimeoutMs: this.readyTimeoutMs,
@@ -142,7 +143,7 @@ export class DeploymentRunner {
   private move(
     deploymentId: string,
     to: DeploymentStatus,
-    changes?: Parameters<DeploymentRepository['move']>[3],
+    changes?: DeploymentChanges,
   ): Promise<DeploymentRecord | null> {
     return this.deps.deployments.move(deploymentId, deploymentSources(to), to, changes);
   }
@@ -166,7 +167,7 @@ export class DeploymentRunner {
     if (!fresh || fresh.deletedAt) return;
     const live = fresh.currentDeployment?.status === 'live';
     const status = !live ? 'failed' : fresh.desiredState === 'stopped' ? 'stopped' : fresh.status === 'crashed' ? 'crashed' : 'running';
-    await this.deps.apps.setState({ workspaceId: fresh.workspaceId, appId: fresh.id }, { status: fresh.status === 'idle' && !live ? 'failed' : status });
+    await this.deps.apps.setState(fresh.id, { status: fresh.status === 'idle' && !live ? 'failed' : status });
   }
 
   /** Deployments whose images go: all but the live one and the newest others, KEPT_IMAGES in all with the new one. */

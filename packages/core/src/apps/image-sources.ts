@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { AgentGateway, AgentTarget } from '../ports/agents';
-import type { AppWithDeployment, DeploymentRecord, DeploymentRepository, DeploymentSource } from './app.ports';
+import type { AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentSource } from './app.ports';
 import type { BuildsGateway } from './build.ports';
 import type { DeployLog } from './deploy-log';
 
@@ -42,7 +42,7 @@ export class PulledImage implements ImageSource {
 export class EarlierImage implements ImageSource {
   constructor(
     private readonly agents: AgentGateway,
-    private readonly deployments: DeploymentRepository,
+    private readonly deployments: DeploymentJobStore,
   ) {}
 
   async prepare({ target, app, deployment: d, log }: ImageSourceContext): Promise<PreparedImage> {
@@ -66,7 +66,7 @@ export class EarlierImage implements ImageSource {
 export class UploadBuild implements ImageSource {
   constructor(
     private readonly builds: BuildsGateway | undefined,
-    private readonly deployments: DeploymentRepository,
+    private readonly deployments: DeploymentJobStore,
     private readonly reuse: ImageSource,
   ) {}
 
@@ -90,7 +90,7 @@ export class UploadBuild implements ImageSource {
         (line) => log.add('build', line),
         abort.signal,
       );
-      return { imageId: built.imageId, imageRef: built.imageRef };
+      return prepared(built);
     } catch (e) {
       if (abort.signal.aborted || (await this.deployments.get(d.id))?.status === 'cancelled') return null;
       throw e;
@@ -107,15 +107,21 @@ async function tagOnServer(
   image: string,
   localOnly: boolean,
 ): Promise<PreparedImage> {
-  const prepared = await agents.prepareImage(
+  const answer = await agents.prepareImage(
     target,
     { operationId: `${d.id}-image`, workspaceId: app.workspaceId, appId: app.id, deploymentId: d.id, image, localOnly },
     (line) => log.add('build', line),
   );
-  return { imageId: prepared.imageId, imageRef: prepared.imageRef };
+  return prepared(answer);
 }
 
-export function imageSources(deps: { agents: AgentGateway; deployments: DeploymentRepository; builds?: BuildsGateway }): ImageSources {
+/** What the agent answered: the image and the tag it gave it (an agent that names no tag is a fault on its side). */
+function prepared(answer: { imageId: string; imageRef: string }): PreparedImage {
+  if (!answer.imageId || !answer.imageRef) throw new AppError('internal', 'The agent did not name the image it made');
+  return { imageId: answer.imageId, imageRef: answer.imageRef };
+}
+
+export function imageSources(deps: { agents: AgentGateway; deployments: DeploymentJobStore; builds?: BuildsGateway }): ImageSources {
   const rollback = new EarlierImage(deps.agents, deps.deployments);
   return { image: new PulledImage(deps.agents), rollback, upload: new UploadBuild(deps.builds, deps.deployments, rollback) };
 }

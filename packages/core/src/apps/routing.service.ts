@@ -1,7 +1,7 @@
 import type { Logger } from '../logging';
 import type { NodeRepository } from '../nodes/node.ports';
 import type { AgentGateway, AppRoute } from '../ports/agents';
-import type { AppRepository, AppWithDeployment, DeploymentRecord } from './app.ports';
+import type { AppJobStore, AppWithDeployment, DeploymentRecord } from './app.ports';
 import { appHost, type AppsDomain } from './dto';
 
 /** The ingress route of an app's live deployment: web apps with a subdomain and a published port only. */
@@ -12,7 +12,7 @@ export function appRoute(app: AppWithDeployment, live: DeploymentRecord, appsDom
 
 /** The routes each server should serve, and the repeatable `routes.sync` job that gives them to it. */
 export class RoutingService {
-  constructor(private readonly deps: { apps: AppRepository; nodes: NodeRepository; agents: AgentGateway; appsDomain: AppsDomain; logger: Logger }) {}
+  constructor(private readonly deps: { apps: AppJobStore; nodes: NodeRepository; agents: AgentGateway; appsDomain: AppsDomain; logger: Logger }) {}
 
   /** Every route a node should serve: web apps meant to run, with a live container. */
   async routesOf(nodeId: string): Promise<AppRoute[]> {

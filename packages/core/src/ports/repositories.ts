@@ -208,7 +208,8 @@ export interface PlanRepository {
   catalog(): Promise<PlanRecord[]>;
 }
 
-export interface TeardownRepository {
+/** Job side (the `workspace.teardown` job): only the worker composes it. */
+export interface TeardownStore {
   /** Whether the workspace exists and is marked deleted (teardown never touches a live workspace). */
   isDeleted(scope: { workspaceId: string }): Promise<boolean>;
   /** Deletes the workspace's tokens, memberships and reservations in one transaction; counts what went. */

@@ -4,7 +4,7 @@ import type { Logger } from '../logging';
 import { OperationRunner, refuse, type Attempt, type OperationHandler } from '../operations/operation-runner';
 import type { OperationStore } from '../operations/operation.ports';
 import type { Clock } from '../ports/clock';
-import type { TeardownRepository } from '../ports/repositories';
+import type { TeardownStore } from '../ports/repositories';
 
 /**
  * The work of the `workspace.teardown` job (its Operation row was recorded when the workspace was deleted): removes
@@ -14,7 +14,7 @@ import type { TeardownRepository } from '../ports/repositories';
 export class WorkspaceTeardownService {
   private readonly runner: OperationRunner;
 
-  constructor(private readonly deps: { teardown: TeardownRepository; operations: OperationStore; clock: Clock; logger: Logger }) {
+  constructor(private readonly deps: { teardown: TeardownStore; operations: OperationStore; clock: Clock; logger: Logger }) {
     this.runner = new OperationRunner({ operations: deps.operations, handlers: { [WORKSPACE_TEARDOWN_JOB]: this.handler }, clock: deps.clock, logger: deps.logger });
   }
 

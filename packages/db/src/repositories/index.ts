@@ -1,8 +1,9 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
-import { PrismaAppRepository, PrismaDeploymentRepository, PrismaEnvRepository } from './apps.repository';
+import { PrismaAppRepository } from './apps.repository';
+import { PrismaDeploymentRepository } from './deployments.repository';
+import { PrismaEnvRepository } from './env.repository';
 import { PrismaMemberRepository } from './members.repository';
-import { PrismaTeardownRepository } from './teardown.repository';
 import { PrismaPlanRepository } from './plans.repository';
 import { PrismaReservationRepository } from './reservations.repository';
 import { PrismaSessionRepository } from './sessions.repository';
@@ -13,8 +14,9 @@ import { PrismaWorkspaceRepository } from './workspaces.repository';
 export type Repositories = ReturnType<typeof createRepositories>;
 
 /**
- * Every repository over one Prisma client and one plain pool (for the per-request lookups): the composition roots
- * (API, worker) pass these to the core services.
+ * The request-side repositories over one Prisma client and one plain pool (for the per-request lookups): every method
+ * takes the workspace. The composition roots (API, worker) pass these to the core services; the job-side stores keyed
+ * by row id are `createJobStores` (src/jobs), which only the worker composes.
  */
 export function createRepositories(db: Db, sql: SqlPool) {
   return {
@@ -25,7 +27,6 @@ export function createRepositories(db: Db, sql: SqlPool) {
     members: new PrismaMemberRepository(db),
     reservations: new PrismaReservationRepository(db),
     plans: new PrismaPlanRepository(db),
-    teardown: new PrismaTeardownRepository(db),
     apps: new PrismaAppRepository(db),
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
@@ -41,7 +42,6 @@ export {
   PrismaPlanRepository,
   PrismaReservationRepository,
   PrismaSessionRepository,
-  PrismaTeardownRepository,
   PrismaUserRepository,
   PrismaWorkspaceRepository,
 };

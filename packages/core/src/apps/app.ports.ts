@@ -60,21 +60,11 @@ export interface AppWithDeployment extends AppRecord {
   currentDeployment: DeploymentRecord | null;
 }
 
-export interface NewApp {
-  id: string;
-  workspaceId: string;
-  name: string;
-  slug: string;
-  kind: AppKind;
-  source: AppSource;
-  image: string | null;
-  port: number | null;
-  healthPath: string | null;
-  cpuMillis: number;
-  memoryMb: number;
-  subdomain: string | null;
-  github: Record<string, unknown> | null;
-}
+/** What creating an app writes: the record's own fields, before any status or deployment. */
+export type NewApp = Pick<
+  AppRecord,
+  'id' | 'workspaceId' | 'name' | 'slug' | 'kind' | 'source' | 'image' | 'port' | 'healthPath' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'github'
+>;
 
 /** The workspace and the app: every request-side method is scoped by both. */
 export interface AppScope {

@@ -30,7 +30,7 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
-import { createAgentRepositories, createRepositories, PrismaOperationStore, type Db, type SqlPool } from '@slipway/db';
+import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -91,7 +91,6 @@ export function createServices(deps: ServiceDeps) {
   const agentRepos = createAgentRepositories(deps.db);
   const clock = deps.clock ?? systemClock;
   const secrets = new SecretHasher(deps.sessionKey);
-  const operations = new PrismaOperationStore(deps.db);
   const quota = new QuotaService(repos.reservations);
   const throttle = new LoginThrottle(new RedisRateCounter(deps.redis, deps.redisPrefix), deps.loginLimits);
   return {
@@ -115,7 +114,7 @@ export function createServices(deps: ServiceDeps) {
       env: repos.env,
       plans: repos.plans,
       quota,
-      operations,
+      operations: repos.operations,
       nodes: agentRepos.nodes,
       jobs: deps.jobs,
       secrets: new SecretBox(deps.encryptionKey ?? randomBytes(32)),

@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import { uuidv7 } from '../ids';
 import type { Logger } from '../logging';
 import type { NodeRepository } from '../nodes/node.ports';
-import type { OperationStore } from '../operations/operation.ports';
+import type { OperationRecorder } from '../operations/operation.ports';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
@@ -27,7 +27,7 @@ export interface AppServiceDeps {
   env: EnvRepository;
   plans: PlanRepository;
   quota: QuotaService;
-  operations: OperationStore;
+  operations: OperationRecorder;
   nodes: NodeRepository;
   jobs: JobQueue;
   secrets: SecretBox;
@@ -122,7 +122,7 @@ export class AppService {
     if (!app) throw notFoundApp();
     await this.deps.quota.release(access.workspace.id, app.id);
     const payload: AppTeardownRequest = { workspaceId: access.workspace.id, appId: app.id };
-    const op = await this.deps.operations.create({ kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload: { ...payload } });
+    const op = await this.deps.operations.record({ workspaceId: access.workspace.id }, { kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } });
     await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { operationId: op.id }, { jobId: op.id });
   }
 
@@ -172,7 +172,7 @@ export class AppService {
     await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });
     if (live) {
       const payload: AppPowerRequest = { ...scope, action };
-      const op = await this.deps.operations.create({ kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload: { ...payload } });
+      const op = await this.deps.operations.record({ workspaceId: access.workspace.id }, { kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } });
       await this.deps.jobs.enqueue(APP_POWER_JOB, { operationId: op.id }, { jobId: op.id });
     } else {
       await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });

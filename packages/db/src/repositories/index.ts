@@ -4,6 +4,7 @@ import { PrismaAppRepository } from './apps.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
 import { PrismaEnvRepository } from './env.repository';
 import { PrismaMemberRepository } from './members.repository';
+import { PrismaOperationRecorder } from './operations.repository';
 import { PrismaPlanRepository } from './plans.repository';
 import { PrismaReservationRepository } from './reservations.repository';
 import { PrismaSessionRepository } from './sessions.repository';
@@ -30,6 +31,7 @@ export function createRepositories(db: Db, sql: SqlPool) {
     apps: new PrismaAppRepository(db),
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
+    operations: new PrismaOperationRecorder(db),
   };
 }
 
@@ -39,6 +41,7 @@ export {
   PrismaEnvRepository,
   PrismaApiTokenRepository,
   PrismaMemberRepository,
+  PrismaOperationRecorder,
   PrismaPlanRepository,
   PrismaReservationRepository,
   PrismaSessionRepository,

@@ -19,7 +19,6 @@ import {
   systemClock,
   TokenService,
   WorkspaceService,
-  WorkspaceTeardownService,
   type AgentGateway,
   FilesService,
   type BuildsGateway,
@@ -31,7 +30,7 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
-import { createAgentRepositories, createRepositories, PrismaOperationStore, type Db, type SqlPool } from '@slipway/db';
+import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -92,7 +91,6 @@ export function createServices(deps: ServiceDeps) {
   const agentRepos = createAgentRepositories(deps.db);
   const clock = deps.clock ?? systemClock;
   const secrets = new SecretHasher(deps.sessionKey);
-  const operations = new PrismaOperationStore(deps.db);
   const quota = new QuotaService(repos.reservations);
   const throttle = new LoginThrottle(new RedisRateCounter(deps.redis, deps.redisPrefix), deps.loginLimits);
   return {
@@ -111,13 +109,12 @@ export function createServices(deps: ServiceDeps) {
     tokens: new TokenService({ tokens: repos.tokens, secrets, clock }),
     plans: new PlanService({ plans: repos.plans, reservations: repos.reservations, entries: deps.planEntries }),
     quota,
-    teardown: new WorkspaceTeardownService({ teardown: repos.teardown, operations, clock, logger: deps.logger }),
     apps: new AppService({
       apps: repos.apps,
       env: repos.env,
       plans: repos.plans,
       quota,
-      operations,
+      operations: repos.operations,
       nodes: agentRepos.nodes,
       jobs: deps.jobs,
       secrets: new SecretBox(deps.encryptionKey ?? randomBytes(32)),

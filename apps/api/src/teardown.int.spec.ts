@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { WORKSPACE_TEARDOWN_JOB } from '@slipway/core';
+import { systemClock, WORKSPACE_TEARDOWN_JOB, WorkspaceTeardownService } from '@slipway/core';
+import { createJobStores, PrismaOperationStore } from '@slipway/db';
 import { createWorkspace, signUp } from '@slipway/testing';
 import { startTestApi, type TestApi } from './testing/test-api';
 
 describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () => {
   let api: TestApi;
+  // The teardown runs in the worker, over the job-side stores the API never composes.
+  let teardown: WorkspaceTeardownService;
+  const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
   beforeAll(async () => {
     api = await startTestApi();
+    teardown = new WorkspaceTeardownService({ teardown: createJobStores(api.db).teardown, operations: new PrismaOperationStore(api.db), clock: systemClock, logger: quiet });
   });
   afterAll(() => api.close());
 
@@ -24,8 +29,11 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     await owner.post(`/v1/workspaces/${keep.id}/tokens`, { name: 'kept' });
 
     expect((await owner.delete(`/v1/workspaces/${w.id}`)).status).toBe(200);
-    const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.payload.workspaceId === w.id)!;
-    const result = await api.services.teardown.run(job.options.jobId);
+    // The job carries the operation id alone; the workspace is the operation row's.
+    const row = await api.db.operation.findFirstOrThrow({ where: { workspaceId: w.id, kind: WORKSPACE_TEARDOWN_JOB } });
+    const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.options.jobId === row.id)!;
+    expect(job.payload).toEqual({ operationId: row.id });
+    const result = await teardown.run(job.options.jobId);
     expect(result).toEqual({ tokens: 2, memberships: 2, reservations: 1 });
 
     const where = { workspaceId: w.id };
@@ -35,7 +43,7 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     expect(op.finishedAt).not.toBeNull();
 
     // A duplicate delivery does nothing and answers the same result.
-    expect(await api.services.teardown.run(job.options.jobId)).toEqual(result);
+    expect(await teardown.run(job.options.jobId)).toEqual(result);
     expect((await api.db.operation.findUniqueOrThrow({ where: { id: op.id } })).attempts).toBe(1);
     // Other workspaces are untouched.
     expect(await api.db.apiToken.count({ where: { workspaceId: keep.id } })).toBe(1);
@@ -47,13 +55,13 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     await signUp(owner);
     const live = await createWorkspace(owner);
     const op = await api.db.operation.create({ data: { workspaceId: live.id, kind: WORKSPACE_TEARDOWN_JOB, payload: { workspaceId: live.id } } });
-    await api.services.teardown.run(op.id);
+    await teardown.run(op.id);
     expect(await api.db.operation.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({ status: 'failed', error: 'The workspace is not deleted' });
     expect(await api.db.membership.count({ where: { workspaceId: live.id } })).toBe(1);
     expect((await owner.get(`/v1/workspaces/${live.id}`)).status).toBe(200);
 
     const otherKind = await api.db.operation.create({ data: { workspaceId: live.id, kind: 'agent.noop', payload: {} } });
-    await expect(api.services.teardown.run(otherKind.id)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(api.services.teardown.run(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+    await expect(teardown.run(otherKind.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(teardown.run(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -89,4 +89,10 @@ describe('workspace.teardown and plan.suspend-expired (real BullMQ, Redis and Po
     const schedulers = await runtime.jobs.queue('maintenance').getJobSchedulers();
     expect(schedulers.find((s) => s.name === 'plan.suspend-expired')).toMatchObject({ every: PLAN_SUSPEND_EXPIRED_EVERY_MS });
   });
+
+  it('registers a cron-pattern schedule as a BullMQ job scheduler (what nightly backups need)', async () => {
+    expect(await runtime.jobs.scheduleRepeatable({ 'plan.suspend-expired': { pattern: '0 3 * * *' } })).toContain('plan.suspend-expired');
+    const schedulers = await runtime.jobs.queue('maintenance').getJobSchedulers();
+    expect(schedulers.find((s) => s.name === 'plan.suspend-expired')).toMatchObject({ pattern: '0 3 * * *', tz: 'UTC' });
+  });
 });

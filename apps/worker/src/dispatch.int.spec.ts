@@ -158,7 +158,7 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
     const jobs = new BullJobQueue({ connection, prefix });
     const pool = new AgentPool(ca.client);
     const repos = createAgentRepositories(db);
-    const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents: pool, jobs, logger: quiet });
+    const operations = new OperationService({ operations: repos.operationStore, agents: pool, jobs });
     try {
       const first = startWorker();
       const op = await operations.submit(NOOP_JOB, { nodeId: node.id, payload: { delayMs: 4000 } });
@@ -191,7 +191,7 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
     const jobs = new BullJobQueue({ connection, prefix });
     const pool = new AgentPool(ca.client);
     const repos = createAgentRepositories(db);
-    const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents: pool, jobs, logger: quiet });
+    const operations = new OperationService({ operations: repos.operationStore, agents: pool, jobs });
     try {
       const worker = startWorker();
       await worker.ready;

@@ -93,4 +93,23 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
     expect(report.requeued).toContain(row.id);
     expect(await runtime.jobs.queue('agent').getJob(row.id)).toBeTruthy();
   });
+
+  it('recovers a stranded app power operation: re-queued with { operationId } alone, run to the end from its row', async () => {
+    const app = await db.app.create({
+      data: { workspaceId: live, name: 'Stranded', slug: `stranded-${prefix}`, kind: 'worker', source: 'image', image: TEST_IMAGE, cpuMillis: 100, memoryMb: 128, desiredState: 'stopped' },
+    });
+    // As the API records it when queueing its job failed: the row alone, queued, long ago.
+    const row = await db.operation.create({
+      data: { kind: 'app.power', nodeId, workspaceId: live, payload: { workspaceId: live, appId: app.id, action: 'stop' }, createdAt: new Date(Date.now() - 10 * 60_000) },
+    });
+    const report = await runtime.services.reconcile.run('run-5');
+    expect(report.requeued).toContain(row.id);
+    expect((await runtime.jobs.queue('agent').getJob(row.id))?.data).toEqual({ operationId: row.id });
+    const done = await waitFor(async () => {
+      const r = await db.operation.findUniqueOrThrow({ where: { id: row.id } });
+      return r.status === 'succeeded' || r.status === 'failed' ? r : null;
+    }, 30_000, 'the recovered operation to finish');
+    // The app has no live deployment: nothing to stop on the server, and the row settles as done (not refused as a bad payload).
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 1, error: null, result: { skipped: 'no live deployment' } });
+  });
 });

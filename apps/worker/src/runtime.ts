@@ -1,19 +1,25 @@
 import type { Config } from '@slipway/config';
 import {
-  AppRuntimeService,
+  AppPowerService,
+  CrashWatchService,
+  DeploymentRunner,
+  imageSources,
   NodeService,
+  RoutingService,
   SecretBox,
+  OperationRunner,
   OperationService,
   PlanEnforcementService,
   ReconcileService,
   systemClock,
   WorkspaceTeardownService,
   type Logger,
+  type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createRepositories, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
-import { BullJobQueue, createRedisConnection } from '@slipway/queue';
+import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { Pool } from 'pg';
 import { ContainerEventSubscriptions } from './container-events';
@@ -50,26 +56,37 @@ export async function startWorkerRuntime(
   const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
-  const operations = new OperationService({ operations: repos.operationStore, nodes: repos.nodes, agents, jobs, logger });
+  const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
   const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
   const control = createRepositories(db, sql);
-  const teardown = new WorkspaceTeardownService({ teardown: control.teardown, operations: repos.operationStore, clock: systemClock, logger });
+  // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
+  const stores = createJobStores(db);
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
-  const apps = new AppRuntimeService({
-    apps: control.apps,
-    deployments: control.deployments,
+  const deployments = new DeploymentRunner({
+    apps: stores.apps,
+    deployments: stores.deployments,
     env: control.env,
     secrets: new SecretBox(config.secrets.encryptionKey),
-    operations: repos.operationStore,
     agents,
-    builds: new BuildsPool(agents),
-    nodes: repos.nodes,
+    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
     ...options.apps,
   });
-  const services: WorkerServices = { operations, nodes, reconcile, teardown, enforcement, apps };
+  const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  const power = new AppPowerService({ apps: stores.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
+  const crashes = new CrashWatchService({ apps: stores.apps, agents, logger });
+  // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
+  const handlers: OperationHandlers = {
+    'agent.noop': operations.noop,
+    'workspace.teardown': teardown.handler,
+    'app.power': power.power,
+    'app.teardown': power.teardown,
+  };
+  const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing };
 
   const pool = runWorkers({
     connection,
@@ -78,18 +95,18 @@ export async function startWorkerRuntime(
     concurrency: config.worker.concurrency,
     lockMs: config.worker.lockMs,
     logger,
+    // The catalog names the row each job owns: it must not stay in a running state.
     onFailedForGood: async (job, reason) => {
-      const operationId = (job.data as { operationId?: unknown }).operationId;
-      if (typeof operationId === 'string') await operations.markFailed(operationId, reason);
-      const deploymentId = (job.data as { deploymentId?: unknown }).deploymentId;
-      if (typeof deploymentId === 'string') await apps.failedForGood(deploymentId, reason);
+      const row = isJobName(job.name) ? ownerOf(job.name, job.data) : null;
+      if (row?.owner === 'operation') await runner.failForGood(row.id, reason);
+      if (row?.owner === 'deployment') await deployments.failedForGood(row.id, reason);
     },
   });
   if (options.schedule !== false) {
     await jobs.scheduleRepeatable({
-      'node.check-health': config.worker.nodeHealthIntervalMs,
-      'reconcile.run': config.worker.reconcileIntervalMs,
-      'routes.sync': Math.min(30_000, config.worker.reconcileIntervalMs),
+      'node.check-health': { every: config.worker.nodeHealthIntervalMs },
+      'reconcile.run': { every: config.worker.reconcileIntervalMs },
+      'routes.sync': { every: Math.min(30_000, config.worker.reconcileIntervalMs) },
     });
   }
   const events = new ContainerEventSubscriptions({
@@ -99,7 +116,7 @@ export async function startWorkerRuntime(
     // An app's live container that exits on its own makes the app `crashed` (exit code, restarts, last lines).
     onExit: (node, e) => {
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
-      apps.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
+      crashes.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
     },
   });
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);

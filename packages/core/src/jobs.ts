@@ -1,17 +1,50 @@
-// Names and payloads of the jobs the core services enqueue or run. packages/queue registers them in its catalog
-// (queue, payload schema, retries); the job id is always the id of the row the job belongs to.
+// Every job's name and payload type, in one place. packages/queue registers each in its catalog (queue, payload
+// schema, retries, the row that owns it, its schedule); apps/worker gives each a processor. The job id is always
+// the id of the row the job belongs to, so a job is never queued twice.
 
-/**
- * Tears down a deleted workspace. jobId = the Operation row id, also in the payload like every operation job (the
- * reconciler re-queues stranded rows with `{ operationId }` alone); the workspace is read from the row, and
- * `workspaceId` is there for people reading the queue.
- */
-export const WORKSPACE_TEARDOWN_JOB = 'workspace.teardown';
-export interface WorkspaceTeardownPayload {
+// Type aliases, not interfaces: a payload is also a plain Record<string, unknown>.
+
+/** Jobs that own an Operation row carry its id alone and read the rest from the row (OperationRunner). */
+export type OperationPayload = {
   operationId: string;
-  workspaceId?: string;
-}
+};
+/** Jobs that own a deployment row (the deployment runner). */
+export type DeploymentRunPayload = {
+  deploymentId: string;
+};
+/** Repeatable jobs: nothing but their name. */
+export type EmptyPayload = Record<string, never>;
 
+export const NOOP_JOB = 'agent.noop';
+export const NODE_HEALTH_JOB = 'node.check-health';
+export const RECONCILE_JOB = 'reconcile.run';
+/** Tears down a deleted workspace (the workspace is the Operation row's). */
+export const WORKSPACE_TEARDOWN_JOB = 'workspace.teardown';
 /** Repeatable: suspends workspaces whose grace period ended without a paid plan. */
 export const PLAN_SUSPEND_EXPIRED_JOB = 'plan.suspend-expired';
 export const PLAN_SUSPEND_EXPIRED_EVERY_MS = 10 * 60 * 1000;
+export const DEPLOYMENT_RUN_JOB = 'deployment.run';
+/** Start, stop or restart an app (the app and the action are in the Operation row's payload). */
+export const APP_POWER_JOB = 'app.power';
+/** Removes what a deleted app left on its server. */
+export const APP_TEARDOWN_JOB = 'app.teardown';
+export const ROUTES_SYNC_JOB = 'routes.sync';
+
+/** The payload type of each job. */
+export interface JobPayloads {
+  [NOOP_JOB]: OperationPayload;
+  [NODE_HEALTH_JOB]: EmptyPayload;
+  [RECONCILE_JOB]: EmptyPayload;
+  [WORKSPACE_TEARDOWN_JOB]: OperationPayload;
+  [PLAN_SUSPEND_EXPIRED_JOB]: EmptyPayload;
+  [DEPLOYMENT_RUN_JOB]: DeploymentRunPayload;
+  [APP_POWER_JOB]: OperationPayload;
+  [APP_TEARDOWN_JOB]: OperationPayload;
+  [ROUTES_SYNC_JOB]: EmptyPayload;
+}
+export type JobName = keyof JobPayloads;
+
+/** The jobs whose row is an Operation: the OperationRunner runs them, the reconciler re-queues them. */
+export const OPERATION_JOBS = [NOOP_JOB, WORKSPACE_TEARDOWN_JOB, APP_POWER_JOB, APP_TEARDOWN_JOB] as const satisfies readonly JobName[];
+export type OperationJobName = (typeof OPERATION_JOBS)[number];
+export const isOperationJob = (name: string): name is OperationJobName => (OPERATION_JOBS as readonly string[]).includes(name);

@@ -4,3 +4,4 @@ export * from './generated/client';
 export { createRepositories, type Repositories } from './repositories';
 export { createSqlPool, type SqlPool } from './sql-pool';
 export * from './agents';
+export { createJobStores, type JobStores } from './jobs';

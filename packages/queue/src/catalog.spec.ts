@@ -1,4 +1,5 @@
-import { JOB_CATALOG, JOB_NAMES, QUEUE_NAMES, jobsOfQueue } from './catalog';
+import { OPERATION_JOBS } from '@slipway/core';
+import { JOB_CATALOG, JOB_NAMES, QUEUE_NAMES, jobsOfQueue, ownerOf } from './catalog';
 import { jobOptions } from './job-queue';
 import { assertPayload, InvalidPayloadError } from './validate';
 
@@ -33,5 +34,25 @@ describe('job catalog', () => {
       backoff: { type: 'exponential', delay: 500 },
     });
     expect(jobOptions('reconcile.run')).not.toHaveProperty('jobId');
+  });
+
+  it('names the row each job owns, and operation jobs carry the operation id alone', () => {
+    const id = '0190f0a0-0000-7000-8000-000000000001';
+    expect(JOB_NAMES.filter((n) => JOB_CATALOG[n].owner === 'operation').sort()).toEqual([...OPERATION_JOBS].sort());
+    for (const name of OPERATION_JOBS) {
+      expect(() => assertPayload(name, { operationId: id })).not.toThrow();
+      expect(() => assertPayload(name, { operationId: id, appId: id })).toThrow(InvalidPayloadError);
+      expect(ownerOf(name, { operationId: id })).toEqual({ owner: 'operation', id });
+    }
+    expect(ownerOf('deployment.run', { deploymentId: id })).toEqual({ owner: 'deployment', id });
+    expect(ownerOf('reconcile.run', {})).toBeNull();
+  });
+
+  it('gives repeatable jobs a schedule and no owner', () => {
+    for (const name of JOB_NAMES) {
+      const { schedule, owner } = JOB_CATALOG[name];
+      if (schedule) expect(owner).toBe('none');
+    }
+    expect(JOB_CATALOG['plan.suspend-expired'].schedule).toEqual({ every: 10 * 60 * 1000 });
   });
 });

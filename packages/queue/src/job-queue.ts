@@ -1,7 +1,7 @@
 import type { JobQueue } from '@slipway/core';
 import { Queue, type JobsOptions } from 'bullmq';
 import type Redis from 'ioredis';
-import { JOB_CATALOG, JOB_NAMES, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from './catalog';
+import { JOB_CATALOG, JOB_NAMES, QUEUE_NAMES, type JobName, type JobPayloads, type JobSchedule, type QueueName } from './catalog';
 import { assertPayload } from './validate';
 
 // Finished jobs are kept for the operator CLI for a while, then trimmed.
@@ -49,24 +49,29 @@ export class BullJobQueue implements JobQueue {
     return QUEUE_NAMES.map((n) => this.queue(n));
   }
 
-  async enqueue(name: string, payload: Record<string, unknown>, options: { jobId: string; delayMs?: number }): Promise<void> {
+  /** Checks the payload against its schema (a bad one fails where it was made) and adds the job with the catalog's options. */
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: { jobId: string; delayMs?: number }): Promise<void> {
     assertPayload(name, payload);
     await this.queue(JOB_CATALOG[name].queue).add(name, payload, jobOptions(name, options));
   }
 
-  /** The typed form: the compiler checks the payload against the job's type. */
-  async add<N extends JobName>(name: N, payload: JobPayloads[N], options: { jobId: string; delayMs?: number }): Promise<void> {
-    await this.enqueue(name, payload as unknown as Record<string, unknown>, options);
+  /** The same as `enqueue` (the name tests and the CLI use). */
+  add<N extends JobName>(name: N, payload: JobPayloads[N], options: { jobId: string; delayMs?: number }): Promise<void> {
+    return this.enqueue(name, payload, options);
   }
 
-  /** Registers every repeatable job of the catalog (idempotent: a scheduler per job name). */
-  async scheduleRepeatable(everyMs: Partial<Record<JobName, number>> = {}): Promise<JobName[]> {
+  /**
+   * Registers a BullMQ job scheduler for every job of the catalog with a schedule (idempotent: one scheduler per job
+   * name, `upsertJobScheduler`); `overrides` replace the catalog's schedule (the worker's settings).
+   */
+  async scheduleRepeatable(overrides: Partial<Record<JobName, JobSchedule>> = {}): Promise<JobName[]> {
     const scheduled: JobName[] = [];
     for (const name of JOB_NAMES) {
-      const every = everyMs[name] ?? JOB_CATALOG[name].everyMs;
-      if (!every) continue;
+      const schedule = overrides[name] ?? JOB_CATALOG[name].schedule;
+      if (!schedule) continue;
       const { jobId: _ignored, ...opts } = jobOptions(name);
-      await this.queue(JOB_CATALOG[name].queue).upsertJobScheduler(name, { every }, { name, data: {}, opts });
+      const repeat = 'every' in schedule ? { every: schedule.every } : { pattern: schedule.pattern, tz: 'UTC' };
+      await this.queue(JOB_CATALOG[name].queue).upsertJobScheduler(name, repeat, { name, data: {}, opts });
       scheduled.push(name);
     }
     return scheduled;

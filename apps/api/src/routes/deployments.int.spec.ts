@@ -270,7 +270,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     // And the control plane's sync puts back what the agent was told to forget.
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${app.id}`, { method: 'DELETE' });
     // (Right after its restart the agent may not answer yet: a skipped server is tried again next round.)
-    await waitFor(async () => (await p.worker.services.apps.syncAllRoutes()).nodes === 1, 15_000, 'a sync that reaches the agent');
+    await waitFor(async () => (await p.worker.services.routing.syncAllRoutes()).nodes === 1, 15_000, 'a sync that reaches the agent');
     await served(app.url, 'v1\n');
   });
 

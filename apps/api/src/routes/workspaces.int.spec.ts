@@ -233,11 +233,12 @@ describe('workspaces (real PostgreSQL, through HTTP)', () => {
       expect((await c.delete(`/v1/workspaces/${w.id}`)).status).toBe(404);
       expect((await c.withBearer(token).get(`/v1/workspaces/${w.id}`)).status).toBe(401);
 
-      const job = api.jobs.jobs.find((j) => j.payload.workspaceId === w.id)!;
-      expect(job.name).toBe(WORKSPACE_TEARDOWN_JOB);
-      expect(job.payload).toEqual({ workspaceId: w.id, operationId: job.options.jobId });
-      const op = await api.db.operation.findUniqueOrThrow({ where: { id: job.options.jobId } });
+      // The job carries the operation id alone (jobId = the row's id); the workspace is read from the row.
+      const op = await api.db.operation.findFirstOrThrow({ where: { workspaceId: w.id, kind: WORKSPACE_TEARDOWN_JOB } });
       expect(op).toMatchObject({ workspaceId: w.id, kind: 'workspace.teardown', status: 'queued' });
+      const job = api.jobs.jobs.find((j) => j.options.jobId === op.id)!;
+      expect(job.name).toBe(WORKSPACE_TEARDOWN_JOB);
+      expect(job.payload).toEqual({ operationId: op.id });
       const row = await api.db.workspace.findUniqueOrThrow({ where: { id: w.id } });
       expect(row.deletedAt).not.toBeNull();
     });

@@ -1,22 +1,12 @@
-import type { AppRuntimeService } from '@slipway/core';
+import type { DeploymentRunner, RoutingService } from '@slipway/core';
 import type { Processor } from './processor';
 
 export const deploymentRunProcessor =
-  (runtime: AppRuntimeService): Processor<'deployment.run'> =>
+  (runner: DeploymentRunner): Processor<'deployment.run'> =>
   (payload, ctx) =>
-    runtime.runDeployment(payload.deploymentId, ctx.attempt);
-
-export const appPowerProcessor =
-  (runtime: AppRuntimeService): Processor<'app.power'> =>
-  (payload, ctx) =>
-    runtime.power(payload, ctx.attempt);
-
-export const appTeardownProcessor =
-  (runtime: AppRuntimeService): Processor<'app.teardown'> =>
-  (payload, ctx) =>
-    runtime.teardown(payload, ctx.attempt);
+    runner.run(payload.deploymentId, ctx.attempt);
 
 export const routesSyncProcessor =
-  (runtime: AppRuntimeService): Processor<'routes.sync'> =>
+  (routing: RoutingService): Processor<'routes.sync'> =>
   () =>
-    runtime.syncAllRoutes();
+    routing.syncAllRoutes();

@@ -1,32 +1,37 @@
-import type { AppRuntimeService, NodeService, OperationService, PlanEnforcementService, ReconcileService, WorkspaceTeardownService } from '@slipway/core';
-import { appPowerProcessor, appTeardownProcessor, deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
+import type { DeploymentRunner, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
-import { noopProcessor } from './noop.processor';
+import { operationProcessor } from './operation.processor';
 import { planSuspendProcessor } from './plan-suspend.processor';
 import type { Processors } from './processor';
 import { reconcileProcessor } from './reconcile.processor';
-import { workspaceTeardownProcessor } from './workspace-teardown.processor';
 
 export interface WorkerServices {
+  /** Records operations on a node (`submit`: benchmarks, retry tests). */
   operations: OperationService;
+  /** Runs every job that owns an Operation row (agent.noop, workspace.teardown, app.power, app.teardown). */
+  runner: OperationRunner;
   nodes: NodeService;
   reconcile: ReconcileService;
-  teardown: WorkspaceTeardownService;
   enforcement: PlanEnforcementService;
-  apps: AppRuntimeService;
+  /** `deployment.run`: the build phase by image source, then the rollout. */
+  deployments: DeploymentRunner;
+  /** `routes.sync`: the routes each server should serve. */
+  routing: RoutingService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
+  const operation = operationProcessor(s.runner);
   return {
-    'agent.noop': noopProcessor(s.operations),
+    'agent.noop': operation,
     'node.check-health': nodeHealthProcessor(s.nodes),
     'reconcile.run': reconcileProcessor(s.reconcile),
-    'workspace.teardown': workspaceTeardownProcessor(s.teardown),
+    'workspace.teardown': operation,
     'plan.suspend-expired': planSuspendProcessor(s.enforcement),
-    'deployment.run': deploymentRunProcessor(s.apps),
-    'app.power': appPowerProcessor(s.apps),
-    'app.teardown': appTeardownProcessor(s.apps),
-    'routes.sync': routesSyncProcessor(s.apps),
+    'deployment.run': deploymentRunProcessor(s.deployments),
+    'app.power': operation,
+    'app.teardown': operation,
+    'routes.sync': routesSyncProcessor(s.routing),
   };
 }
 

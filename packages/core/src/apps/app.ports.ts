@@ -39,6 +39,8 @@ export interface DeploymentRecord {
   source: DeploymentSource;
   image: string | null;
   imageId: string | null;
+  /** The tag the agent gave the image on the server (the agent owns the naming; it is stored, never computed). */
+  imageRef: string | null;
   commitSha: string | null;
   rollbackOfId: string | null;
   failureReason: string | null;
@@ -58,46 +60,55 @@ export interface AppWithDeployment extends AppRecord {
   currentDeployment: DeploymentRecord | null;
 }
 
-export interface NewApp {
-  id: string;
+/** What creating an app writes: the record's own fields, before any status or deployment. */
+export type NewApp = Pick<
+  AppRecord,
+  'id' | 'workspaceId' | 'name' | 'slug' | 'kind' | 'source' | 'image' | 'port' | 'healthPath' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'github'
+>;
+
+/** The workspace and the app: every request-side method is scoped by both. */
+export interface AppScope {
   workspaceId: string;
-  name: string;
-  slug: string;
-  kind: AppKind;
-  source: AppSource;
-  image: string | null;
-  port: number | null;
-  healthPath: string | null;
-  cpuMillis: number;
-  memoryMb: number;
-  subdomain: string | null;
-  github: Record<string, unknown> | null;
+  appId: string;
+}
+export interface DeploymentScope extends AppScope {
+  deploymentId: string;
 }
 
+/** Request side: every method takes the workspace (a row of another workspace is never found, never changed). */
 export interface AppRepository {
   /** The app (not deleted) with its current deployment; null when it is not in this workspace. */
-  findApp(scope: { workspaceId: string; appId: string }): Promise<AppWithDeployment | null>;
+  findApp(scope: AppScope): Promise<AppWithDeployment | null>;
   /** Apps (not deleted), oldest first. */
   listApps(scope: { workspaceId: string }): Promise<AppWithDeployment[]>;
   /** 'name_taken' when the slug (in the workspace) or the subdomain (platform-wide) is. */
   createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken'>;
   updateApp(
-    scope: { workspaceId: string; appId: string },
+    scope: AppScope,
     changes: Partial<Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'subdomain'>>,
   ): Promise<AppWithDeployment | 'name_taken' | null>;
   /** Sets deletedAt and frees the slug and subdomain; null when already deleted or missing. */
-  markDeleted(scope: { workspaceId: string; appId: string }, now: Date): Promise<AppRecord | null>;
+  markDeleted(scope: AppScope, now: Date): Promise<AppRecord | null>;
   /** Status (and optionally desired state, detail, runningSince) of an app, unconditionally. */
-  setState(
-    scope: { workspaceId: string; appId: string },
-    state: { status?: AppStatus; desiredState?: 'running' | 'stopped'; statusDetail?: StatusDetail; runningSince?: Date | null },
-  ): Promise<void>;
-  /** Apps (not deleted) of the workspaces placed on a node, with their current deployment (reconciliation, exits). */
-  listOnNode(nodeId: string): Promise<AppWithDeployment[]>;
-  /** An app by id only, deleted or not (jobs that already know the row). */
+  setState(scope: AppScope, state: AppStateChange): Promise<void>;
+  /** The node the workspace is placed on; null when it has none. */
+  nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+}
+
+export type AppStateChange = { status?: AppStatus; desiredState?: 'running' | 'stopped'; statusDetail?: StatusDetail; runningSince?: Date | null };
+
+/**
+ * Job side, keyed by row id: the jobs already hold the row (a deployment's app, an operation's payload, a container's
+ * labels). Only the worker composes it; the API never gets one.
+ */
+export interface AppJobStore {
+  /** An app by id only, deleted or not. */
   getById(appId: string): Promise<(AppWithDeployment & { deletedAt: Date | null }) | null>;
+  /** Apps (not deleted) of the workspaces placed on a node, with their current deployment (routes, exits). */
+  listOnNode(nodeId: string): Promise<AppWithDeployment[]>;
   /** The node the workspace is placed on; null when it has none. */
   nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+  setState(appId: string, state: AppStateChange): Promise<void>;
 }
 
 export interface EnvRecord {
@@ -109,9 +120,9 @@ export interface EnvRecord {
 }
 
 export interface EnvRepository {
-  list(scope: { appId: string }): Promise<EnvRecord[]>;
+  list(scope: AppScope): Promise<EnvRecord[]>;
   /** Replaces the whole set in one transaction; rows whose value and secrecy are unchanged keep their updatedAt. */
-  replace(scope: { appId: string }, variables: { key: string; value: string; secret: boolean }[], now: Date): Promise<EnvRecord[]>;
+  replace(scope: AppScope, variables: { key: string; value: string; secret: boolean }[], now: Date): Promise<EnvRecord[]>;
 }
 
 export interface NewDeployment {
@@ -137,51 +148,49 @@ export interface LogLineRecord {
   at: Date;
 }
 
+/** Request side: every method takes the workspace and the app. */
 export interface DeploymentRepository {
   /** Numbers it (per app) and inserts it queued, in one transaction. */
   create(input: NewDeployment): Promise<DeploymentRecord>;
-  find(scope: { workspaceId: string; appId: string; deploymentId: string }): Promise<DeploymentRecord | null>;
-  get(deploymentId: string): Promise<DeploymentRecord | null>;
+  find(scope: DeploymentScope): Promise<DeploymentRecord | null>;
   /** Newest first; `beforeNumber` for the next page. */
-  list(scope: { workspaceId: string; appId: string }, page: { beforeNumber?: number; limit: number }): Promise<DeploymentRecord[]>;
+  list(scope: AppScope, page: { beforeNumber?: number; limit: number }): Promise<DeploymentRecord[]>;
+  /** Conditional update (a cancel): only while the status is one of `from`; null when the race was lost. */
+  move(scope: DeploymentScope, from: readonly DeploymentStatus[], to: DeploymentStatus, changes?: DeploymentChanges): Promise<DeploymentRecord | null>;
+  readLogs(scope: DeploymentScope, after: number, limit: number): Promise<LogLineRecord[]>;
+  /** Deployments of the app that have an image on the server, newest first. */
+  withImages(scope: AppScope): Promise<DeploymentRecord[]>;
+}
+
+export type DeploymentChanges = Partial<Pick<DeploymentRecord, 'imageId' | 'imageRef' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>>;
+
+/** Job side, keyed by the deployment id the job carries: only the worker composes it. */
+export interface DeploymentJobStore {
+  get(deploymentId: string): Promise<DeploymentRecord | null>;
   /** Conditional update: only while the status is one of `from`; null when the race was lost. */
-  move(
-    deploymentId: string,
-    from: readonly DeploymentStatus[],
-    to: DeploymentStatus,
-    changes?: Partial<Pick<DeploymentRecord, 'imageId' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>>,
-  ): Promise<DeploymentRecord | null>;
+  move(deploymentId: string, from: readonly DeploymentStatus[], to: DeploymentStatus, changes?: DeploymentChanges): Promise<DeploymentRecord | null>;
   /**
    * In one transaction: deploying → live (conditional), the app's other live deployments → superseded, the app's
    * current deployment, status running and runningSince set. null when the deployment was not deploying.
    */
-  goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string }, now: Date): Promise<DeploymentRecord | null>;
+  goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string; imageRef: string }, now: Date): Promise<DeploymentRecord | null>;
   /** The highest seq written for the deployment (0 when none). */
   lastSeq(deploymentId: string): Promise<number>;
   appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void>;
-  readLogs(deploymentId: string, after: number, limit: number): Promise<LogLineRecord[]>;
   /** Deployments of the app that have an image on the server, newest first. */
   withImages(appId: string): Promise<DeploymentRecord[]>;
   markImagesGone(deploymentIds: string[]): Promise<void>;
 }
 
-/** Jobs of apps and deployments (packages/queue registers them; job id = the row id). */
-export const DEPLOYMENT_RUN_JOB = 'deployment.run';
-export const APP_POWER_JOB = 'app.power';
-export const APP_TEARDOWN_JOB = 'app.teardown';
-
-export interface DeploymentRunPayload {
-  deploymentId: string;
-}
 export type PowerAction = 'start' | 'stop' | 'restart';
-export interface AppPowerPayload {
-  operationId: string;
+/** The payload of an `app.power` Operation row (the job carries the row's id only). */
+export interface AppPowerRequest {
   workspaceId: string;
   appId: string;
   action: PowerAction;
 }
-export interface AppTeardownPayload {
-  operationId: string;
+/** The payload of an `app.teardown` Operation row. */
+export interface AppTeardownRequest {
   workspaceId: string;
   appId: string;
 }

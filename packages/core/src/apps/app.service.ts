@@ -5,23 +5,17 @@ import { AppError } from '../errors';
 import { uuidv7 } from '../ids';
 import type { Logger } from '../logging';
 import type { NodeRepository } from '../nodes/node.ports';
-import type { OperationStore } from '../operations/operation.ports';
+import type { OperationRecorder } from '../operations/operation.ports';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
 import type { PlanRepository } from '../ports/repositories';
 import type { QuotaService } from '../quota/quota.service';
 import { slugify } from '../workspaces/slug';
-import {
-  APP_POWER_JOB,
-  APP_TEARDOWN_JOB,
-  type AppRepository,
-  type AppWithDeployment,
-  type EnvRecord,
-  type EnvRepository,
-  type PowerAction,
-} from './app.ports';
+import { APP_POWER_JOB, APP_TEARDOWN_JOB } from '../jobs';
+import type { AppPowerRequest, AppRepository, AppScope, AppTeardownRequest, AppWithDeployment, EnvRecord, EnvRepository, PowerAction } from './app.ports';
 import { toApp, type AppsDomain } from './dto';
+import { openEnvironment } from './environment';
 import { chunkLines } from './log-lines';
 
 const DEFAULT_WEB_PORT = 8080;
@@ -33,7 +27,7 @@ export interface AppServiceDeps {
   env: EnvRepository;
   plans: PlanRepository;
   quota: QuotaService;
-  operations: OperationStore;
+  operations: OperationRecorder;
   nodes: NodeRepository;
   jobs: JobQueue;
   secrets: SecretBox;
@@ -127,14 +121,14 @@ export class AppService {
     const app = await this.deps.apps.markDeleted({ workspaceId: access.workspace.id, appId }, now);
     if (!app) throw notFoundApp();
     await this.deps.quota.release(access.workspace.id, app.id);
-    const payload = { workspaceId: access.workspace.id, appId: app.id };
-    const op = await this.deps.operations.create({ kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload });
-    await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { ...payload, operationId: op.id }, { jobId: op.id });
+    const payload: AppTeardownRequest = { workspaceId: access.workspace.id, appId: app.id };
+    const op = await this.deps.operations.record({ workspaceId: access.workspace.id }, { kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } });
+    await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { operationId: op.id }, { jobId: op.id });
   }
 
   async getEnv(access: WorkspaceAccess, appId: string): Promise<EnvVariable[]> {
     const app = await this.find(access, appId);
-    return (await this.deps.env.list({ appId: app.id })).map(toEnvVariable);
+    return (await this.deps.env.list({ workspaceId: access.workspace.id, appId: app.id })).map(toEnvVariable);
   }
 
   async putEnv(access: WorkspaceAccess, appId: string, input: PutEnvRequest): Promise<EnvVariable[]> {
@@ -144,7 +138,7 @@ export class AppService {
       if (seen.has(v.key)) throw invalid(`/variables/${i}/key`, `repeats the key ${v.key}`);
       seen.add(v.key);
     });
-    const current = new Map((await this.deps.env.list({ appId: app.id })).map((v) => [v.key, v]));
+    const current = new Map((await this.deps.env.list({ workspaceId: access.workspace.id, appId: app.id })).map((v) => [v.key, v]));
     const next = input.variables.map((v) => {
       const secret = v.secret ?? false;
       const before = current.get(v.key);
@@ -152,14 +146,12 @@ export class AppService {
       if (secret && before?.secret && this.deps.secrets.open(before.value) === v.value) return { key: v.key, value: before.value, secret };
       return { key: v.key, value: secret ? this.deps.secrets.seal(v.value) : v.value, secret };
     });
-    return (await this.deps.env.replace({ appId: app.id }, next, this.deps.clock())).map(toEnvVariable);
+    return (await this.deps.env.replace({ workspaceId: access.workspace.id, appId: app.id }, next, this.deps.clock())).map(toEnvVariable);
   }
 
   /** Plain values of every variable, secrets opened: only for the container's environment. */
-  async environment(appId: string): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const v of await this.deps.env.list({ appId })) out[v.key] = v.secret ? this.deps.secrets.open(v.value) : v.value;
-    return out;
+  environment(scope: AppScope): Promise<Record<string, string>> {
+    return openEnvironment(this.deps.env, this.deps.secrets, scope);
   }
 
   start(access: WorkspaceAccess, appId: string): Promise<App> {
@@ -179,9 +171,9 @@ export class AppService {
     const scope = { workspaceId: access.workspace.id, appId: app.id };
     await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });
     if (live) {
-      const payload = { ...scope, action };
-      const op = await this.deps.operations.create({ kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, workspaceId: access.workspace.id, payload });
-      await this.deps.jobs.enqueue(APP_POWER_JOB, { ...payload, operationId: op.id }, { jobId: op.id });
+      const payload: AppPowerRequest = { ...scope, action };
+      const op = await this.deps.operations.record({ workspaceId: access.workspace.id }, { kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } });
+      await this.deps.jobs.enqueue(APP_POWER_JOB, { operationId: op.id }, { jobId: op.id });
     } else {
       await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
     }

@@ -1,4 +1,5 @@
 import type { DeploymentStatus } from '@slipway/contracts';
+import { stateTable } from '../state-table';
 
 /**
  * The one table of allowed deployment moves. `building → building` and `deploying → deploying` are a retried job
@@ -15,14 +16,8 @@ export const DEPLOYMENT_TRANSITIONS: Record<DeploymentStatus, readonly Deploymen
   cancelled: [],
 };
 
-export function canMoveDeployment(from: DeploymentStatus, to: DeploymentStatus): boolean {
-  return DEPLOYMENT_TRANSITIONS[from].includes(to);
-}
-
-/** The statuses a deployment may be in for a move to `to` (the WHERE of the conditional update). */
-export function deploymentSources(to: DeploymentStatus): DeploymentStatus[] {
-  return (Object.keys(DEPLOYMENT_TRANSITIONS) as DeploymentStatus[]).filter((from) => canMoveDeployment(from, to));
-}
+/** `deploymentSources(to)`: the statuses a deployment may be in for a move to `to` (the WHERE of the conditional update). */
+export const { canMove: canMoveDeployment, sourcesOf: deploymentSources } = stateTable(DEPLOYMENT_TRANSITIONS);
 
 /** Finished: nothing more happens to it (live is finished too: it is in use, not in progress). */
 export const isDeploymentFinished = (s: DeploymentStatus): boolean => !['queued', 'building', 'deploying'].includes(s);

@@ -4,7 +4,8 @@ import { AppError } from '../errors';
 import type { UserRepository } from '../ports/repositories';
 import type { JobQueue } from '../ports/jobs';
 import { uuidv7 } from '../ids';
-import { DEPLOYMENT_RUN_JOB, type AppRepository, type DeploymentRecord, type DeploymentRepository } from './app.ports';
+import { DEPLOYMENT_RUN_JOB } from '../jobs';
+import type { AppRepository, DeploymentRecord, DeploymentRepository } from './app.ports';
 import type { BuildsGateway } from './build.ports';
 import { notFoundApp } from './app.service';
 import { CANCELLABLE, isDeploymentFinished } from './deployment-state';
@@ -40,7 +41,7 @@ export class DeploymentService {
       if (!image) throw new AppError('validation_failed', 'The app has no image to deploy', [{ field: '/image', message: 'is required: the app has no image' }]);
     } else if (app.source === 'upload') {
       // Redeploys the image already built, with the current variables and size.
-      const built = app.currentDeployment ?? (await this.deps.deployments.withImages(app.id))[0] ?? null;
+      const built = app.currentDeployment ?? (await this.deps.deployments.withImages({ workspaceId: access.workspace.id, appId: app.id }))[0] ?? null;
       if (!built?.imageId) throw new AppError('no_image_built', 'The app has no built image yet: upload a .zip first');
       image = built.image;
       imageId = built.imageId;
@@ -60,7 +61,7 @@ export class DeploymentService {
     const max = this.deps.maxZipBytes ?? 200_000_000;
     if (declaredBytes !== undefined && declaredBytes > max) throw zipTooLarge(max);
     const builds = this.deps.builds;
-    const node = await this.deps.apps.nodeOf(access.workspace.id);
+    const node = await this.deps.apps.nodeOf({ workspaceId: access.workspace.id });
     if (!builds || !node) throw new AppError('node_unavailable', "The workspace's server is not known");
     const target = { name: node.name, grpcAddress: node.grpcAddress };
     const id = uuidv7();
@@ -88,8 +89,9 @@ export class DeploymentService {
 
   async cancel(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<Deployment> {
     const d = await this.find(access, appId, deploymentId);
-    const moved = await this.deps.deployments.move(d.id, CANCELLABLE, 'cancelled', { finishedAt: new Date(), failureReason: null });
-    if (!moved) throw new AppError('deployment_not_cancellable', `The deployment is ${(await this.deps.deployments.get(d.id))?.status ?? d.status}: only queued or building deployments can be cancelled`);
+    const scope = { workspaceId: access.workspace.id, appId: d.appId, deploymentId: d.id };
+    const moved = await this.deps.deployments.move(scope, CANCELLABLE, 'cancelled', { finishedAt: new Date(), failureReason: null });
+    if (!moved) throw new AppError('deployment_not_cancellable', `The deployment is ${(await this.deps.deployments.find(scope))?.status ?? d.status}: only queued or building deployments can be cancelled`);
     return toDeployment(moved);
   }
 
@@ -108,7 +110,7 @@ export class DeploymentService {
     const d = await this.find(access, appId, deploymentId);
     // Read the status before the lines: a deployment seen finished has written every line it ever will.
     const finished = isDeploymentFinished(d.status);
-    const lines = await this.deps.deployments.readLogs(d.id, page.after, page.limit + 1);
+    const lines = await this.deps.deployments.readLogs({ workspaceId: access.workspace.id, appId: d.appId, deploymentId: d.id }, page.after, page.limit + 1);
     const data = lines.slice(0, page.limit);
     return {
       data: data.map((l) => ({ seq: l.seq, phase: l.phase, text: l.text, at: l.at.toISOString() })),

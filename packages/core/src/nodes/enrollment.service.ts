@@ -1,21 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { AppError } from '../errors';
-import type { AgentCertificateSigner, EnrollmentTokenRepository, NodeRepository } from './node.ports';
+import type { AgentCertificateSigner, EnrollmentTokenRepository, NodeRecord, NodeRepository } from './node.ports';
 
 export const ENROLLMENT_TOKEN_PREFIX = 'swe_';
 export const DEFAULT_ENROLLMENT_TTL_MS = 60 * 60 * 1000;
 
-export interface EnrollInput {
-  token: string;
-  csr: string;
-  name: string;
-  grpcAddress: string;
-  publicIpv4: string[];
-  cpuMillis: number;
-  memoryMb: number;
-  version: string;
-}
+/** What a joining agent sends: the one-time token, its key's CSR, and what it says of its server. */
+export type EnrollInput = { token: string; csr: string } & Pick<NodeRecord, 'name' | 'grpcAddress' | 'publicIpv4' | 'cpuMillis' | 'memoryMb' | 'version'>;
 
 export interface EnrollResult {
   nodeId: string;

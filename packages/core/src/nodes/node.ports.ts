@@ -16,6 +16,9 @@ export interface NodeRecord {
 
 export type NodeStatus = 'online' | 'offline';
 
+/** What an enrollment records of a node: its address, capacity and certificate. */
+export type EnrolledNode = Pick<NodeRecord, 'name' | 'grpcAddress' | 'publicIpv4' | 'cpuMillis' | 'memoryMb' | 'version' | 'certFingerprint' | 'certNotAfter'>;
+
 export interface NodeWithUsage extends NodeRecord {
   reservedCpuMillis: number;
   reservedMemoryMb: number;
@@ -27,16 +30,7 @@ export interface NodeRepository {
   list(): Promise<NodeRecord[]>;
   get(nodeId: string): Promise<NodeRecord | null>;
   /** Inserts the node, or replaces the address, capacity and certificate of the node with that name. */
-  upsertEnrolled(input: {
-    name: string;
-    grpcAddress: string;
-    publicIpv4: string[];
-    cpuMillis: number;
-    memoryMb: number;
-    version: string;
-    certFingerprint: string;
-    certNotAfter: Date;
-  }): Promise<NodeRecord>;
+  upsertEnrolled(input: EnrolledNode): Promise<NodeRecord>;
   /**
    * Conditional: moves the node from `from` to `to` (and lastSeenAt forward when seen), so a check that
    * raced with another loses cleanly. false when the node was no longer in `from`.

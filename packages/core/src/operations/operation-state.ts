@@ -1,3 +1,5 @@
+import { stateTable } from '../state-table';
+
 export type OperationStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 /**
@@ -13,13 +15,7 @@ export const OPERATION_TRANSITIONS: Record<OperationStatus, readonly OperationSt
   failed: [],
 };
 
-export function canMove(from: OperationStatus, to: OperationStatus): boolean {
-  return OPERATION_TRANSITIONS[from].includes(to);
-}
-
-/** The statuses an operation may be in for a move to `to` (the WHERE of the conditional update). */
-export function sourcesOf(to: OperationStatus): OperationStatus[] {
-  return (Object.keys(OPERATION_TRANSITIONS) as OperationStatus[]).filter((from) => canMove(from, to));
-}
+/** `sourcesOf(to)`: the statuses an operation may be in for a move to `to` (the WHERE of the conditional update). */
+export const { canMove, sourcesOf } = stateTable(OPERATION_TRANSITIONS);
 
 export const isFinished = (s: OperationStatus): boolean => OPERATION_TRANSITIONS[s].length === 0;

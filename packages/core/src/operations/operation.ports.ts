@@ -1,3 +1,4 @@
+import type { OperationJobName } from '../jobs';
 import type { OperationStatus } from './operation-state';
 
 export interface OperationRecord {
@@ -15,6 +16,15 @@ export interface OperationRecord {
   finishedAt: Date | null;
 }
 
+/**
+ * Request side: an operation recorded by a request belongs to the workspace it was made in (its job then runs it
+ * through the job-side OperationStore, which only the worker composes).
+ */
+export interface OperationRecorder {
+  record(scope: { workspaceId: string }, input: { kind: OperationJobName; nodeId: string | null; payload: Record<string, unknown> }): Promise<OperationRecord>;
+}
+
+/** Job side, keyed by the operation id the job carries. */
 export interface OperationStore {
   create(input: { kind: string; nodeId: string | null; workspaceId: string | null; payload: Record<string, unknown> }): Promise<OperationRecord>;
   /** Inserts the row only when the node exists (one round trip); null when it does not. */

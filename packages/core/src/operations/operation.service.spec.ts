@@ -1,10 +1,11 @@
 import { AppError } from '../errors';
 import type { AgentGateway } from '../ports/agents';
 import type { JobQueue } from '../ports/jobs';
-import type { NodeRepository } from '../nodes/node.ports';
 import type { OperationRecord, OperationStore } from './operation.ports';
 import { canMove, type OperationStatus } from './operation-state';
-import { NOOP_JOB, OperationService } from './operation.service';
+import { NOOP_JOB } from '../jobs';
+import { OperationRunner, refuse, type OperationHandler } from './operation-runner';
+import { OperationService } from './operation.service';
 
 /** An in-memory store that enforces the state table, as the SQL WHERE clauses do. */
 class MemoryStore implements OperationStore {
@@ -52,11 +53,23 @@ function setup(noop: AgentGateway['noop']) {
   const store = new MemoryStore();
   const enqueued: { name: string; payload: Record<string, unknown>; jobId: string }[] = [];
   const jobs: JobQueue = { enqueue: async (name, payload, o) => void enqueued.push({ name, payload, jobId: o.jobId }) };
-  const service = new OperationService({ operations: store, nodes: {} as NodeRepository, agents: { noop } as AgentGateway, jobs, logger: quiet });
-  return { store, enqueued, service };
+  const ops = new OperationService({ operations: store, agents: { noop } as AgentGateway, jobs });
+  const refuser: OperationHandler = async () => refuse('The workspace is not deleted');
+  const runner = new OperationRunner({
+    operations: store,
+    handlers: { 'agent.noop': ops.noop, 'workspace.teardown': refuser, 'app.power': refuser, 'app.teardown': refuser },
+    clock: () => new Date(),
+    logger: quiet,
+  });
+  const service = {
+    submit: ops.submit.bind(ops),
+    execute: (id: string, attempt: { number: number; final: boolean }) => runner.run(id, attempt),
+    markFailed: (id: string, reason: string) => runner.failForGood(id, reason),
+  };
+  return { store, enqueued, service, runner };
 }
 
-describe('OperationService', () => {
+describe('OperationService and OperationRunner: claim → work → settle', () => {
   const ok: AgentGateway['noop'] = async (_t, i) => ({ operationId: i.operationId, startedAtMs: 1, finishedAtMs: 2, replayed: false });
 
   it('records the row and queues its job under the row id', async () => {
@@ -105,5 +118,13 @@ describe('OperationService', () => {
     expect(await service.markFailed(op.id, 'stalled too often')).toBe(true);
     expect(await service.markFailed(op.id, 'again')).toBe(false);
     expect(store.rows.get(op.id)).toMatchObject({ status: 'failed', error: 'stalled too often' });
+  });
+
+  it('a refusal fails the row for good with its reason and completes the job', async () => {
+    const { store, runner } = setup(ok);
+    const op = await store.create({ kind: 'workspace.teardown', nodeId: null, workspaceId: 'w-1', payload: {} });
+    await expect(runner.run(op.id, { number: 1, final: false })).resolves.toBeNull();
+    expect(store.rows.get(op.id)).toMatchObject({ status: 'failed', error: 'The workspace is not deleted' });
+    await expect(runner.run(op.id, { number: 1, final: false }, 'app.power')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -97,22 +97,24 @@ export interface NodeCapacity {
   reservedMemoryMb: number;
 }
 
+export interface NewWorkspace {
+  name: string;
+  slug: string;
+  ownerId: string;
+  planId: string;
+  trialEndsAt: Date;
+  graceEndsAt: Date;
+  nodeId: string;
+  createdAt: Date;
+}
+
 export interface WorkspaceRepository {
   /** Workspaces (not deleted) where the user is a member, oldest first. */
   listForUser(userId: string): Promise<WorkspaceWithRole[]>;
   /** The workspace (not deleted) and the user's role there; null when either is missing. */
   findForMember(scope: { workspaceId: string; userId: string }): Promise<WorkspaceWithRole | null>;
   /** Inserts the workspace and the owner's membership together; null when the slug is taken. */
-  create(input: {
-    name: string;
-    slug: string;
-    ownerId: string;
-    planId: string;
-    trialEndsAt: Date;
-    graceEndsAt: Date;
-    nodeId: string;
-    createdAt: Date;
-  }): Promise<WorkspaceRecord | null>;
+  create(input: NewWorkspace): Promise<WorkspaceRecord | null>;
   /** null when the workspace is gone; 'slug_taken' when the slug is. */
   update(scope: { workspaceId: string }, changes: { name?: string; slug?: string }): Promise<WorkspaceRecord | 'slug_taken' | null>;
   /**
@@ -208,7 +210,8 @@ export interface PlanRepository {
   catalog(): Promise<PlanRecord[]>;
 }
 
-export interface TeardownRepository {
+/** Job side (the `workspace.teardown` job): only the worker composes it. */
+export interface TeardownStore {
   /** Whether the workspace exists and is marked deleted (teardown never touches a live workspace). */
   isDeleted(scope: { workspaceId: string }): Promise<boolean>;
   /** Deletes the workspace's tokens, memberships and reservations in one transaction; counts what went. */

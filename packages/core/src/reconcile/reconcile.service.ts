@@ -1,3 +1,4 @@
+import { isOperationJob } from '../jobs';
 import type { Logger } from '../logging';
 import type { AgentGateway } from '../ports/agents';
 import type { JobQueue } from '../ports/jobs';
@@ -5,9 +6,6 @@ import type { HealthReport, NodeService } from '../nodes/node.service';
 import type { OperationStore } from '../operations/operation.ports';
 import { target } from '../operations/operation.service';
 import { claimedWorkspaceIds, findOrphans } from './orphans';
-
-export const RECONCILE_JOB = 'reconcile.run';
-export const NODE_HEALTH_JOB = 'node.check-health';
 
 /** Which owner rows exist; reconciliation removes nothing whose owner is still there. */
 export interface OwnerRepository {
@@ -63,10 +61,18 @@ export class ReconcileService {
 
     const stale = await this.deps.operations.listQueuedBefore(new Date(Date.now() - (this.deps.requeueAfterMs ?? 120_000)), 500);
     for (const op of stale) {
-      await this.deps.jobs.enqueue(op.kind, { operationId: op.id }, { jobId: op.id }).catch((e: Error) => {
-        this.deps.logger.error({ operationId: op.id, err: e.message }, 'could not queue the job of a queued operation');
-      });
-      report.requeued.push(op.id);
+      const kind = op.kind;
+      // Every operation job carries `{ operationId }` alone, so the row is all it takes to queue it again.
+      if (!isOperationJob(kind)) {
+        this.deps.logger.error({ operationId: op.id, kind }, 'a queued operation of no known job kind');
+        continue;
+      }
+      try {
+        await this.deps.jobs.enqueue(kind, { operationId: op.id }, { jobId: op.id });
+        report.requeued.push(op.id);
+      } catch (e) {
+        this.deps.logger.error({ operationId: op.id, err: (e as Error).message }, 'could not queue the job of a queued operation');
+      }
     }
     return report;
   }

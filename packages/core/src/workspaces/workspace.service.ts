@@ -1,7 +1,7 @@
 import type { CreateWorkspaceRequest, Role, UpdateWorkspaceRequest, Workspace } from '@slipway/contracts';
 import type { Actor, WorkspaceAccess, WorkspaceRecord } from '../auth/actor';
 import { AppError } from '../errors';
-import { WORKSPACE_TEARDOWN_JOB, type WorkspaceTeardownPayload } from '../jobs';
+import { WORKSPACE_TEARDOWN_JOB } from '../jobs';
 import type { Logger } from '../logging';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
@@ -92,9 +92,8 @@ export class WorkspaceService {
     const workspaceId = access.workspace.id;
     const marked = await this.deps.workspaces.markDeleted({ workspaceId }, { kind: WORKSPACE_TEARDOWN_JOB }, this.deps.clock());
     if (!marked) throw new AppError('not_found', 'The workspace was not found');
-    const payload: WorkspaceTeardownPayload = { operationId: marked.operationId, workspaceId };
     try {
-      await this.deps.jobs.enqueue(WORKSPACE_TEARDOWN_JOB, { ...payload }, { jobId: marked.operationId });
+      await this.deps.jobs.enqueue(WORKSPACE_TEARDOWN_JOB, { operationId: marked.operationId }, { jobId: marked.operationId });
     } catch (err) {
       this.deps.logger.error({ err, workspaceId, operationId: marked.operationId }, 'could not queue the workspace teardown');
     }

@@ -1,8 +1,10 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
-import { PrismaAppRepository, PrismaDeploymentRepository, PrismaEnvRepository } from './apps.repository';
+import { PrismaAppRepository } from './apps.repository';
+import { PrismaDeploymentRepository } from './deployments.repository';
+import { PrismaEnvRepository } from './env.repository';
 import { PrismaMemberRepository } from './members.repository';
-import { PrismaTeardownRepository } from './teardown.repository';
+import { PrismaOperationRecorder } from './operations.repository';
 import { PrismaPlanRepository } from './plans.repository';
 import { PrismaReservationRepository } from './reservations.repository';
 import { PrismaSessionRepository } from './sessions.repository';
@@ -13,8 +15,9 @@ import { PrismaWorkspaceRepository } from './workspaces.repository';
 export type Repositories = ReturnType<typeof createRepositories>;
 
 /**
- * Every repository over one Prisma client and one plain pool (for the per-request lookups): the composition roots
- * (API, worker) pass these to the core services.
+ * The request-side repositories over one Prisma client and one plain pool (for the per-request lookups): every method
+ * takes the workspace. The composition roots (API, worker) pass these to the core services; the job-side stores keyed
+ * by row id are `createJobStores` (src/jobs), which only the worker composes.
  */
 export function createRepositories(db: Db, sql: SqlPool) {
   return {
@@ -25,10 +28,10 @@ export function createRepositories(db: Db, sql: SqlPool) {
     members: new PrismaMemberRepository(db),
     reservations: new PrismaReservationRepository(db),
     plans: new PrismaPlanRepository(db),
-    teardown: new PrismaTeardownRepository(db),
     apps: new PrismaAppRepository(db),
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
+    operations: new PrismaOperationRecorder(db),
   };
 }
 
@@ -38,10 +41,10 @@ export {
   PrismaEnvRepository,
   PrismaApiTokenRepository,
   PrismaMemberRepository,
+  PrismaOperationRecorder,
   PrismaPlanRepository,
   PrismaReservationRepository,
   PrismaSessionRepository,
-  PrismaTeardownRepository,
   PrismaUserRepository,
   PrismaWorkspaceRepository,
 };

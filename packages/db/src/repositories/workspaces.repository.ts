@@ -1,4 +1,4 @@
-import type { NodeCapacity, Role, WorkspaceRecord, WorkspaceRepository, WorkspaceWithRole } from '@slipway/core';
+import type { NewWorkspace, NodeCapacity, Role, WorkspaceRecord, WorkspaceRepository, WorkspaceWithRole } from '@slipway/core';
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import type { Workspace } from '../generated/client';
@@ -81,16 +81,7 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  async create(input: {
-    name: string;
-    slug: string;
-    ownerId: string;
-    planId: string;
-    trialEndsAt: Date;
-    graceEndsAt: Date;
-    nodeId: string;
-    createdAt: Date;
-  }): Promise<WorkspaceRecord | null> {
+  async create(input: NewWorkspace): Promise<WorkspaceRecord | null> {
     const { ownerId, ...data } = input;
     try {
       const w = await this.db.workspace.create({ data: { ...data, memberships: { create: { userId: ownerId, role: 'owner' } } } });

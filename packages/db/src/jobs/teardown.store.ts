@@ -1,7 +1,8 @@
-import type { TeardownRepository } from '@slipway/core';
+import type { TeardownStore } from '@slipway/core';
 import type { Db } from '../client';
 
-export class PrismaTeardownRepository implements TeardownRepository {
+/** The purge of a deleted workspace (the `workspace.teardown` job): keyed by the workspace the operation row names. */
+export class PrismaTeardownStore implements TeardownStore {
   constructor(private readonly db: Db) {}
 
   async isDeleted(scope: { workspaceId: string }): Promise<boolean> {

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../auth/secret-box';
+import type { AgentGateway, RolloutInput } from '../ports/agents';
+import type { AppJobStore, AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
+import { DeploymentRunner } from './deployment-runner';
+import { canMoveDeployment } from './deployment-state';
+import { imageSources } from './image-sources';
+
+const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
+const at = new Date('2026-11-24T00:00:00Z');
+
+function deployment(over: Partial<DeploymentRecord>): DeploymentRecord {
+  return {
+    ...{ id: 'd-1', workspaceId: 'w-1', appId: 'a-1', number: 1, status: 'queued', source: 'image', image: 'nginx:1', imageId: null, imageRef: null },
+    ...{ commitSha: null, rollbackOfId: null, failureReason: null, imageAvailable: true, containerId: null, hostPort: null, cpuMillis: 100, memoryMb: 128 },
+    ...{ port: 8080, triggeredBy: null, createdAt: at, startedAt: null, finishedAt: null },
+    ...over,
+  };
+}
+
+/** Deployment rows in memory; every move is checked against the state table, as the production moves are. */
+function setup(rows: DeploymentRecord[]) {
+  const byId = new Map(rows.map((d) => [d.id, d]));
+  const moves: [DeploymentStatus, DeploymentStatus][] = [];
+  const move = (id: string, from: readonly DeploymentStatus[], to: DeploymentStatus, changes: Partial<DeploymentRecord> = {}) => {
+    const d = byId.get(id);
+    if (!d || !from.includes(d.status)) return null;
+    expect(canMoveDeployment(d.status, to)).toBe(true);
+    moves.push([d.status, to]);
+    const next = { ...d, ...changes, status: to };
+    byId.set(id, next);
+    return next;
+  };
+  const deployments: DeploymentJobStore = {
+    get: async (id) => byId.get(id) ?? null,
+    move: async (id, from, to, changes) => move(id, from, to, changes),
+    goLive: async (id, changes) => move(id, ['deploying'], 'live', changes),
+    lastSeq: async () => 0,
+    appendLogs: async () => undefined,
+    withImages: async (appId) => [...byId.values()].filter((d) => d.appId === appId && d.imageId && d.imageAvailable),
+    markImagesGone: async () => undefined,
+  };
+  const app = { id: 'a-1', workspaceId: 'w-1', kind: 'web', subdomain: 'web-w', healthPath: null, currentDeploymentId: null, currentDeployment: null, desiredState: 'running', status: 'idle', deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
+  const apps: AppJobStore = {
+    getById: async () => app,
+    listOnNode: async () => [],
+    nodeOf: async () => ({ id: 'n-1', name: 'n1', grpcAddress: '127.0.0.1:1' }),
+    setState: async () => undefined,
+  };
+  const rollouts: RolloutInput[] = [];
+  const prepared: { image: string; localOnly: boolean }[] = [];
+  const agents = {
+    // The agent names the image; core must use the tag it answers, whatever it looks like.
+    prepareImage: async (_t, input) => (prepared.push({ image: input.image, localOnly: input.localOnly }), { imageId: `sha256:${input.deploymentId}`, imageRef: `agent-tag/${input.deploymentId}`, containerId: '', hostPort: 0 }),
+    rolloutApp: async (_t, input) => (rollouts.push(input), { imageId: '', imageRef: input.imageRef, containerId: 'c-1', hostPort: 20001 }),
+  } as Partial<AgentGateway> as AgentGateway;
+  const env: EnvRepository = { list: async () => [], replace: async () => [] };
+  const runner = new DeploymentRunner({
+    apps,
+    deployments,
+    env,
+    secrets: new SecretBox(randomBytes(32)),
+    agents,
+    sources: imageSources({ agents, deployments }),
+    appsDomain: { domain: 'apps.test', scheme: 'http' },
+    clock: () => at,
+    logger: quiet,
+  });
+  return { runner, byId, moves, rollouts, prepared };
+}
+
+describe('DeploymentRunner', () => {
+  it('moves queued → building → deploying → live through the state table and rolls out the tag the agent gave', async () => {
+    const { runner, byId, moves, rollouts } = setup([deployment({})]);
+    expect(await runner.run('d-1')).toEqual({ status: 'live' });
+    expect(moves).toEqual([
+      ['queued', 'building'],
+      ['building', 'deploying'],
+      ['deploying', 'live'],
+    ]);
+    expect(rollouts[0]!.imageRef).toBe('agent-tag/d-1');
+    expect(byId.get('d-1')).toMatchObject({ status: 'live', imageId: 'sha256:d-1', imageRef: 'agent-tag/d-1', containerId: 'c-1' });
+  });
+
+  it('a rollback uses the stored tag of the earlier deployment, locally only', async () => {
+    const earlier = deployment({ id: 'd-0', status: 'superseded', imageId: 'sha256:old', imageRef: 'agent-tag/d-0' });
+    const { runner, prepared, rollouts } = setup([earlier, deployment({ source: 'rollback', rollbackOfId: 'd-0', imageId: 'sha256:old' })]);
+    expect(await runner.run('d-1')).toEqual({ status: 'live' });
+    expect(prepared).toEqual([{ image: 'agent-tag/d-0', localOnly: true }]);
+    expect(rollouts[0]!.imageRef).toBe('agent-tag/d-1');
+  });
+
+  it('a retried job in deploying rolls out the stored tag without preparing again', async () => {
+    const { runner, prepared, rollouts } = setup([deployment({ status: 'deploying', imageId: 'sha256:x', imageRef: 'agent-tag/stored' })]);
+    expect(await runner.run('d-1')).toEqual({ status: 'live' });
+    expect(prepared).toEqual([]);
+    expect(rollouts[0]!.imageRef).toBe('agent-tag/stored');
+  });
+
+  it('fails a deployment for good from wherever the table allows, and leaves a finished one alone', async () => {
+    const { runner, byId } = setup([deployment({ status: 'building' }), deployment({ id: 'd-2', status: 'live' })]);
+    await runner.failedForGood('d-1', 'stalled too often');
+    await runner.failedForGood('d-2', 'stalled too often');
+    expect(byId.get('d-1')).toMatchObject({ status: 'failed', failureReason: 'stalled too often' });
+    expect(byId.get('d-2')!.status).toBe('live');
+  });
+});

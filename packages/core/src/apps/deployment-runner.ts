@@ -1,0 +1,179 @@
+import type { SecretBox } from '../auth/secret-box';
+import { AppError } from '../errors';
+import type { Logger } from '../logging';
+import { isTransient, type Attempt } from '../operations/operation-runner';
+import type { AgentGateway } from '../ports/agents';
+import type { Clock } from '../ports/clock';
+import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
+import { DeployLog } from './deploy-log';
+import { deploymentSources, isDeploymentFinished } from './deployment-state';
+import { appHost, type AppsDomain } from './dto';
+import { openEnvironment } from './environment';
+import type { ImageSources } from './image-sources';
+
+/** Images of this many most recent deployments of an app stay on the server (API-DECISIONS). */
+export const KEPT_IMAGES = 5;
+
+export interface DeploymentRunnerDeps {
+  apps: AppJobStore;
+  deployments: DeploymentJobStore;
+  /** The app's variables, read in the app's own workspace. */
+  env: EnvRepository;
+  secrets: SecretBox;
+  agents: AgentGateway;
+  /** One strategy per image source: the build phase. */
+  sources: ImageSources;
+  appsDomain: AppsDomain;
+  clock: Clock;
+  logger: Logger;
+  /** How long a new container has to answer on its port. */
+  readyTimeoutMs?: number;
+  /** SIGTERM → SIGKILL grace period of a replaced container. */
+  stopGraceMs?: number;
+}
+
+/**
+ * Runs the `deployment.run` job: the build phase (the strategy of the deployment's image source), then the deploy
+ * phase (the rollout on the agent). Every move of the deployment is a conditional update whose sources come from the
+ * state table (deployment-state.ts); a job that fails for good leaves its deployment failed with a reason and the
+ * app's status coherent.
+ */
+export class DeploymentRunner {
+  private readonly readyTimeoutMs: number;
+  private readonly stopGraceMs: number;
+
+  constructor(private readonly deps: DeploymentRunnerDeps) {
+    this.readyTimeoutMs = deps.readyTimeoutMs ?? 60_000;
+    this.stopGraceMs = deps.stopGraceMs ?? 10_000;
+  }
+
+  async run(deploymentId: string, attempt: Attempt = { number: 1, final: true }): Promise<{ status: string }> {
+    const { deployments, apps } = this.deps;
+    const d = await deployments.get(deploymentId);
+    if (!d) throw new AppError('not_found', `No deployment ${deploymentId}`);
+    if (isDeploymentFinished(d.status)) return { status: d.status };
+    const app = await apps.getById(d.appId);
+    if (!app || app.deletedAt) return this.fail(d, null, 'The app was deleted');
+    const log = new DeployLog(deployments, d.id, await deployments.lastSeq(d.id), this.deps.clock);
+    try {
+      const node = await apps.nodeOf(app.workspaceId);
+      if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
+      const target = { name: node.name, grpcAddress: node.grpcAddress };
+      let image = d.imageId && d.imageRef ? { imageId: d.imageId, imageRef: d.imageRef } : null;
+      if (d.status !== 'deploying') {
+        const building = await this.move(d.id, 'building', { startedAt: d.startedAt ?? this.deps.clock() });
+        if (!building) return { status: (await deployments.get(d.id))?.status ?? 'unknown' };
+        await apps.setState(app.id, { status: 'deploying' });
+        const source = this.deps.sources[d.source];
+        if (!source) throw new AppError('validation_failed', `Deployments from ${d.source} are not supported yet`);
+        image = await source.prepare({ target, app, deployment: d, log });
+        if (!image) return this.cancelled(app, log, 'Build stopped: the deployment was cancelled');
+        await log.flush();
+        const deploying = await this.move(d.id, 'deploying', image);
+        if (!deploying) return this.cancelled(app, log, 'Cancelled before the rollout');
+      }
+      if (!image) throw new AppError('image_unavailable', 'The deployment has no image on the server');
+      return await this.rollout(target, app, d, image, log);
+    } catch (e) {
+      const reason = (e as Error).message;
+      if (e instanceof AppError && e.code === 'rollout_failed') {
+        for (const line of reason.split('\n')) log.add('deploy', line);
+      } else {
+        log.add(d.status === 'deploying' ? 'deploy' : 'build', `Try ${attempt.number} failed: ${reason}`);
+      }
+      await log.flush();
+      if (!isTransient(e) || attempt.final) {
+        await this.fail(d, app, reason.split('\n')[0] ?? reason);
+        if (e instanceof AppError && e.code === 'rollout_failed') return { status: 'failed' };
+      }
+      throw e;
+    }
+  }
+
+  /** The job failed for good (stalled, bad payload…): the deployment must not stay in a running state. */
+  async failedForGood(deploymentId: string, reason: string): Promise<void> {
+    const d = await this.deps.deployments.get(deploymentId);
+    if (!d || isDeploymentFinished(d.status)) return;
+    await this.fail(d, await this.deps.apps.getById(d.appId), reason);
+  }
+
+  /** The deploy phase: a new container from the stored image, ready on its port, then the deployment goes live. */
+  private async rollout(
+    target: { name: string; grpcAddress: string },
+    app: AppWithDeployment,
+    d: DeploymentRecord,
+    image: { imageId: string; imageRef: string },
+    log: DeployLog,
+  ): Promise<{ status: string }> {
+    const prune = await this.imagesToPrune(app, d);
+    const route = app.kind === 'web' && app.subdomain && d.port ? appHost(app.subdomain, this.deps.appsDomain) : '';
+    log.add('deploy', `Starting a container (${d.cpuMillis} millis of vCPU, ${d.memoryMb} MB)`);
+    const result = await this.deps.agents.rolloutApp(
+      target,
+      {
+        operationId: `${d.id}-rollout`,
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        deploymentId: d.id,
+        imageRef: image.imageRef,
+        cpuMillis: d.cpuMillis,
+        memoryMb: d.memoryMb,
+        port: app.kind === 'web' ? (d.port ?? 0) : 0,
+        env: await openEnvironment(this.deps.env, this.deps.secrets, { workspaceId: app.workspaceId, appId: app.id }),
+        healthPath: app.healthPath ?? '',
+        routeHost: route,
+        readyTimeoutMs: this.readyTimeoutMs,
+        stopGraceMs: this.stopGraceMs,
+        pruneImageRefs: prune.flatMap((p) => (p.imageRef ? [p.imageRef] : [])),
+      },
+      (line) => log.add('deploy', line),
+    );
+    const live = await this.deps.deployments.goLive(
+      d.id,
+      { containerId: result.containerId, hostPort: result.hostPort || null, imageId: image.imageId, imageRef: image.imageRef },
+      this.deps.clock(),
+    );
+    if (prune.length) await this.deps.deployments.markImagesGone(prune.map((p) => p.id));
+    log.add('deploy', live ? 'Live' : 'The deployment was no longer deploying; nothing changed');
+    await log.flush();
+    return { status: live?.status ?? 'unknown' };
+  }
+
+  /** A move of the state table: the conditional update's sources are the statuses the table allows it from. */
+  private move(
+    deploymentId: string,
+    to: DeploymentStatus,
+    changes?: DeploymentChanges,
+  ): Promise<DeploymentRecord | null> {
+    return this.deps.deployments.move(deploymentId, deploymentSources(to), to, changes);
+  }
+
+  private async cancelled(app: AppWithDeployment, log: DeployLog, line: string): Promise<{ status: string }> {
+    log.add('build', line);
+    await log.flush();
+    await this.settleApp(app);
+    return { status: 'cancelled' };
+  }
+
+  /** Moves a deployment to failed (from wherever it is not finished) and the app back to a coherent status. */
+  private async fail(d: DeploymentRecord, app: AppWithDeployment | null, reason: string): Promise<{ status: string }> {
+    await this.move(d.id, 'failed', { failureReason: reason, finishedAt: this.deps.clock() });
+    if (app) await this.settleApp(app);
+    return { status: 'failed' };
+  }
+
+  private async settleApp(app: AppWithDeployment): Promise<void> {
+    const fresh = await this.deps.apps.getById(app.id);
+    if (!fresh || fresh.deletedAt) return;
+    const live = fresh.currentDeployment?.status === 'live';
+    const status = !live ? 'failed' : fresh.desiredState === 'stopped' ? 'stopped' : fresh.status === 'crashed' ? 'crashed' : 'running';
+    await this.deps.apps.setState(fresh.id, { status: fresh.status === 'idle' && !live ? 'failed' : status });
+  }
+
+  /** Deployments whose images go: all but the live one and the newest others, KEPT_IMAGES in all with the new one. */
+  private async imagesToPrune(app: AppWithDeployment, d: DeploymentRecord): Promise<DeploymentRecord[]> {
+    const others = (await this.deps.deployments.withImages(app.id)).filter((x) => x.id !== d.id && x.id !== app.currentDeploymentId);
+    const keep = KEPT_IMAGES - 1 - (app.currentDeploymentId ? 1 : 0);
+    return others.slice(Math.max(0, keep));
+  }
+}

@@ -1,0 +1,127 @@
+import { AppError } from '../errors';
+import type { AgentGateway, AgentTarget } from '../ports/agents';
+import type { AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentSource } from './app.ports';
+import type { BuildsGateway } from './build.ports';
+import type { DeployLog } from './deploy-log';
+
+/** An image on the app's server: its id and the tag the agent gave it (stored on the deployment, never computed). */
+export interface PreparedImage {
+  imageId: string;
+  imageRef: string;
+}
+
+export interface ImageSourceContext {
+  target: AgentTarget;
+  app: AppWithDeployment;
+  deployment: DeploymentRecord;
+  log: DeployLog;
+}
+
+/**
+ * The build phase of one kind of deployment: how its image gets onto the server, each line into the build log.
+ * null when the deployment was cancelled while it ran. One strategy per image source (`github` comes next).
+ */
+export interface ImageSource {
+  prepare(ctx: ImageSourceContext): Promise<PreparedImage | null>;
+}
+
+export type ImageSources = Record<Exclude<DeploymentSource, 'github'>, ImageSource> & Partial<Record<'github', ImageSource>>;
+
+/** `image`: the agent pulls the reference (or finds it locally) and tags it for the deployment. */
+export class PulledImage implements ImageSource {
+  constructor(private readonly agents: AgentGateway) {}
+
+  async prepare({ target, app, deployment: d, log }: ImageSourceContext): Promise<PreparedImage> {
+    if (!d.image) throw new AppError('validation_failed', 'The deployment has no image');
+    log.add('build', `Preparing image ${d.image}`);
+    return tagOnServer(this.agents, { target, app, d, log }, d.image, false);
+  }
+}
+
+/** `rollback`: the image of an earlier deployment, still on the server; never pulled, never built. */
+export class EarlierImage implements ImageSource {
+  constructor(
+    private readonly agents: AgentGateway,
+    private readonly deployments: DeploymentJobStore,
+  ) {}
+
+  async prepare({ target, app, deployment: d, log }: ImageSourceContext): Promise<PreparedImage> {
+    const from = d.rollbackOfId ? await this.deployments.get(d.rollbackOfId) : await this.builtWithSameImage(d);
+    if (!from?.imageRef) throw new AppError('image_unavailable', 'The image of that deployment is no longer on the server');
+    log.add('build', `Using the image of deployment ${from.id} (no build)`);
+    return tagOnServer(this.agents, { target, app, d, log }, from.imageRef, true);
+  }
+
+  /** The deployment that built the image a redeploy reuses (not the redeploy itself: it has no tag of its own yet). */
+  private async builtWithSameImage(d: DeploymentRecord): Promise<DeploymentRecord | null> {
+    return (await this.deployments.withImages(d.appId)).find((x) => x.id !== d.id && x.imageId === d.imageId) ?? null;
+  }
+}
+
+/**
+ * `upload`: the agent builds the uploaded .zip. The deployment's status is watched while it runs: a cancel
+ * (queued/building → cancelled, by the API) stops the build on the agent. A redeploy of an upload (it has an image id
+ * already) reuses the image like a rollback.
+ */
+export class UploadBuild implements ImageSource {
+  constructor(
+    private readonly builds: BuildsGateway | undefined,
+    private readonly deployments: DeploymentJobStore,
+    private readonly reuse: ImageSource,
+  ) {}
+
+  async prepare(ctx: ImageSourceContext): Promise<PreparedImage | null> {
+    const { target, app, deployment: d, log } = ctx;
+    if (d.imageId) return this.reuse.prepare(ctx);
+    if (!this.builds) throw new AppError('node_unavailable', 'This worker has no build service');
+    const abort = new AbortController();
+    const watch = setInterval(() => {
+      void this.deployments.get(d.id).then(
+        (now) => {
+          if (now?.status === 'cancelled') abort.abort();
+        },
+        () => undefined,
+      );
+    }, 1_000);
+    try {
+      const built = await this.builds.buildZip(
+        target,
+        { operationId: `${d.id}-build`, workspaceId: app.workspaceId, appId: d.appId, deploymentId: d.id },
+        (line) => log.add('build', line),
+        abort.signal,
+      );
+      return prepared(built);
+    } catch (e) {
+      if (abort.signal.aborted || (await this.deployments.get(d.id))?.status === 'cancelled') return null;
+      throw e;
+    } finally {
+      clearInterval(watch);
+    }
+  }
+}
+
+/** Asks the agent to make `image` the deployment's image; the agent answers with the id and the tag it gave it. */
+async function tagOnServer(
+  agents: AgentGateway,
+  { target, app, d, log }: { target: AgentTarget; app: AppWithDeployment; d: DeploymentRecord; log: DeployLog },
+  image: string,
+  localOnly: boolean,
+): Promise<PreparedImage> {
+  const answer = await agents.prepareImage(
+    target,
+    { operationId: `${d.id}-image`, workspaceId: app.workspaceId, appId: app.id, deploymentId: d.id, image, localOnly },
+    (line) => log.add('build', line),
+  );
+  return prepared(answer);
+}
+
+/** What the agent answered: the image and the tag it gave it (an agent that names no tag is a fault on its side). */
+function prepared(answer: { imageId: string; imageRef: string }): PreparedImage {
+  if (!answer.imageId || !answer.imageRef) throw new AppError('internal', 'The agent did not name the image it made');
+  return { imageId: answer.imageId, imageRef: answer.imageRef };
+}
+
+export function imageSources(deps: { agents: AgentGateway; deployments: DeploymentJobStore; builds?: BuildsGateway }): ImageSources {
+  const rollback = new EarlierImage(deps.agents, deps.deployments);
+  return { image: new PulledImage(deps.agents), rollback, upload: new UploadBuild(deps.builds, deps.deployments, rollback) };
+}

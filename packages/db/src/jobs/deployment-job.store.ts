@@ -1,0 +1,63 @@
+import type { DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, LogLineRecord } from '@slipway/core';
+import type { Db } from '../client';
+import { Prisma } from '../generated/client';
+import { toDeploymentRecord } from '../repositories/app-rows';
+
+/**
+ * Deployments, job side: keyed by the deployment id the `deployment.run` job carries (the worker holds the row).
+ * Conditional moves, `goLive` in one transaction (live, the previous live superseded, the app's pointer and status),
+ * the build/deploy log, the images kept on the server.
+ */
+export class PrismaDeploymentJobStore implements DeploymentJobStore {
+  constructor(private readonly db: Db) {}
+
+  async get(deploymentId: string): Promise<DeploymentRecord | null> {
+    const d = await this.db.deployment.findUnique({ where: { id: deploymentId } });
+    return d ? toDeploymentRecord(d) : null;
+  }
+
+  async move(
+    deploymentId: string,
+    from: readonly DeploymentStatus[],
+    to: DeploymentStatus,
+    changes: DeploymentChanges = {},
+  ): Promise<DeploymentRecord | null> {
+    const rows = await this.db.deployment.updateManyAndReturn({ where: { id: deploymentId, status: { in: [...from] } }, data: { status: to, ...changes } });
+    return rows[0] ? toDeploymentRecord(rows[0]) : null;
+  }
+
+  async goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string; imageRef: string }, now: Date): Promise<DeploymentRecord | null> {
+    return this.db.$transaction(async (tx) => {
+      const rows = await tx.deployment.updateManyAndReturn({
+        where: { id: deploymentId, status: 'deploying' },
+        data: { status: 'live', ...changes, finishedAt: now },
+      });
+      const d = rows[0];
+      if (!d) return null;
+      await tx.deployment.updateMany({ where: { appId: d.appId, status: 'live', id: { not: d.id } }, data: { status: 'superseded' } });
+      await tx.app.updateMany({
+        where: { id: d.appId },
+        data: { currentDeploymentId: d.id, status: 'running', desiredState: 'running', statusDetail: Prisma.DbNull, runningSince: now },
+      });
+      return toDeploymentRecord(d);
+    });
+  }
+
+  async lastSeq(deploymentId: string): Promise<number> {
+    const r = await this.db.deploymentLogLine.aggregate({ where: { deploymentId }, _max: { seq: true } });
+    return r._max.seq ?? 0;
+  }
+
+  async appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void> {
+    await this.db.deploymentLogLine.createMany({ data: lines.map((l) => ({ deploymentId, ...l })), skipDuplicates: true });
+  }
+
+  async withImages(appId: string): Promise<DeploymentRecord[]> {
+    const rows = await this.db.deployment.findMany({ where: { appId, imageAvailable: true, imageId: { not: null } }, orderBy: { number: 'desc' } });
+    return rows.map(toDeploymentRecord);
+  }
+
+  async markImagesGone(deploymentIds: string[]): Promise<void> {
+    await this.db.deployment.updateMany({ where: { id: { in: deploymentIds } }, data: { imageAvailable: false } });
+  }
+}

@@ -1,0 +1,20 @@
+import type { Db } from '../client';
+import { PrismaAppJobStore } from './app-job.store';
+import { PrismaDeploymentJobStore } from './deployment-job.store';
+import { PrismaTeardownStore } from './teardown.store';
+
+/**
+ * The job-side stores: keyed by the id of a row a job already holds (an app, a deployment, a deleted workspace), so
+ * they take no workspace scope. Only the worker composes them (as Immich separates asset.repository from
+ * asset-job.repository); the API gets `createRepositories` alone.
+ */
+export function createJobStores(db: Db) {
+  return {
+    apps: new PrismaAppJobStore(db),
+    deployments: new PrismaDeploymentJobStore(db),
+    teardown: new PrismaTeardownStore(db),
+  };
+}
+
+export type JobStores = ReturnType<typeof createJobStores>;
+export { PrismaAppJobStore, PrismaDeploymentJobStore, PrismaTeardownStore };

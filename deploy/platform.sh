@@ -32,6 +32,8 @@ start_one() {
     return
   fi
   [[ -f $ENV_FILE ]] || die "$ENV_FILE is missing: run deploy/setup.sh first"
+  # The platform runs on the Node setup installed, whatever else is on PATH.
+  use_node
   mkdir -p "$SLIPWAY_RUN_DIR" "$SLIPWAY_LOG_DIR"
   # shellcheck disable=SC2046
   (

@@ -8,6 +8,8 @@ SLIPWAY_LOG_DIR=${SLIPWAY_LOG_DIR:-/var/log/slipway}
 SLIPWAY_RUN_DIR=${SLIPWAY_RUN_DIR:-/run/slipway}
 SLIPWAY_INGRESS_HTTP_PORT=${SLIPWAY_INGRESS_HTTP_PORT:-80}
 REPO_ROOT=${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# shellcheck source=deploy/lib/node.sh
+source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
 
 say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -48,18 +50,6 @@ ensure_packages() {
     # the functions below start them.
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$SLIPWAY_LOG_DIR/apt.log" 2>&1 ||
       die "apt-get install failed (see $SLIPWAY_LOG_DIR/apt.log)"
-  fi
-}
-
-ensure_node() {
-  command -v node >/dev/null || die "Node.js 20.19 or newer is required (not found)"
-  local v
-  v=$(node -p 'process.versions.node')
-  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
-    die "Node.js 20.19 or newer is required (found $v)"
-  if ! command -v pnpm >/dev/null; then
-    say "installing pnpm"
-    npm install -g pnpm@9.15.9 >/dev/null 2>&1 || die "could not install pnpm from the npm registry"
   fi
 }
 

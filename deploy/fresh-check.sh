@@ -15,12 +15,14 @@ need_root
 
 HIDDEN=(node nodejs npm npx corepack pnpm pnpx yarn yarnpkg)
 NODE_PARENT=$(dirname "$SLIPWAY_NODE_DIR")
+repo=
 API_PORT=${SLIPWAY_API_PORT:-7070}
 
 outside() {
   command -v unshare >/dev/null || die "unshare (util-linux) is required"
   local work
   work=$(mktemp -d /tmp/slipway-fresh.XXXXXX)
+  chmod 755 "$work" # setup runs psql as the postgres user from inside the clone
   # A clean clone of what is committed, as CI and a new operator have it (no node_modules, no build).
   git clone -q "$REPO_ROOT" "$work/slipway"
   git -C "$work/slipway" checkout -q "$(git -C "$REPO_ROOT" rev-parse HEAD)"
@@ -29,11 +31,18 @@ outside() {
   for name in "${HIDDEN[@]}"; do rm -f "$work/usr-bin/$name"; done
   mkdir -p "$NODE_PARENT"
 
-  say "fresh check: stopping this machine's platform"
-  bash "$REPO_ROOT/deploy/platform.sh" stop >/dev/null 2>&1 || true
+  local was_running=()
+  for name in api worker agent; do
+    bash "$REPO_ROOT/deploy/platform.sh" status "$name" 2>/dev/null | grep -q running && was_running+=("$name")
+  done
+  if ((${#was_running[@]})); then
+    say "fresh check: stopping this machine's platform (${was_running[*]}; started again afterwards)"
+    bash "$REPO_ROOT/deploy/platform.sh" stop >/dev/null
+  fi
 
   local rc=0
   unshare -m --propagation private bash "$work/slipway/deploy/fresh-check.sh" --inside "$work" || rc=$?
+  if ((${#was_running[@]})); then bash "$REPO_ROOT/deploy/platform.sh" start "${was_running[@]}"; fi
   if [[ ${SLIPWAY_FRESH_KEEP:-0} == 1 || $rc != 0 ]]; then
     say "fresh check: clone and logs kept in $work"
   else
@@ -43,7 +52,8 @@ outside() {
 }
 
 inside() {
-  local work=$1 repo=$1/slipway
+  local work=$1
+  repo=$1/slipway
   mount --bind "$work/usr-bin" /usr/bin
   mount -t tmpfs -o mode=0755 tmpfs "$NODE_PARENT"
   local name

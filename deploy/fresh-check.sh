@@ -76,6 +76,7 @@ inside() {
 
   check_processes
   check_image_app
+  check_supervision
   say "fresh check passed: setup ${took}s to /readyz 200, image app served, every process on $("$SLIPWAY_NODE_DIR/bin/node" --version) from $SLIPWAY_NODE_DIR"
 }
 
@@ -101,6 +102,27 @@ check_processes() {
     [[ " ${seen[*]} " == *" $name "* ]] || die "fresh check: no $name process running on $want"
   done
   say "fresh check: api, worker and agent all run $want"
+}
+
+# Each process killed with SIGKILL is running again, and the API answers /readyz 200, within 10 s.
+check_supervision() {
+  local name old new t0 deadline
+  for name in api worker agent; do
+    old=$(<"$SLIPWAY_RUN_DIR/$name.child.pid")
+    t0=$(date +%s%N)
+    deadline=$((SECONDS + 10))
+    kill -KILL "$old"
+    while :; do
+      new=$(cat "$SLIPWAY_RUN_DIR/$name.child.pid" 2>/dev/null || true)
+      if [[ -n $new && $new != "$old" ]] && kill -0 "$new" 2>/dev/null &&
+        curl -fsS -o /dev/null "http://127.0.0.1:$API_PORT/readyz"; then
+        break
+      fi
+      ((SECONDS < deadline)) || die "fresh check: $name was not running again within 10 s of SIGKILL"
+      sleep 0.1
+    done
+    say "fresh check: $name killed with SIGKILL, running again (pid $new) and /readyz 200 after $((($(date +%s%N) - t0) / 1000000)) ms"
+  done
 }
 
 json() { "$SLIPWAY_NODE_DIR/bin/node" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);process.stdout.write(String(eval("v"+process.argv[1])??""))})' "$1"; }

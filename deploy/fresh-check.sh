@@ -115,7 +115,7 @@ check_supervision() {
     while :; do
       new=$(cat "$SLIPWAY_RUN_DIR/$name.child.pid" 2>/dev/null || true)
       if [[ -n $new && $new != "$old" ]] && kill -0 "$new" 2>/dev/null &&
-        curl -fsS -o /dev/null "http://127.0.0.1:$API_PORT/readyz"; then
+        curl -fs -o /dev/null "http://127.0.0.1:$API_PORT/readyz"; then
         break
       fi
       ((SECONDS < deadline)) || die "fresh check: $name was not running again within 10 s of SIGKILL"

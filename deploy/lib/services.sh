@@ -82,17 +82,86 @@ SELECT 'CREATE DATABASE $name OWNER $owner' WHERE NOT EXISTS (SELECT 1 FROM pg_d
 SQL
 }
 
+# Redis as BullMQ's makers advise: an append-only file synced every second (a crash loses at most a
+# second of queue state) and noeviction (an evicted job key silently breaks a queue).
+REDIS_SETTINGS=(appendonly yes appendfsync everysec maxmemory-policy noeviction)
+
 start_redis() {
   if ! redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; then
     say "starting Redis"
     mkdir -p /var/lib/redis
+    local flags=() i
+    for ((i = 0; i < ${#REDIS_SETTINGS[@]}; i += 2)); do flags+=("--${REDIS_SETTINGS[i]}" "${REDIS_SETTINGS[i + 1]}"); done
     redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --dir /var/lib/redis \
-      --logfile "$SLIPWAY_LOG_DIR/redis.log" --save 60 1000 --appendonly no
+      --logfile "$SLIPWAY_LOG_DIR/redis.log" --save 60 1000 "${flags[@]}"
     wait_for 15 Redis redis-cli -h 127.0.0.1 -p 6379 ping
+  fi
+  ensure_redis_settings
+}
+
+# A Redis that was already running (Debian's service, an older setup) gets the settings at run time, no
+# restart; CONFIG REWRITE keeps them in its configuration file when it has one.
+ensure_redis_settings() {
+  local i key want got changed=0
+  for ((i = 0; i < ${#REDIS_SETTINGS[@]}; i += 2)); do
+    key=${REDIS_SETTINGS[i]} want=${REDIS_SETTINGS[i + 1]}
+    got=$(redis-cli -h 127.0.0.1 -p 6379 --raw config get "$key" | sed -n 2p)
+    if [[ $got != "$want" ]]; then
+      say "Redis: $key $want (was ${got:-unset})"
+      redis-cli -h 127.0.0.1 -p 6379 config set "$key" "$want" >/dev/null || die "Redis refused CONFIG SET $key $want"
+      changed=1
+    fi
+  done
+  if ((changed)) && [[ -n $(redis-cli -h 127.0.0.1 -p 6379 --raw config get config_file 2>/dev/null | sed -n 2p) ]]; then
+    redis-cli -h 127.0.0.1 -p 6379 config rewrite >/dev/null || true
   fi
 }
 
+# The Docker engine with `userland-proxy: false`: published ports go through kernel NAT instead of one
+# docker-proxy process per port (faster, and a port whose container is gone refuses connections instead of
+# accepting them). Other keys of an existing daemon.json are kept.
+DOCKER_DAEMON_JSON=${DOCKER_DAEMON_JSON:-/etc/docker/daemon.json}
+
+# ensure_docker_config: writes the setting when missing; succeeds when the file changed.
+ensure_docker_config() {
+  mkdir -p "$(dirname "$DOCKER_DAEMON_JSON")"
+  node - "$DOCKER_DAEMON_JSON" <<'JS'
+const fs = require('node:fs');
+const file = process.argv[2];
+let config = {};
+try { config = JSON.parse(fs.readFileSync(file, 'utf8')); } catch (e) { if (e.code !== 'ENOENT') throw e; }
+if (config['userland-proxy'] === false) process.exit(1);
+config['userland-proxy'] = false;
+fs.writeFileSync(file, JSON.stringify(config, null, 2) + '\n');
+JS
+}
+
+dockerd_pid() { pgrep -xo dockerd; }
+
+# True when the running engine started before daemon.json last changed (its settings are not in effect).
+docker_config_stale() {
+  local pid started changed
+  pid=$(dockerd_pid) || return 1
+  [[ -f $DOCKER_DAEMON_JSON ]] || return 1
+  started=$(date -d "$(ps -o lstart= -p "$pid")" +%s)
+  changed=$(stat -c %Y "$DOCKER_DAEMON_JSON")
+  ((changed > started))
+}
+
 start_docker() {
+  if ensure_docker_config; then say "Docker engine: userland-proxy false ($DOCKER_DAEMON_JSON)"; fi
+  if docker info >/dev/null 2>&1 && docker_config_stale; then
+    # Containers with a restart policy (every app's) come back with the engine.
+    say "restarting the Docker engine to apply $DOCKER_DAEMON_JSON"
+    if [[ -d /run/systemd/system ]]; then
+      systemctl restart docker
+    else
+      local pid
+      pid=$(dockerd_pid)
+      kill -TERM "$pid"
+      wait_for 60 "the Docker engine to stop" bash -c "! kill -0 $pid"
+    fi
+  fi
   if ! docker info >/dev/null 2>&1; then
     say "starting the Docker engine"
     # containerd is started by dockerd itself when not running.

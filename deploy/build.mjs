@@ -23,6 +23,12 @@ export const ENTRIES = [
 
 const isOwn = (file) => !file.split(path.sep).includes('node_modules');
 
+// Third-party packages bundled rather than required, so that what they import can be replaced below.
+const INLINE = new Set(['dockerode', 'docker-modem']);
+// Replaced in the bundles: package → stand-in module.
+const STUBS = { ssh2: path.join(ROOT, 'deploy/build/ssh2-stub.cjs') };
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
 function layoutPlugin(outDir) {
   return {
     name: 'slipway-layout',
@@ -30,10 +36,12 @@ function layoutPlugin(outDir) {
       // Bare specifiers (and their subpaths) of third-party packages: external, by relative path.
       b.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.path.startsWith('node:') || args.pluginData?.slipway) return undefined;
+        const name = packageName(args.path);
+        if (STUBS[name]) return { path: STUBS[name] };
         // Resolved as require() would: the CommonJS entry of packages that ship both.
         const resolved = await b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: { slipway: true } });
         if (resolved.errors.length) return { errors: resolved.errors };
-        if (resolved.external || isOwn(resolved.path)) return resolved;
+        if (resolved.external || isOwn(resolved.path) || INLINE.has(name)) return resolved;
         let rel = path.relative(outDir, resolved.path);
         if (!rel.startsWith('.')) rel = `./${rel}`;
         return { path: rel, external: true };

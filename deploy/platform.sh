@@ -12,10 +12,11 @@ PROCESSES=(api worker agent)
 
 # Each process is the compiled bundle (node deploy/build.mjs, run by setup) on the platform's Node.
 command_of() {
+  local node="$SLIPWAY_NODE_DIR/bin/node ${SLIPWAY_NODE_FLAGS[*]}"
   case $1 in
-    api) echo "$SLIPWAY_NODE_DIR/bin/node $REPO_ROOT/apps/api/dist/main.js" ;;
-    worker) echo "$SLIPWAY_NODE_DIR/bin/node $REPO_ROOT/apps/worker/dist/main.js" ;;
-    agent) echo "$SLIPWAY_NODE_DIR/bin/node $REPO_ROOT/apps/agent/dist/main.js run" ;;
+    api) echo "$node $REPO_ROOT/apps/api/dist/main.js" ;;
+    worker) echo "$node $REPO_ROOT/apps/worker/dist/main.js" ;;
+    agent) echo "$node $REPO_ROOT/apps/agent/dist/main.js run" ;;
   esac
 }
 
@@ -47,7 +48,7 @@ start_one() {
   use_node
   local argv
   read -r -a argv <<<"$(command_of "$name")"
-  [[ -f ${argv[1]} ]] || die "${argv[1]} is missing: run deploy/setup.sh (or node deploy/build.mjs) first"
+  [[ -f ${argv[-1]} || -f ${argv[-2]} ]] || die "the bundle of $name is missing: run deploy/setup.sh (or node deploy/build.mjs) first"
   mkdir -p "$SLIPWAY_RUN_DIR" "$SLIPWAY_LOG_DIR"
   (
     set -a

@@ -38,7 +38,7 @@ UNIT
 
 # install_units: writes the three units when they differ from what is installed, reloads and enables them.
 install_units() {
-  local node=$SLIPWAY_NODE_DIR/bin/node changed=0 name text file
+  local node="$SLIPWAY_NODE_DIR/bin/node ${SLIPWAY_NODE_FLAGS[*]}" changed=0 name text file
   declare -A texts=(
     [api]=$(unit_text api 'Slipway API (control plane)' 'postgresql.service redis-server.service' "$node" "$REPO_ROOT/apps/api/dist/main.js")
     [worker]=$(unit_text worker 'Slipway workers' 'postgresql.service redis-server.service slipway-api.service' "$node" "$REPO_ROOT/apps/worker/dist/main.js")

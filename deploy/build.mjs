@@ -26,7 +26,7 @@ const isOwn = (file) => !file.split(path.sep).includes('node_modules');
 // Third-party packages bundled rather than required, so that what they import can be replaced below.
 const INLINE = new Set(['dockerode', 'docker-modem']);
 // Replaced in the bundles: package → stand-in module.
-const STUBS = { ssh2: path.join(ROOT, 'deploy/build/ssh2-stub.cjs') };
+const STUBS = { ssh2: path.join(ROOT, 'deploy/build/ssh2-stub.mjs') };
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 function layoutPlugin(outDir) {

@@ -154,7 +154,9 @@ docker_config_stale() {
 
 start_docker() {
   if ensure_docker_config; then say "Docker engine: userland-proxy false ($DOCKER_DAEMON_JSON)"; fi
-  if docker info >/dev/null 2>&1 && docker_config_stale; then
+  if docker info >/dev/null 2>&1 && docker_config_stale && [[ ${SLIPWAY_RESTART_DOCKER:-1} == 0 ]]; then
+    say "the Docker engine started before $DOCKER_DAEMON_JSON changed: its settings apply at its next restart (SLIPWAY_RESTART_DOCKER=0)"
+  elif docker info >/dev/null 2>&1 && docker_config_stale; then
     # Containers with a restart policy (every app's) come back with the engine.
     say "restarting the Docker engine to apply $DOCKER_DAEMON_JSON"
     if [[ -d /run/systemd/system ]]; then

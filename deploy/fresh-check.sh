@@ -77,6 +77,7 @@ inside() {
   check_processes
   check_image_app
   check_supervision
+  check_rerun
   say "fresh check passed: setup ${took}s to /readyz 200, image app served, every process on $("$SLIPWAY_NODE_DIR/bin/node" --version) from $SLIPWAY_NODE_DIR"
 }
 
@@ -123,6 +124,18 @@ check_supervision() {
     done
     say "fresh check: $name killed with SIGKILL, running again (pid $new) and /readyz 200 after $((($(date +%s%N) - t0) / 1000000)) ms"
   done
+}
+
+# Running setup again changes nothing: nothing installed, written, enrolled, restarted or started.
+check_rerun() {
+  (cd "$repo" && bash deploy/setup.sh) >"$work/setup-again.log" 2>&1 ||
+    { tail -n 40 "$work/setup-again.log" >&2; die "fresh check: the second deploy/setup.sh failed"; }
+  local changes
+  # (pnpm install runs every time and changes nothing with the lockfile unchanged.)
+  changes=$(sed 's/\x1b\[[0-9;]*m//g' "$work/setup-again.log" | grep -v '==> installing Node dependencies' |
+    grep -E '==> (installing|writing|enrolling|restarting|starting|Redis:|Docker engine:)|: started' || true)
+  [[ -z $changes ]] || die "fresh check: running setup again changed something:"$'\n'"$changes"
+  say "fresh check: running setup again changed nothing"
 }
 
 json() { "$SLIPWAY_NODE_DIR/bin/node" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);process.stdout.write(String(eval("v"+process.argv[1])??""))})' "$1"; }

@@ -35,8 +35,12 @@ pid_of() {
 start_one() {
   local name=$1
   if uses_systemd "$name"; then
-    systemctl start "slipway-$name"
-    echo "$name: started (systemd unit slipway-$name, logs: journalctl -u slipway-$name)"
+    if systemctl is-active -q "slipway-$name"; then
+      echo "$name: already running (systemd unit slipway-$name)"
+    else
+      systemctl start "slipway-$name"
+      echo "$name: started (systemd unit slipway-$name, logs: journalctl -u slipway-$name)"
+    fi
     return
   fi
   if pid=$(pid_of "$name"); then

@@ -36,7 +36,7 @@ const MODES: Mode[] = [
   {
     name: 'node (compiled)',
     // As deploy/platform.sh and the systemd units start it (SLIPWAY_NODE_FLAGS in deploy/lib/services.sh).
-    argv: (role) => [NODE, '--max-semi-space-size=2', path.join(ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
+    argv: (role) => [NODE, '--max-semi-space-size=4', path.join(ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
   },
 ];
 

@@ -10,10 +10,10 @@ SLIPWAY_INGRESS_HTTP_PORT=${SLIPWAY_INGRESS_HTTP_PORT:-80}
 REPO_ROOT=${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=deploy/lib/node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
-# V8 flags of the platform's processes: a 2 MB young generation (default up to 16 MB per semi-space) keeps an
-# idle process ~25 MB smaller (API 167 → 142 MB, worker 155 → 135 MB: bench/idle) for more, cheap, scavenges.
+# V8 flags of the platform's processes: a 4 MB young generation (default: semi-spaces grow to 16 MB) keeps an idle
+# API ~20 MB smaller (bench/idle). 2 MB saves ~5 MB more but cost the API's requests/s in bench/api here.
 # shellcheck disable=SC2034 # used by platform.sh and units.sh
-SLIPWAY_NODE_FLAGS=(--max-semi-space-size=2)
+SLIPWAY_NODE_FLAGS=(--max-semi-space-size=4)
 
 say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves the README's quick start on a machine where Node.js was never installed, without a second
 # machine: in a private mount namespace (`unshare -m`), a hard-linked copy of /usr/bin without node,
-# npm, npx, corepack and pnpm is bind-mounted over /usr/bin and an empty tmpfs over the folder that holds
+# npm, npx, corepack and pnpm is bind-mounted over /usr/bin (so is any other folder of PATH holding them) and an empty tmpfs over the folder that holds
 # the platform's Node, so that nothing there knows Node. There, in a fresh clone of this repository, it
 # runs `bash deploy/setup.sh` (the platform of this machine is stopped first) and passes when
 #   - /readyz answers 200,
@@ -26,9 +26,21 @@ outside() {
   # A clean clone of what is committed, as CI and a new operator have it (no node_modules, no build).
   git clone -q "$REPO_ROOT" "$work/slipway"
   git -C "$work/slipway" checkout -q "$(git -C "$REPO_ROOT" rev-parse HEAD)"
-  # Hard links: the copy is instant and takes no space.
-  cp -al /usr/bin "$work/usr-bin"
-  for name in "${HIDDEN[@]}"; do rm -f "$work/usr-bin/$name"; done
+  # Every folder of PATH that holds one of them (/usr/bin here; /usr/local/bin or a version manager's elsewhere) is
+  # copied without them, by hard links where it can (instant, no space), and the copy hides it in the namespace.
+  local dir name i=0
+  : >"$work/hidden-dirs"
+  for dir in /usr/bin $(tr ':' '\n' <<<"$PATH" | awk '!seen[$0]++'); do
+    [[ -d $dir && $dir != "$NODE_PARENT"/* ]] || continue
+    grep -qxF "$(realpath "$dir")" "$work/hidden-dirs" 2>/dev/null && continue
+    local found=0
+    for name in "${HIDDEN[@]}"; do [[ -e $dir/$name || -L $dir/$name ]] && found=1; done
+    ((found)) || continue
+    i=$((i + 1))
+    cp -al "$dir" "$work/bin-$i" 2>/dev/null || { rm -rf "$work/bin-$i"; cp -a "$dir" "$work/bin-$i"; }
+    for name in "${HIDDEN[@]}"; do rm -f "$work/bin-$i/$name"; done
+    realpath "$dir" >>"$work/hidden-dirs"
+  done
   mkdir -p "$NODE_PARENT"
 
   local was_running=()
@@ -54,7 +66,11 @@ outside() {
 inside() {
   local work=$1
   repo=$1/slipway
-  mount --bind "$work/usr-bin" /usr/bin
+  local dir i=0
+  while read -r dir; do
+    i=$((i + 1))
+    mount --bind "$work/bin-$i" "$dir"
+  done <"$work/hidden-dirs"
   mount -t tmpfs -o mode=0755 tmpfs "$NODE_PARENT"
   local name
   for name in "${HIDDEN[@]}"; do

@@ -5,6 +5,7 @@
 # one agent enrolled with the control plane, and prints the API URL. Running it again changes nothing.
 set -euo pipefail
 source "$(dirname "$0")/lib/services.sh"
+source "$(dirname "$0")/lib/units.sh"
 
 ENV_FILE=${SLIPWAY_ENV_FILE:-/etc/slipway/slipway.env}
 API_PORT=${SLIPWAY_API_PORT:-7070}
@@ -13,6 +14,8 @@ started=$SECONDS
 need_root
 start_services
 install_node_deps
+say "compiling the platform (deploy/build.mjs)"
+(cd "$REPO_ROOT" && node deploy/build.mjs >/dev/null) || die "the build failed"
 
 # Base images: the official ones when a registry answers, otherwise built here from Debian packages.
 if [[ ${SLIPWAY_SKIP_IMAGES:-0} != 1 ]]; then
@@ -50,6 +53,7 @@ ENV
   umask 022
 fi
 set -a
+# shellcheck disable=SC1090
 source "$ENV_FILE"
 set +a
 
@@ -59,7 +63,10 @@ ensure_database slipway slipway
 mkdir -p "$SLIPWAY_DATA_DIR" "$SLIPWAY_AGENT_DATA_DIR"
 
 say "applying database migrations"
-(cd "$REPO_ROOT" && pnpm -s db:migrate)
+(cd "$REPO_ROOT" && node packages/db/dist/migrate.cli.js)
+
+# With systemd as PID 1, the processes are units (restart always, logs in the journal).
+if [[ -d /run/systemd/system ]]; then install_units; fi
 
 bash "$REPO_ROOT/deploy/platform.sh" start api worker
 wait_for 60 "the API" curl -fsS "http://127.0.0.1:${API_PORT}/healthz"
@@ -67,9 +74,9 @@ wait_for 60 "the API" curl -fsS "http://127.0.0.1:${API_PORT}/healthz"
 # Enroll this machine's agent once; its key stays in its data dir.
 if [[ ! -f $SLIPWAY_AGENT_DATA_DIR/tls/agent.crt ]]; then
   say "enrolling this server's agent"
-  token=$(cd "$REPO_ROOT" && "$REPO_ROOT/node_modules/.bin/tsx" apps/cli/src/main.ts enroll-token create --json |
+  token=$(cd "$REPO_ROOT" && node apps/cli/dist/main.js enroll-token create --json |
     node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).token))')
-  (cd "$REPO_ROOT" && "$REPO_ROOT/node_modules/.bin/tsx" apps/agent/src/main.ts join --url "http://127.0.0.1:${API_PORT}" --token "$token")
+  (cd "$REPO_ROOT" && node apps/agent/dist/main.js join --url "http://127.0.0.1:${API_PORT}" --token "$token")
 fi
 bash "$REPO_ROOT/deploy/platform.sh" start agent
 

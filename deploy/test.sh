@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The full test suite, as CI runs it: starts the real services (PostgreSQL, Redis, Docker, Caddy),
+# The full test suite, as CI runs it, on the platform's Node (installed like setup does, deploy/lib/node.sh):
+# starts the real services (PostgreSQL, Redis, Docker, Caddy),
 # builds the local base images, then type check, lint, migration drift check, unit and integration tests.
 set -euo pipefail
 source "$(dirname "$0")/lib/services.sh"

@@ -1,0 +1,86 @@
+// Compiles the platform's processes to JavaScript so production runs `node` on them, not tsx:
+// one esbuild bundle per entry point, next to its sources (apps/<app>/dist/main.js). Run by setup
+// (`node deploy/build.mjs`); a second run with unchanged sources rewrites the same files.
+//
+// Our own code (apps/*, packages/*) is bundled; every third-party package stays external, required by
+// a path relative to the bundle that esbuild resolved from the importing package, so pnpm's strict
+// layout, native addons (argon2), Prisma's runtime and grpc load exactly as they do from source.
+// Modules that read `__dirname` (proto files, migrations, API reference) keep their source folder.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import process from 'node:process';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export const ENTRIES = [
+  { name: 'api', entry: 'apps/api/src/main.ts', out: 'apps/api/dist/main.js' },
+  { name: 'worker', entry: 'apps/worker/src/main.ts', out: 'apps/worker/dist/main.js' },
+  { name: 'agent', entry: 'apps/agent/src/main.ts', out: 'apps/agent/dist/main.js' },
+  { name: 'cli', entry: 'apps/cli/src/main.ts', out: 'apps/cli/dist/main.js' },
+  { name: 'migrate', entry: 'packages/db/src/migrate.cli.ts', out: 'packages/db/dist/migrate.cli.js' },
+];
+
+const isOwn = (file) => !file.split(path.sep).includes('node_modules');
+
+// Third-party packages bundled rather than required, so that what they import can be replaced below.
+const INLINE = new Set(['dockerode', 'docker-modem']);
+// Replaced in the bundles: package → stand-in module.
+const STUBS = { ssh2: path.join(ROOT, 'deploy/build/ssh2-stub.mjs') };
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+function layoutPlugin(outDir) {
+  return {
+    name: 'slipway-layout',
+    setup(b) {
+      // Bare specifiers (and their subpaths) of third-party packages: external, by relative path.
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.path.startsWith('node:') || args.pluginData?.slipway) return undefined;
+        const name = packageName(args.path);
+        if (STUBS[name]) return { path: STUBS[name] };
+        // Resolved as require() would: the CommonJS entry of packages that ship both.
+        const resolved = await b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: { slipway: true } });
+        if (resolved.errors.length) return { errors: resolved.errors };
+        if (resolved.external || isOwn(resolved.path) || INLINE.has(name)) return resolved;
+        let rel = path.relative(outDir, resolved.path);
+        if (!rel.startsWith('.')) rel = `./${rel}`;
+        return { path: rel, external: true };
+      });
+      // `__dirname` in our modules means the source folder, wherever the bundle is.
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!isOwn(args.path)) return undefined;
+        let contents = await readFile(args.path, 'utf8');
+        if (/\b__dirname\b/.test(contents)) {
+          const rel = path.relative(outDir, path.dirname(args.path));
+          contents = `const __dirname = require('node:path').join(__slipway_bundle_dir, ${JSON.stringify(rel)});\n${contents}`;
+        }
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+export async function buildAll(only) {
+  const started = Date.now();
+  const entries = ENTRIES.filter((e) => !only?.length || only.includes(e.name));
+  for (const e of entries) {
+    const outfile = path.join(ROOT, e.out);
+    await build({
+      entryPoints: [path.join(ROOT, e.entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: 'node24',
+      format: 'cjs',
+      sourcemap: 'linked',
+      logLevel: 'warning',
+      banner: { js: 'const __slipway_bundle_dir = __dirname;' },
+      plugins: [layoutPlugin(path.dirname(outfile))],
+    });
+  }
+  process.stdout.write(`built ${entries.map((e) => e.out).join(', ')} in ${Date.now() - started} ms\n`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  await buildAll(process.argv.slice(2));
+}

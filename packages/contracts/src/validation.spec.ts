@@ -88,6 +88,7 @@ describe('validators compiled from the document', () => {
     expect(v.listDeployments.query({ limit: ['1', '2'] })).toEqual({ errors: [{ field: '/query/limit', message: 'must be integer' }] });
     expect(v.listDeployments.query({ limit: '100' })).toEqual({ value: { limit: 100 } });
     expect(v.getDeploymentLogs.query({})).toEqual({ value: { after: 0, limit: 500 } });
-    expect(v.getDeploymentLogs.query({ after: '9007199254740991' })).toEqual({ value: { after: 9007199254740991, limit: 500 } });
+    expect(v.getDeploymentLogs.query({ after: '2147483647' })).toEqual({ value: { after: 2147483647, limit: 500 } });
+    expect(v.getDeploymentLogs.query({ after: '2147483648' })).toEqual({ errors: [{ field: '/query/after', message: 'must be <= 2147483647' }] });
   });
 });

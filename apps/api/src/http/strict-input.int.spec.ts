@@ -83,7 +83,7 @@ describe('text and numbers a client sends (real PostgreSQL, through HTTP)', () =
       const res = await owner.get(`${deployments}?limit=${limit}`);
       expect([limit, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([limit, 400, 'validation_failed', '/query/limit']);
     }
-    for (const after of ['-1', '1e309', '9007199254740992']) {
+    for (const after of ['-1', '1e309', '2147483648', '9007199254740992']) {
       const res = await owner.get(`${deployments}/01936f3e-8a2b-7c4d-9e0f-123456789abc/logs?after=${after}`);
       expect([after, res.status, res.body.error?.details?.[0]?.field]).toEqual([after, 400, '/query/after']);
     }

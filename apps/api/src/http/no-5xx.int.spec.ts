@@ -16,6 +16,8 @@ import fc from 'fast-check';
 import { rm } from 'node:fs/promises';
 import { startTestApi, type TestApi } from '../testing/test-api';
 
+jest.setTimeout(60_000);
+
 const SEED = Number(process.env.SLIPWAY_PROPERTY_SEED ?? randomBytes(4).readUInt32BE() >>> 1);
 const RUNS = Number(process.env.SLIPWAY_PROPERTY_RUNS ?? 20);
 /** SLIPWAY_PROPERTY_TALLY=1 prints the answers per operation (=details: with the error details), to see what is reached. */

@@ -1,6 +1,7 @@
 import { COMPONENT_SCHEMAS, OPERATIONS, TAGS } from './api';
 import { errorSchema } from './common';
 import type { OperationSpec } from './resource';
+import { markRequestText, TEXT_RULE_DESCRIPTION } from './text';
 
 export const API_VERSION = '1.0.0';
 const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
@@ -112,7 +113,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
     };
   }
   const schemas = Object.fromEntries(Object.entries(COMPONENT_SCHEMAS).map(([k, v]) => [k, refify(v, names, v)]));
-  cached = deepFreeze({
+  const document: Record<string, unknown> = {
     openapi: '3.1.0',
     info: {
       title: 'Slipway API',
@@ -122,7 +123,8 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
         '`details` lists each failing field). Errors answer `{ "error": { "code", "message", "details"? } }`. ' +
         'Every response carries `X-Request-Id`. Lists answer `{ "data": [...] }`. Timestamps are ISO 8601 UTC with ' +
         'milliseconds, ids are UUIDv7. Cookie-authenticated unsafe requests must carry `Origin` equal to the public origin ' +
-        "(403 `csrf_rejected`). Another workspace's objects answer 404 `not_found`, never 403. JSON bodies are limited to 1 MB (413).",
+        "(403 `csrf_rejected`). Another workspace's objects answer 404 `not_found`, never 403. JSON bodies are limited to 1 MB (413). " +
+        TEXT_RULE_DESCRIPTION,
     },
     tags: TAGS,
     paths,
@@ -138,8 +140,10 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
         'Set-Cookie': { description: '`svc_session`', schema: { type: 'string' } },
       },
     },
-  });
-  return cached!;
+  };
+  markRequestText(document);
+  cached = deepFreeze(document);
+  return cached;
 }
 
 /** One OpenAPI query parameter per property of an operation's query schema. */

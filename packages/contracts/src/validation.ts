@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { bodyPointer, openApiDocument, pathParameters, responsePointer } from './document';
 import { OPERATIONS, type OperationId } from './api';
 import type { OperationSpec } from './resource';
+import { TEXT_KEYWORD, textProblem, type TextKind } from './text';
 
 /** One failing field: `field` is a JSON pointer into the body (`''` for the body itself). */
 export interface FieldError {
@@ -37,20 +38,23 @@ const DOCUMENT_ID = 'https://slipway.local/openapi.json';
  * `$ref`s inside it, so what is validated is exactly what is published.
  */
 export function createValidators(): Record<OperationId, OperationValidator> {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
-  addFormats(ajv);
-  for (const keyword of ENVELOPE) ajv.addKeyword({ keyword });
-  ajv.addSchema(openApiDocument() as object, DOCUMENT_ID);
+  // Requests and responses get an instance each: the text rule is enforced on what clients send, while the
+  // server's own strings (log lines, file names) may hold any character.
+  const requestAjv = documentAjv(true);
+  const ajv = documentAjv(false);
   const compile = (pointer: string) => ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
   const uuid = compile('#/components/schemas/Uuid');
-  // Query strings are text: a second instance coerces "25" to 25 and fills in defaults.
-  const queryAjv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true });
+  // Query strings are text: numbers are parsed strictly (numericQuery) before validation; defaults are filled in.
+  const queryAjv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
   addFormats(queryAjv);
+  addTextKeyword(queryAjv, true);
 
   const result = {} as Record<OperationId, OperationValidator>;
   for (const [operationId, spec] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
-    const body = spec.body ? compile(bodyPointer(spec)) : undefined;
-    const query = spec.query ? queryAjv.compile(spec.query) : undefined;
+    const body = spec.body ? requestAjv.compile({ $ref: `${DOCUMENT_ID}${bodyPointer(spec)}` }) : undefined;
+    const querySchema = spec.query ? documentQuery(spec) : undefined;
+    const query = querySchema ? queryAjv.compile(querySchema) : undefined;
+    const numeric = querySchema ? numericQuery(operationId, querySchema) : new Map<string, NumericBounds>();
     const responses = new Map<number, ValidateFunction>();
     const responseValidator = (status: number) => {
       let v = responses.get(status);
@@ -70,9 +74,18 @@ export function createValidators(): Record<OperationId, OperationValidator> {
         if (!query) return { value: {} };
         // A parameter given twice (?limit=1&limit=2) is refused rather than guessed at.
         const value: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(raw)) value[k] = Array.isArray(v) || (v !== null && typeof v === 'object') ? [v] : v;
-        if (query(value)) return { value };
-        return { errors: fieldErrors(query.errors).map((e) => ({ ...e, field: `/query${e.field}` })) };
+        const errors: FieldError[] = [];
+        for (const [k, v] of Object.entries(raw)) {
+          if (Array.isArray(v) || (v !== null && typeof v === 'object')) value[k] = [v];
+          else if (numeric.has(k) && typeof v === 'string') {
+            const n = parseDecimal(v);
+            if (n === null) errors.push({ field: `/query/${k}`, message: numericMessage(numeric.get(k)!) });
+            else value[k] = n;
+          } else value[k] = v;
+        }
+        if (query(value) && !errors.length) return { value };
+        const others = query.errors ? fieldErrors(query.errors).map((e) => ({ ...e, field: `/query${e.field}` })) : [];
+        return { errors: [...errors, ...others.filter((e) => !errors.some((n) => n.field === e.field))] };
       },
       param: (value) => (uuid(value) ? null : [{ field: '', message: 'must be a UUID' }]),
       response(status, data) {
@@ -85,6 +98,84 @@ export function createValidators(): Record<OperationId, OperationValidator> {
   }
   return result;
 }
+
+function documentAjv(enforceText: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
+  addFormats(ajv);
+  for (const keyword of ENVELOPE) ajv.addKeyword({ keyword });
+  addTextKeyword(ajv, enforceText);
+  ajv.addSchema(openApiDocument() as object, DOCUMENT_ID);
+  return ajv;
+}
+
+/** `x-slipway-text` (text.ts): enforced on requests, a mere annotation elsewhere. */
+function addTextKeyword(ajv: Ajv2020, enforce: boolean): void {
+  if (!enforce) {
+    ajv.addKeyword({ keyword: TEXT_KEYWORD, schemaType: 'string' });
+    return;
+  }
+  ajv.addKeyword({
+    keyword: TEXT_KEYWORD,
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    metaSchema: { enum: ['line', 'multiline', 'path'] },
+    validate: function check(kind: TextKind, data: string) {
+      const message = textProblem(kind, data);
+      if (message === null) return true;
+      (check as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: TEXT_KEYWORD, message, params: { kind } }];
+      return false;
+    },
+  });
+}
+
+/**
+ * The query string of an operation as one object schema, rebuilt from the document's parameters (so the text
+ * marks apply), with the additional-properties rule of the operation's own query schema.
+ */
+function documentQuery(spec: OperationSpec): object {
+  const item = (openApiDocument().paths as Record<string, Record<string, { parameters?: { name: string; in: string; required: boolean; schema: object }[] }>>)[spec.path]!;
+  const params = (item[spec.method]!.parameters ?? []).filter((p) => p.in === 'query');
+  return {
+    type: 'object',
+    additionalProperties: (spec.query as { additionalProperties?: boolean }).additionalProperties ?? true,
+    required: params.filter((p) => p.required).map((p) => p.name),
+    properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+  };
+}
+
+interface NumericBounds {
+  minimum: number;
+  maximum: number;
+}
+
+/**
+ * The numeric parameters of a query schema and their bounds. Every one must be an integer with a minimum and a
+ * maximum no larger than a safe integer: an unbounded number in a query string is how `?limit=1e309` became a 500.
+ */
+function numericQuery(operationId: string, schema: object): Map<string, NumericBounds> {
+  const out = new Map<string, NumericBounds>();
+  for (const [name, p] of Object.entries((schema as { properties: Record<string, { type?: unknown; minimum?: unknown; maximum?: unknown }> }).properties)) {
+    const types = Array.isArray(p.type) ? p.type : [p.type];
+    if (!types.includes('integer') && !types.includes('number')) continue;
+    if (types.includes('number')) throw new Error(`Query parameter ${name} of ${operationId} must be an integer, not a number`);
+    const { minimum, maximum } = p;
+    if (!Number.isSafeInteger(minimum) || !Number.isSafeInteger(maximum)) {
+      throw new Error(`Query parameter ${name} of ${operationId} needs an integer minimum and maximum`);
+    }
+    out.set(name, { minimum: minimum as number, maximum: maximum as number });
+  }
+  return out;
+}
+
+/** A decimal integer as written in a query string (`-` allowed, no exponent, sign `+`, hex, spaces or fraction). */
+function parseDecimal(text: string): number | null {
+  if (!/^-?(?:0|[1-9][0-9]{0,15})$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+const numericMessage = (b: NumericBounds) => `must be a whole number from ${b.minimum} to ${b.maximum}, in decimal digits`;
 
 function documentedStatuses(operationId: OperationId): Set<number> {
   const spec = OPERATIONS[operationId] as OperationSpec;

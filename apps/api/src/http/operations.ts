@@ -13,6 +13,7 @@ import {
 import { AppError, isPermission, type AccessService, type Actor, type AuthService, type WorkspaceAccess } from '@slipway/core';
 import express, { Router, type Request, type Response } from 'express';
 import { SESSION_COOKIE } from './session-cookie';
+import { strictCharset } from './strict-text';
 
 type Spec<K extends OperationId> = (typeof OPERATIONS)[K];
 
@@ -67,7 +68,7 @@ const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
 export function operationsRouter(deps: OperationsDeps): Router {
   const router = Router();
   const validators = createValidators();
-  const parseJson = express.json({ limit: deps.bodyLimitBytes, type: 'application/json', strict: true });
+  const parseJson = express.json({ limit: deps.bodyLimitBytes, type: 'application/json', strict: true, verify: strictCharset });
 
   for (const [operationId, specConst] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
     const spec: OperationSpec = specConst;

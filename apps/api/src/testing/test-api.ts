@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createLogger } from '@slipway/config';
-import type { Clock, LoginThrottleLimits, PlanEntry } from '@slipway/core';
+import type { AgentGateway, BuildsGateway, Clock, FilesGateway, LoginThrottleLimits, PlanEntry } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
 import { ApiClient, createTestDatabase, insertNode, RecordingJobQueue, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Redis from 'ioredis';
@@ -34,7 +34,19 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(options: { loginLimits?: LoginThrottleLimits; clock?: Clock; planEntries?: PlanEntry[] } = {}): Promise<TestApi> {
+export interface TestApiOptions {
+  loginLimits?: LoginThrottleLimits;
+  clock?: Clock;
+  planEntries?: PlanEntry[];
+  /** The online node new workspaces land on (default: a node row no agent answers for). */
+  node?: (db: Db) => Promise<{ id: string; name: string }>;
+  /** A real agent's gateways (default: none, and the operations that need one answer 503 node_unavailable). */
+  agents?: AgentGateway;
+  files?: FilesGateway;
+  builds?: BuildsGateway;
+}
+
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const db = createDb(database.url);
   const sql = createSqlPool(database.url);
@@ -53,9 +65,12 @@ export async function startTestApi(options: { loginLimits?: LoginThrottleLimits;
     clock: options.clock,
     loginLimits: options.loginLimits,
     planEntries: options.planEntries,
+    agents: options.agents,
+    files: options.files,
+    builds: options.builds,
   });
   await services.plans.seed();
-  const node = await insertNode(db);
+  const node = options.node ? await options.node(db) : await insertNode(db);
   const violations: ContractViolation[] = [];
   const app = createApp({
     logger,

@@ -88,7 +88,7 @@ export const LogQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    after: { type: 'integer', minimum: 0, maximum: 9007199254740991, default: 0, description: 'the last seq already read (nextAfter)' },
+    after: { type: 'integer', minimum: 0, maximum: 2147483647, default: 0, description: 'the last seq already read (nextAfter); lines are numbered in 32 bits' },
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 },
   },
 } as const;

@@ -8,6 +8,9 @@ const roots = ['<rootDir>/apps', '<rootDir>/packages'];
 
 // Two projects: `unit` needs no services; `integration` talks to real PostgreSQL, Redis, Docker and Caddy.
 const config: Config = {
+  // Jest reads testTimeout from the top level only (a project's own is ignored): integration tests wait on real
+  // builds and rollouts, which take more than the default 5 s on a loaded machine.
+  testTimeout: 120_000,
   projects: [
     {
       displayName: 'unit',
@@ -22,7 +25,6 @@ const config: Config = {
       transform,
       testMatch: ['**/*.int.spec.ts'],
       globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
-      testTimeout: 120_000,
     },
   ],
 };

@@ -14,6 +14,7 @@ import { createDb, createSqlPool, migrate } from '@slipway/db';
 import { ApiClient, createWorkspace, databaseUrl, insertNode, RecordingJobQueue, signUp, TEST_SERVICES } from '@slipway/testing';
 import { createApp } from '../../apps/api/src/app';
 import { apiRouter, createServices } from '../../apps/api/src/services';
+import { TEST_APPS_DOMAIN, TEST_ENCRYPTION_KEY } from '@slipway/testing/api';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {
@@ -78,7 +79,7 @@ async function main() {
   try {
     await migrate(url);
     const logger = createLogger('bench', 'warn');
-    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: randomBytes(32).toString('hex'), redisPrefix });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: randomBytes(32).toString('hex'), redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN });
     await services.plans.seed();
     await insertNode(db);
     const app = createApp({

@@ -16,4 +16,12 @@ export default tseslint.config(
     files: ['packages/config/**', 'packages/testing/**', 'bench/**', '**/*.spec.ts', 'jest.config.ts', 'prisma.config.ts', 'apps/*/src/main.ts', 'apps/cli/src/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Test support is for specs and benchmarks: product code never imports it (CONTRIBUTING.md, Tests).
+    files: ['apps/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'packages/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@slipway/testing', '@slipway/testing/*'], message: 'Only *.spec.ts files and bench/ use @slipway/testing.' }] }],
+    },
+  },
 );

@@ -8,12 +8,12 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import express from 'express';
 import Redis from 'ioredis';
-import { Client } from 'pg';
 import { createLogger } from '@slipway/config';
 import { createDb, createSqlPool, migrate } from '@slipway/db';
-import { ApiClient, createWorkspace, databaseUrl, insertNode, RecordingJobQueue, signUp, TEST_SERVICES } from '@slipway/testing';
+import { adminQuery, ApiClient, createWorkspace, databaseUrl, insertNode, RecordingJobQueue, signUp, TEST_SERVICES } from '@slipway/testing';
 import { createApp } from '../../apps/api/src/app';
 import { apiRouter, createServices } from '../../apps/api/src/services';
+import { TEST_APPS_DOMAIN, TEST_ENCRYPTION_KEY } from '@slipway/testing/api';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {
@@ -34,16 +34,6 @@ interface Figures {
   errors: number;
   non2xx: number;
   total: number;
-}
-
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: TEST_SERVICES.postgresAdminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
 }
 
 async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
@@ -68,7 +58,7 @@ async function load(name: string, url: string, headers: Record<string, string>):
 
 async function main() {
   const dbName = `slipway_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
+  await adminQuery(`CREATE DATABASE ${dbName}`);
   const url = databaseUrl(dbName);
   const db = createDb(url);
   const sql = createSqlPool(url);
@@ -78,7 +68,7 @@ async function main() {
   try {
     await migrate(url);
     const logger = createLogger('bench', 'warn');
-    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: randomBytes(32).toString('hex'), redisPrefix });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: randomBytes(32).toString('hex'), redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN });
     await services.plans.seed();
     await insertNode(db);
     const app = createApp({
@@ -131,7 +121,7 @@ async function main() {
     const keys = await redis.keys(`${redisPrefix}:*`);
     if (keys.length) await redis.del(...keys);
     await Promise.allSettled([db.$disconnect(), sql.end(), redis.quit()]);
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }
 

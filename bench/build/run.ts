@@ -6,8 +6,8 @@
 // registry through this machine's CA bundle (/etc/ssl/certs/ca-certificates.crt, or SLIPWAY_BUILD_CA_BUNDLE).
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp } from '@slipway/testing';
-import { nodeSample, zipOf } from '../../apps/agent/src/builds/samples';
-import { startTestPlatform } from '../../apps/api/src/testing/platform';
+import { nodeSample, zipOf } from '@slipway/testing/samples';
+import { startTestPlatform } from '@slipway/testing/platform';
 import globalSetup from '../../packages/testing/src/global-setup';
 
 const arg = (name: string, fallback: number) => {

@@ -12,14 +12,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
-import { enrollOffline, openTestCa } from '../../apps/agent/src/testing';
+import { enrollOffline, openTestCa } from '@slipway/testing/agent';
 import { startWorkerRuntime } from '../../apps/worker/src/runtime';
-import { dropRedisPrefix, insertNode, testConfig, testEnv } from '../../apps/worker/src/testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv } from '@slipway/testing/worker';
 import { NOOP_JOB, type Logger } from '../../packages/core/src';
 import { createDb, migrate } from '../../packages/db/src';
 import { AgentPool } from '../../packages/proto/src';
-import { databaseUrl, TEST_SERVICES } from '../../packages/testing/src';
+import { adminQuery, databaseUrl, TEST_SERVICES } from '../../packages/testing/src';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const { values } = parseArgs({ options: { ops: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '2' }, warmup: { type: 'string', default: '50' } } });
@@ -42,20 +41,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: TEST_SERVICES.postgresAdminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 async function main() {
   const dbName = `slipway_bench_${randomBytes(4).toString('hex')}`;
   const prefix = `slipway-bench-${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
+  await adminQuery(`CREATE DATABASE ${dbName}`);
   const url = databaseUrl(dbName);
   const { ca, dir: caDir } = await openTestCa();
   const agentDir = await mkdtemp(path.join(os.tmpdir(), 'slipway-bench-agent-'));
@@ -184,7 +173,7 @@ async function main() {
     agentProcess.kill('SIGTERM');
     await rm(agentDir, { recursive: true, force: true });
     await rm(caDir, { recursive: true, force: true });
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }
 

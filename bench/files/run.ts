@@ -13,12 +13,11 @@ import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
-import { enrollOffline, openTestCa } from '../../apps/agent/src/testing';
-import { dropRedisPrefix, insertNode } from '../../apps/worker/src/testing';
+import { enrollOffline, openTestCa } from '@slipway/testing/agent';
+import { dropRedisPrefix, insertNode } from '@slipway/testing/worker';
 import { createDb, migrate } from '../../packages/db/src';
 import { AgentPool } from '../../packages/proto/src';
-import { ApiClient, createWorkspace, databaseUrl, signUp, TEST_SERVICES } from '../../packages/testing/src';
+import { adminQuery, ApiClient, createWorkspace, databaseUrl, signUp, TEST_SERVICES } from '../../packages/testing/src';
 import { verdict } from '../lib/verdict';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, mb: { type: 'string', default: '100' }, lists: { type: 'string', default: '200' } } });
@@ -33,16 +32,6 @@ async function freePort(): Promise<number> {
   const { port } = srv.address() as AddressInfo;
   await new Promise((r) => srv.close(r));
   return port;
-}
-
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: TEST_SERVICES.postgresAdminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -86,7 +75,7 @@ async function main() {
   const root = path.resolve(__dirname, '../..');
   const dbName = `slipway_bench_${randomBytes(4).toString('hex')}`;
   const prefix = `slipway-bench-${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
+  await adminQuery(`CREATE DATABASE ${dbName}`);
   const url = databaseUrl(dbName);
   const { ca, dir: caDir } = await openTestCa();
   const agentDir = await mkdtemp(path.join(os.tmpdir(), 'slipway-bench-agent-'));
@@ -218,7 +207,7 @@ async function main() {
     await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
     await rm(agentDir, { recursive: true, force: true });
     await rm(caDir, { recursive: true, force: true });
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }
 

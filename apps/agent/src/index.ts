@@ -1,4 +1,4 @@
-export { startAgent, NotEnrolledError, type AgentOptions, type RunningAgent } from './agent';
+export { startAgent, NotEnrolledError, type AgentOptions, type BuildSettings, type RunningAgent } from './agent';
 export { DockerRuntime } from './containers/docker.runtime';
 export { join, JoinError, type JoinOptions } from './node/join';
 export { OperationJournal, type JournalEntry } from './rpc/journal';

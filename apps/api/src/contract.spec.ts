@@ -5,6 +5,7 @@ import { OPERATIONS, openApiDocument, operationErrors, type OperationSpec } from
 import { ERROR_CODES, isPermission } from '@slipway/core';
 import { createDb, createSqlPool } from '@slipway/db';
 import { RecordingJobQueue } from '@slipway/testing';
+import { TEST_APPS_DOMAIN, TEST_ENCRYPTION_KEY } from '@slipway/testing/api';
 import type { Express } from 'express';
 import Redis from 'ioredis';
 import { createApp } from './app';
@@ -45,7 +46,7 @@ describe('the OpenAPI document and the routes', () => {
 
   it('describe exactly the same endpoints', () => {
     const logger = createLogger('test', 'silent');
-    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 't' });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 't', encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN });
     const app = createApp({
       logger,
       readiness: [],

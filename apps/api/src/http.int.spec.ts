@@ -7,7 +7,7 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import { createApp } from './app';
 import { apiRouter, createServices } from './services';
-import { startTestApi, type TestApi } from './testing/test-api';
+import { startTestApi, TEST_APPS_DOMAIN, TEST_ENCRYPTION_KEY, type TestApi } from '@slipway/testing/api';
 
 describe('what every request gets (real PostgreSQL and Redis, through HTTP)', () => {
   let api: TestApi;
@@ -109,7 +109,7 @@ describe('failures inside the server', () => {
     const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     const lines: { msg: string; reqId?: string; err?: { message: string } }[] = [];
     const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 'x' });
+    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 'x', encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN });
     const app = createApp({ logger, readiness: [], v1: [apiRouter(services, { publicOrigin: 'http://x', secureCookies: false, bodyLimitBytes: 1 << 20 })] });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));

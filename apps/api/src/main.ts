@@ -4,14 +4,14 @@ import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { PlanCatalogConflict } from '@slipway/core';
 import { createAgentRepositories, createDb, createSqlPool, migrate } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
+import { AgentPool } from '@slipway/proto';
 import { BullJobQueue } from '@slipway/queue';
 import Redis from 'ioredis';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { createApp } from './app';
 import { agentsCheck } from './nodes/agents.readiness';
 import { databaseCheck, redisCheck } from './readiness';
-import { apiRouter, createServices } from './services';
+import { agentGateways, apiRouter, createServices, settingsDeps } from './services';
 
 async function main() {
   const config = loadConfig('control');
@@ -26,23 +26,7 @@ async function main() {
   // The agents' CA (created on first start) and its client certificate: readiness and runtime logs call agents over mTLS.
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
-  const services = createServices({
-    db,
-    sql,
-    redis,
-    jobs,
-    logger,
-    sessionKey: config.secrets.sessionKey,
-    redisPrefix: config.redis.prefix,
-    dataDir: config.controlPlane.dataDir,
-    encryptionKey: config.secrets.encryptionKey,
-    appsDomain: config.apps,
-    agents,
-    files: new FilesPool(agents),
-    maxFileUploadBytes: config.limits.uploadFileBytes,
-    builds: new BuildsPool(agents),
-    maxZipUploadBytes: config.limits.uploadZipBytes,
-  });
+  const services = createServices({ db, sql, redis, jobs, logger, ...settingsDeps(config), ...agentGateways(agents) });
   const agentsReady = agentsCheck({ nodes: createAgentRepositories(db).nodes, agents, addresses: config.controlPlane.agentAddresses });
   const worker: WorkerRuntime | null = config.controlPlane.workerInProcess ? await startWorkerRuntime(config, logger) : null;
   if (worker) logger.info('workers running in-process');

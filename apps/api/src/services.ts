@@ -1,6 +1,5 @@
 // Composition of the core services over the repositories and adapters. main.ts, the tests and the benchmark
 // build the API from here, so they run the very same wiring.
-import { randomBytes } from 'node:crypto';
 import {
   AccessService,
   AppError,
@@ -30,7 +29,9 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
+import type { Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
+import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -63,10 +64,13 @@ export interface ServiceDeps {
   planEntries?: PlanEntry[];
   /** config.controlPlane.dataDir: the agents' certificate authority lives under `<dataDir>/ca`. */
   dataDir?: string;
-  /** config.secrets.encryptionKey: seals secret variables (AES-256-GCM); tests may leave it out (a random key). */
-  encryptionKey?: Buffer;
-  /** config.apps: web apps get <subdomain>.<domain> and a URL with the scheme (default apps.localhost, http). */
-  appsDomain?: { domain: string; scheme: 'http' | 'https' };
+  /**
+   * config.secrets.encryptionKey: seals secret variables (AES-256-GCM). Required: a key made up here would seal
+   * values that no other process (the worker) and no restart could open.
+   */
+  encryptionKey: Buffer;
+  /** config.apps: web apps get <subdomain>.<domain> and a URL with the scheme. */
+  appsDomain: { domain: string; scheme: 'http' | 'https' };
   /** Calls agents for the interactive reads (runtime logs); without it those answer 503 node_unavailable. */
   agents?: AgentGateway;
   /** The agents' Files service (FilesPool over the same connections); without it the files API answers 503. */
@@ -80,6 +84,26 @@ export interface ServiceDeps {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The deps that come from the settings, as main.ts and the platform harness read them from the loaded config. */
+export function settingsDeps(
+  config: Pick<Config, 'secrets' | 'redis' | 'controlPlane' | 'apps' | 'limits'>,
+): Pick<ServiceDeps, 'sessionKey' | 'redisPrefix' | 'dataDir' | 'encryptionKey' | 'appsDomain' | 'maxFileUploadBytes' | 'maxZipUploadBytes'> {
+  return {
+    sessionKey: config.secrets.sessionKey,
+    redisPrefix: config.redis.prefix,
+    dataDir: config.controlPlane.dataDir,
+    encryptionKey: config.secrets.encryptionKey,
+    appsDomain: config.apps,
+    maxFileUploadBytes: config.limits.uploadFileBytes,
+    maxZipUploadBytes: config.limits.uploadZipBytes,
+  };
+}
+
+/** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents) };
+}
 
 const noAgent = async (): Promise<never> => {
   throw new AppError('node_unavailable', 'This API was started without a connection to the agents');
@@ -117,8 +141,8 @@ export function createServices(deps: ServiceDeps) {
       operations: repos.operations,
       nodes: agentRepos.nodes,
       jobs: deps.jobs,
-      secrets: new SecretBox(deps.encryptionKey ?? randomBytes(32)),
-      appsDomain: deps.appsDomain ?? { domain: 'apps.localhost', scheme: 'http' },
+      secrets: new SecretBox(deps.encryptionKey),
+      appsDomain: deps.appsDomain,
       clock,
       logger: deps.logger,
       agents: deps.agents,

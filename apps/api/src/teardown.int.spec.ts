@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { systemClock, WORKSPACE_TEARDOWN_JOB, WorkspaceTeardownService } from '@slipway/core';
 import { createJobStores, PrismaOperationStore } from '@slipway/db';
 import { createWorkspace, signUp } from '@slipway/testing';
-import { startTestApi, type TestApi } from './testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () => {
   let api: TestApi;

@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openTestCa, startTestAgent, type TestAgent } from '@slipway/agent/src/testing';
+import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { NOOP_JOB, type Logger } from '@slipway/core';
 import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
-import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/worker/src/testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(180_000);
 

@@ -189,37 +189,35 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       );
     });
 
-  program
-    .command('retry')
-    .description('send a failed job back to its queue for another try')
-    .argument('<id>', 'job id')
-    .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
-      const { job } = await findJob(res(), id);
-      const state = await job.getState();
-      if (state !== 'failed') throw new CliError(`job ${id} is ${state}; only failed jobs can be retried`, EXIT.wrongState);
-      await job.retry('failed');
-      if (o.json) return json({ id, retried: true });
-      io.out(`job ${id} queued again`);
-    });
+  /** A command on one job by id: finds it, acts on it in its current state, prints the outcome as a line or as JSON. */
+  const jobCommand = (name: string, description: string, act: (job: Job, id: string, state: string) => Promise<{ result: object; line: string }>) =>
+    program
+      .command(name)
+      .description(description)
+      .argument('<id>', 'job id')
+      .option('--json', 'print JSON')
+      .action(async (id: string, o: { json?: boolean }) => {
+        const { job } = await findJob(res(), id);
+        const { result, line } = await act(job, id, await job.getState());
+        if (o.json) return json(result);
+        io.out(line);
+      });
 
-  program
-    .command('remove')
-    .description('delete a job that is not running')
-    .argument('<id>', 'job id')
-    .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
-      const { job } = await findJob(res(), id);
-      const state = await job.getState();
-      if (state === 'active') throw new CliError(`job ${id} is running; it cannot be removed while a worker holds it`, EXIT.wrongState);
-      try {
-        await job.remove();
-      } catch (e) {
-        throw new CliError(`job ${id} could not be removed: ${(e as Error).message}`, EXIT.wrongState);
-      }
-      if (o.json) return json({ id, removed: true });
-      io.out(`job ${id} removed`);
-    });
+  jobCommand('retry', 'send a failed job back to its queue for another try', async (job, id, state) => {
+    if (state !== 'failed') throw new CliError(`job ${id} is ${state}; only failed jobs can be retried`, EXIT.wrongState);
+    await job.retry('failed');
+    return { result: { id, retried: true }, line: `job ${id} queued again` };
+  });
+
+  jobCommand('remove', 'delete a job that is not running', async (job, id, state) => {
+    if (state === 'active') throw new CliError(`job ${id} is running; it cannot be removed while a worker holds it`, EXIT.wrongState);
+    try {
+      await job.remove();
+    } catch (e) {
+      throw new CliError(`job ${id} could not be removed: ${(e as Error).message}`, EXIT.wrongState);
+    }
+    return { result: { id, removed: true }, line: `job ${id} removed` };
+  });
 
   for (const [verb, description] of [
     ['pause', 'stop workers from taking new jobs of a queue (running ones finish)'],

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/agent/src/testing';
+import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/testing/agent';
 import { LABELS, type ContainerExitEvent, type Logger, type NodeRecord } from '@slipway/core';
 import { createAgentRepositories, createDb, type Db } from '@slipway/db';
 import { AgentPool } from '@slipway/proto';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Docker from 'dockerode';
 import { ContainerEventSubscriptions } from './container-events';
-import { insertNode, waitFor } from './testing';
+import { insertNode, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(60_000);
 

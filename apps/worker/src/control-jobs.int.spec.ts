@@ -1,12 +1,12 @@
 // The control-plane jobs of issue #3 through the real queue: BullMQ on Redis, the worker runtime, PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { openTestCa } from '@slipway/agent/src/testing';
+import { openTestCa } from '@slipway/testing/agent';
 import { catalogEntries, PLAN_SUSPEND_EXPIRED_EVERY_MS, WORKSPACE_TEARDOWN_JOB, type Logger } from '@slipway/core';
 import { createDb, createRepositories, createSqlPool, type Db, type SqlPool } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+import { testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(120_000);
 

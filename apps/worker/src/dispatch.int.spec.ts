@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { startTestAgent, openTestCa, type TestAgent } from '@slipway/agent/src/testing';
+import { startTestAgent, openTestCa, type TestAgent } from '@slipway/testing/agent';
 import { OperationService, NOOP_JOB, type Logger } from '@slipway/core';
 import { createAgentRepositories, createDb, type Db } from '@slipway/db';
 import type { CertificateAuthority } from '@slipway/pki';
@@ -9,7 +9,7 @@ import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(120_000);
 

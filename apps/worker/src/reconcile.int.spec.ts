@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/agent/src/testing';
+import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/testing/agent';
 import { LABELS, type Logger } from '@slipway/core';
 import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Docker from 'dockerode';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from './testing';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(120_000);
 

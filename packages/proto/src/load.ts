@@ -21,37 +21,18 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_ROOT],
 };
 
-let agentProto: AgentProto | undefined;
-let healthProto: HealthProto | undefined;
-let filesProto: FilesProto | undefined;
-let buildsProto: BuildsProto | undefined;
-
-export function loadAgentProto(): AgentProto {
-  agentProto ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync('slipway/agent/v1/agent.proto', LOADER_OPTIONS),
-  ) as unknown as AgentProto;
-  return agentProto;
+/** A loader of one .proto file that parses it on first use and hands out the same package object after. */
+function protoLoaderOf<T>(file: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= grpc.loadPackageDefinition(protoLoader.loadSync(file, LOADER_OPTIONS)) as unknown as T);
 }
 
-export function loadHealthProto(): HealthProto {
-  healthProto ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync('grpc/health/v1/health.proto', LOADER_OPTIONS),
-  ) as unknown as HealthProto;
-  return healthProto;
-}
+export const loadAgentProto = protoLoaderOf<AgentProto>('slipway/agent/v1/agent.proto');
+
+export const loadHealthProto = protoLoaderOf<HealthProto>('grpc/health/v1/health.proto');
 
 /** `slipway.agent.v1.Files` (files.proto): a service of its own beside `Agent`, on the same server and channel. */
-export function loadFilesProto(): FilesProto {
-  filesProto ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync('slipway/agent/v1/files.proto', LOADER_OPTIONS),
-  ) as unknown as FilesProto;
-  return filesProto;
-}
+export const loadFilesProto = protoLoaderOf<FilesProto>('slipway/agent/v1/files.proto');
 
 /** `slipway.agent.v1.Builds` (build.proto): uploads built on the server, a service of its own on the same server. */
-export function loadBuildsProto(): BuildsProto {
-  buildsProto ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync('slipway/agent/v1/build.proto', LOADER_OPTIONS),
-  ) as unknown as BuildsProto;
-  return buildsProto;
-}
+export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/build.proto');

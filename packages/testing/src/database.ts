@@ -21,7 +21,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** One statement on the maintenance database as the admin role (CREATE/DROP DATABASE for tests and benchmarks). */
+export async function adminQuery(sql: string): Promise<void> {
   const admin = new Client({ connectionString: TEST_SERVICES.postgresAdminUrl });
   await admin.connect();
   try {

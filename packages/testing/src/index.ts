@@ -1,4 +1,4 @@
-export { createTestDatabase, type TestDatabase } from './database';
+export { adminQuery, createTestDatabase, type TestDatabase } from './database';
 export { databaseUrl, TEST_SERVICES } from './services';
 export { getWithHost, type HostResponse } from './http';
 export { ApiClient, type ApiResponse, type RequestOptions } from './api-client';

@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { DockerRuntime } from '../containers/docker.runtime';
-import { silentLogger } from '../testing';
+import { silentLogger } from '@slipway/testing/logger';
 import { Builder, type BuilderOptions } from './builder';
 import { BuildError } from './extract';
-import { sample, zipOf, type SampleKind } from './samples';
-import { writeZip } from './zip-writer';
+import { sample, zipOf, type SampleKind } from '@slipway/testing/samples';
+import { writeZip } from '@slipway/testing/zip';
 
 // Real Docker, local base images (deploy/images/build.sh), the npm registry through this machine's CA bundle.
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });

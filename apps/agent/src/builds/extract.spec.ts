@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, mkdir } from 
 import os from 'node:os';
 import path from 'node:path';
 import { BuildError, checkName, DEFAULT_EXTRACT_LIMITS, extractZip } from './extract';
-import { writeZip, type ZipEntry } from './zip-writer';
+import { writeZip, type ZipEntry } from '@slipway/testing/zip';
 
 let work: string;
 let outside: string;

@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { freeHostPort } from '../containers/readiness';
-import { enrollOffline, openTestCa } from '../testing';
-import { writeZip } from './zip-writer';
+import { enrollOffline, openTestCa } from '@slipway/testing/agent';
+import { writeZip } from '@slipway/testing/zip';
 
 jest.setTimeout(180_000);
 

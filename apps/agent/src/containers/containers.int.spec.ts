@@ -6,7 +6,7 @@ import type { CertificateAuthority } from '@slipway/pki';
 import { AgentConnection } from '@slipway/proto';
 import { TEST_SERVICES } from '@slipway/testing';
 import Docker from 'dockerode';
-import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '../testing';
+import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/testing/agent';
 
 jest.setTimeout(60_000);
 

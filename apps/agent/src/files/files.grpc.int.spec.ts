@@ -6,7 +6,7 @@ import path from 'node:path';
 import { AppError } from '@slipway/core';
 import type { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, FilesPool } from '@slipway/proto';
-import { openTestCa, startTestAgent, type TestAgent } from '../testing';
+import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 
 jest.setTimeout(60_000);
 

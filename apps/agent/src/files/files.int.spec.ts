@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '@slipway/core';
 import { ProjectFiles, insideTarget, type WriteMessage } from './files.service';
-import { silentLogger } from '../testing';
+import { silentLogger } from '@slipway/testing/logger';
 
 const SECRET = `outside-secret-${randomUUID()}`;
 

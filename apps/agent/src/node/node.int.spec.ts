@@ -6,7 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { AppError } from '@slipway/core';
 import { CertificateAuthority, createCertificateAuthority, issueKeyAndCert } from '@slipway/pki';
 import { AgentConnection, loadAgentProto, loadFilesProto, loadHealthProto } from '@slipway/proto';
-import { openTestCa, startTestAgent, type TestAgent } from '../testing';
+import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 
 jest.setTimeout(60_000);
 

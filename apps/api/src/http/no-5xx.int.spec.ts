@@ -7,14 +7,14 @@
 //
 // Replay a failure with the seed it prints: SLIPWAY_PROPERTY_SEED=<seed> (SLIPWAY_PROPERTY_RUNS: runs per operation).
 import { randomBytes } from 'node:crypto';
-import { openTestCa, startTestAgent, type TestAgent } from '@slipway/agent/src/testing';
+import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { openApiDocument, OPERATIONS, pathParameters, type OperationId, type OperationSpec } from '@slipway/contracts';
 import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { insertNode } from '@slipway/worker/src/testing';
+import { insertNode } from '@slipway/testing/worker';
 import fc from 'fast-check';
 import { rm } from 'node:fs/promises';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 jest.setTimeout(60_000);
 

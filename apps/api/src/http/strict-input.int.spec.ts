@@ -1,7 +1,7 @@
 // Hostile text and numbers on the routes that answered 500 or stored garbage before (issue 18): NUL and lone
 // surrogates in names, invalid UTF-8 in a body, exotic numbers in the query string, undecodable path segments.
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 describe('text and numbers a client sends (real PostgreSQL, through HTTP)', () => {
   let api: TestApi;

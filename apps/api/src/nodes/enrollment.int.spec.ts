@@ -12,7 +12,7 @@ import { CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { TEST_SERVICES } from '@slipway/testing';
 import { createApp } from '../app';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 import { agentsCheck } from './agents.readiness';
 import { certificateAuthorityOf } from './certificate-authority';
 

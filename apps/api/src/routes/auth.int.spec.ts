@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createWorkspace, signUp, uniqueEmail } from '@slipway/testing';
-import { startTestApi, TEST_PUBLIC_ORIGIN, TEST_SESSION_KEY, type TestApi } from '../testing/test-api';
+import { startTestApi, TEST_PUBLIC_ORIGIN, TEST_SESSION_KEY, type TestApi } from '@slipway/testing/api';
 
 describe('accounts and sessions (real PostgreSQL and Redis, through HTTP)', () => {
   let api: TestApi;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from '../testing/platform';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(180_000);
 

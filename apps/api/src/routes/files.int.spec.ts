@@ -7,9 +7,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from '../testing/platform';
-import { TEST_PUBLIC_ORIGIN } from '../testing/test-api';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+import { TEST_PUBLIC_ORIGIN } from '@slipway/testing/api';
 
 jest.setTimeout(180_000);
 

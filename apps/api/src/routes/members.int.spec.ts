@@ -1,5 +1,5 @@
 import { createWorkspace, signUp, uniqueEmail, type ApiClient } from '@slipway/testing';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 describe('members and roles (real PostgreSQL, through HTTP)', () => {
   let api: TestApi;

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { catalogEntries, PlanCatalogConflict, PlanService } from '@slipway/core';
 import { createDb, createRepositories, createSqlPool } from '@slipway/db';
 import { createTestDatabase, createWorkspace, signUp } from '@slipway/testing';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 const run = promisify(execFile);
 

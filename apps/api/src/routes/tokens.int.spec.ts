@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { startTestApi, TEST_SESSION_KEY, type TestApi } from '../testing/test-api';
+import { startTestApi, TEST_SESSION_KEY, type TestApi } from '@slipway/testing/api';
 
 describe('API tokens (real PostgreSQL, through HTTP)', () => {
   let api: TestApi;

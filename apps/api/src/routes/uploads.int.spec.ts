@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sample, zipOf, type SampleKind } from '@slipway/agent/src/builds/samples';
-import { writeZip } from '@slipway/agent/src/builds/zip-writer';
+import { sample, zipOf, type SampleKind } from '@slipway/testing/samples';
+import { writeZip } from '@slipway/testing/zip';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from '../testing/platform';
-import { TEST_PUBLIC_ORIGIN } from '../testing/test-api';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+import { TEST_PUBLIC_ORIGIN } from '@slipway/testing/api';
 
 jest.setTimeout(240_000);
 

@@ -1,6 +1,6 @@
 import { WORKSPACE_TEARDOWN_JOB } from '@slipway/core';
 import { createWorkspace, insertNode, signUp, type ApiClient } from '@slipway/testing';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 describe('workspaces (real PostgreSQL, through HTTP)', () => {
   let api: TestApi;

@@ -3,19 +3,11 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentTarget, Logger } from '@slipway/core';
+import type { AgentTarget } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
-import { startAgent, type BuildSettings, type RunningAgent } from './agent';
-import { saveEnrollment } from './node/tls-store';
-
-export const silentLogger: Logger = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-  child: () => silentLogger,
-};
+import { silentLogger } from './logger';
+import { saveEnrollment, startAgent, type BuildSettings, type RunningAgent } from '@slipway/agent';
 
 export interface TestAgent {
   agent: RunningAgent;

@@ -27,26 +27,15 @@ export function writeZip(entries: ZipEntry[]): Buffer {
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(0, 10);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    const shared = { method, crc, compressed: body.length, size: raw.length, nameLength: name.length };
+    writeSharedFields(local, 6, shared);
     local.writeUInt16LE(0, 28);
     locals.push(local, name, body);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(0, 12);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeSharedFields(central, 8, shared);
     central.writeUInt32LE((((mode << 16) | (isDir ? 0x10 : 0)) >>> 0), 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
@@ -65,4 +54,15 @@ export function writeZip(entries: ZipEntry[]): Buffer {
 /** A folder's files as entries (for zipping sample apps). */
 export function entriesOf(files: Record<string, string | Buffer>): ZipEntry[] {
   return Object.entries(files).map(([name, data]) => ({ name, data }));
+}
+
+/** The run of fields the local and the central header share: flags (UTF-8 names), method, time, CRC, sizes, name length. */
+function writeSharedFields(header: Buffer, at: number, f: { method: number; crc: number; compressed: number; size: number; nameLength: number }): void {
+  header.writeUInt16LE(0x800, at);
+  header.writeUInt16LE(f.method, at + 2);
+  header.writeUInt32LE(0, at + 4);
+  header.writeUInt32LE(f.crc, at + 8);
+  header.writeUInt32LE(f.compressed, at + 12);
+  header.writeUInt32LE(f.size, at + 16);
+  header.writeUInt16LE(f.nameLength, at + 20);
 }

@@ -3,24 +3,24 @@
 // Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import type { BuildSettings } from '@slipway/agent/src/agent';
-import { openTestCa, startTestAgent, type TestAgent } from '@slipway/agent/src/testing';
-import { ensureAppImages, APP_IMAGES } from '@slipway/agent/src/test-images';
+import type { BuildSettings } from '@slipway/agent';
+import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
-import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
+import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
-import { ApiClient, createTestDatabase, getWithHost, TEST_SERVICES, type HostResponse, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
-import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix } from '@slipway/worker/src/testing';
 import Docker from 'dockerode';
-import { createApp } from '../app';
-import type { ContractViolation } from '../http/operations';
-import { apiRouter, createServices, type Services } from '../services';
-import { TEST_PUBLIC_ORIGIN, TEST_SESSION_KEY } from './test-api';
+import { openTestCa, startTestAgent, type TestAgent } from './agent';
+import { ApiClient } from './api-client';
+import { TEST_SESSION_KEY } from './api';
+import { createTestDatabase, type TestDatabase } from './database';
+import { getWithHost, type HostResponse } from './http';
+import { ensureAppImages, APP_IMAGES } from './images';
+import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from './serve';
+import { TEST_SERVICES } from './services';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix } from './worker';
 
 export interface TestPlatform {
   base: string;
@@ -67,31 +67,11 @@ export async function startTestPlatform(
   const redis = createRedisConnection(TEST_SERVICES.redisUrl);
   const jobs = new BullJobQueue({ connection: redis, prefix });
   const agents = new AgentPool(ca.client);
-  const services = createServices({
-    db,
-    sql,
-    redis,
-    jobs,
-    logger,
-    sessionKey: TEST_SESSION_KEY,
-    redisPrefix: prefix,
-    encryptionKey: config.secrets.encryptionKey,
-    appsDomain: config.apps,
-    agents,
-    files: new FilesPool(agents),
-    builds: new BuildsPool(agents),
-    maxZipUploadBytes: options.maxZipUploadBytes,
-  });
-  await services.plans.seed();
-  const violations: ContractViolation[] = [];
-  const app = createApp({
-    logger,
-    readiness: [],
-    v1: [apiRouter(services, { publicOrigin: TEST_PUBLIC_ORIGIN, secureCookies: false, bodyLimitBytes: 1024 * 1024, onContractViolation: (v) => violations.push(v) })],
-  });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { services, base, violations, close: stopServer } = await serveApi(
+    { db, sql, redis, jobs, logger, ...settingsDeps(config), sessionKey: TEST_SESSION_KEY, ...agentGateways(agents), maxZipUploadBytes: options.maxZipUploadBytes ?? config.limits.uploadZipBytes },
+    'platform-test',
+    [],
+  );
   return {
     base,
     db,
@@ -105,8 +85,7 @@ export async function startTestPlatform(
     client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
     viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
     async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await stopServer();
       // Everything the tests' workspaces left on the server goes: containers, networks, app image tags, routes.
       const workspaces = (await db.workspace.findMany({ select: { id: true } })).map((w) => w.id);
       const apps = (await db.app.findMany({ select: { id: true } })).map((a) => a.id);
@@ -131,7 +110,7 @@ export async function startTestPlatform(
       await database.drop();
       await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);
       await rm(caDir, { recursive: true, force: true });
-      if (violations.length) throw new Error(`Responses that break the OpenAPI document:\n${JSON.stringify(violations, null, 2)}`);
+      assertNoViolations(violations);
     },
   };
 }

@@ -1,21 +1,22 @@
 // Starts the whole API on a free port against a private database and a private Redis prefix, the way main.ts
 // builds it, for the integration tests of this app. Every response is checked against the OpenAPI document.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { createLogger } from '@slipway/config';
 import type { AgentGateway, BuildsGateway, Clock, FilesGateway, LoginThrottleLimits, PlanEntry } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
-import { ApiClient, createTestDatabase, insertNode, RecordingJobQueue, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
+import { databaseCheck, redisCheck, type ContractViolation, type ServiceDeps, type Services } from '@slipway/api';
 import Redis from 'ioredis';
-import { createApp } from '../app';
-import type { ContractViolation } from '../http/operations';
-import { databaseCheck, redisCheck } from '../readiness';
-import { apiRouter, createServices, type Services } from '../services';
+import { ApiClient } from './api-client';
+import { createTestDatabase, type TestDatabase } from './database';
+import { insertNode, RecordingJobQueue } from './factories';
+import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from './serve';
+import { TEST_SERVICES } from './services';
 
-/** The origin the test API treats as its public one; ApiClient sends it as Origin. */
-export const TEST_PUBLIC_ORIGIN = 'http://api.slipway.test';
+export { TEST_PUBLIC_ORIGIN };
 export const TEST_SESSION_KEY = 'test-session-key-of-at-least-32-characters';
+/** Seals the secret variables of test APIs (createServices takes a key; it never makes one up). */
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7);
+export const TEST_APPS_DOMAIN: ServiceDeps['appsDomain'] = { domain: 'apps.localhost', scheme: 'http' };
 
 export interface TestApi {
   base: string;
@@ -54,39 +55,9 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const redisPrefix = `slipway-test-${randomBytes(6).toString('hex')}`;
   const logger = createLogger('api-test', 'silent');
   const jobs = new RecordingJobQueue();
-  const services = createServices({
-    db,
-    sql,
-    redis,
-    jobs,
-    logger,
-    sessionKey: TEST_SESSION_KEY,
-    redisPrefix,
-    clock: options.clock,
-    loginLimits: options.loginLimits,
-    planEntries: options.planEntries,
-    agents: options.agents,
-    files: options.files,
-    builds: options.builds,
-  });
-  await services.plans.seed();
+  const deps = { db, sql, redis, jobs, logger, sessionKey: TEST_SESSION_KEY, redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN };
+  const { services, base, violations, close } = await serveApi({ ...deps, ...options }, 'api-test', [databaseCheck(db), redisCheck(redis)]);
   const node = options.node ? await options.node(db) : await insertNode(db);
-  const violations: ContractViolation[] = [];
-  const app = createApp({
-    logger,
-    readiness: [databaseCheck(db), redisCheck(redis)],
-    v1: [
-      apiRouter(services, {
-        publicOrigin: TEST_PUBLIC_ORIGIN,
-        secureCookies: false,
-        bodyLimitBytes: 1024 * 1024,
-        onContractViolation: (v) => violations.push(v),
-      }),
-    ],
-  });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     base,
     database,
@@ -99,15 +70,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     violations,
     client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
     async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await close();
       const keys = await redis.keys(`${redisPrefix}:*`);
       if (keys.length) await redis.del(...keys);
       await Promise.allSettled([db.$disconnect(), sql.end(), redis.quit()]);
       await database.drop();
-      if (violations.length) {
-        throw new Error(`Responses that break the OpenAPI document:\n${JSON.stringify(violations, null, 2)}`);
-      }
+      assertNoViolations(violations);
     },
   };
 }

@@ -3,7 +3,7 @@ import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/
 import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
-import { detect, readSourceTree, type BuildPlan } from './detect';
+import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
 
@@ -12,6 +12,8 @@ export interface BuilderOptions {
   /** Build folders live under `<buildsDir>/<deploymentId>` while a build runs, and are removed after. */
   buildsDir: string;
   images: BaseImages;
+  /** The Node.js majors and Python versions builds may choose from (images of each must exist). */
+  runtimes: Runtimes;
   /** A PEM bundle trusted during builds (npm, pip, OpenSSL), on top of the base image's own; null for none. */
   extraCaBundle: string | null;
   /** CPUs a build may use (cgroup quota). */
@@ -82,7 +84,7 @@ export class Builder {
       emit(`Extracted ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)}) in ${Date.now() - started} ms`);
       if (req.signal?.aborted) throw cancelled();
 
-      const plan = detect(await readSourceTree(app));
+      const plan = detect(await readSourceTree(app), this.o.runtimes);
       for (const r of plan.reasons) emit(r);
       const dockerfile = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
       let context = app;

@@ -102,7 +102,7 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
   it('Vite + React (create-vite react-ts): the build output on Caddy, with the SPA fallback, compression and cache headers', async () => {
     const { app, build } = await deploy('vite-react', 128);
     expect(summary(build)).toMatch(/^Vite · Node 24, the default: .* · npm ci · tsc -b && vite build · static site$/);
-    expect(build).toContain('Serving the build output dist/');
+    expect(build).toContain('  COPY --from=build /tmp/slipway-site/ /app/');
     const index = await served(app.url, '/', (b) => b.includes('<title>vite-react</title>') && b.includes('<div id="root">'));
     expect(index.headers['cache-control']).toBe('no-cache');
     // A client-side route answers with the app's page.

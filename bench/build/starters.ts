@@ -54,7 +54,7 @@ async function zipOf(name: string, nonce: string, marker: string): Promise<Buffe
   }
 }
 
-export async function benchStarters(list: string, runs: number, cpus: number, ca: string): Promise<void> {
+export async function benchStarters(list: string, runs: number, cpus: number, ca: string, verbose = false): Promise<void> {
   const names = list === 'all' ? Object.keys(ALL) : list.split(',');
   for (const n of names) if (!ALL[n]) throw new Error(`unknown starter ${n} (known: ${Object.keys(ALL).join(', ')})`);
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
@@ -83,7 +83,10 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           if (r?.status === 200 && r.body.includes(marker)) break;
           const d = (await client.get(`${apps}/${app.id}/deployments/${id}`)).body as { status: string; failureReason: string | null };
           if (d.status === 'failed' || d.status === 'cancelled') throw new Error(`deployment ${d.status}: ${d.failureReason}`);
-          if (performance.now() - t0 > 600_000) throw new Error('no answer within 600 s');
+          if (performance.now() - t0 > 600_000) throw new Error(`no answer within 600 s (deployment ${d.status}, last answer ${r?.status ?? 'none'}: ${(r?.body ?? '').slice(0, 120)})`);
+          if (verbose && Math.floor((performance.now() - t0) / 10_000) !== Math.floor((performance.now() - t0 - 50) / 10_000)) {
+            console.log(`  … ${s(performance.now() - t0)}: deployment ${d.status}, ingress ${r?.status ?? 'no answer'}`);
+          }
           await sleep(50);
         }
         const ms = performance.now() - t0;

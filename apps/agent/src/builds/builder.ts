@@ -86,7 +86,10 @@ export class Builder {
 
       const plan = detect(await readSourceTree(app), this.o.runtimes);
       for (const r of plan.reasons) emit(r);
-      const dockerfile = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
+      const generated = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).
+      const dockerfile = generated === null ? null : `${generated}LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`;
       let context = app;
       if (dockerfile !== null) {
         context = dir;
@@ -102,7 +105,7 @@ export class Builder {
         for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
       }
       const imageRef = builtImageRef(req.appId, req.deploymentId);
-      const imageId = await this.dockerBuild(context, imageRef, req, emit);
+      const imageId = await this.dockerBuild(context, imageRef, req, dockerfile === null ? labels : {}, emit);
       emit(`Built ${imageRef} (${imageId.slice(0, 19)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       return { imageId, imageRef, language: plan.language };
     } finally {
@@ -111,7 +114,7 @@ export class Builder {
     }
   }
 
-  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, emit: Emit): Promise<string> {
+  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit): Promise<string> {
     const abort = new AbortController();
     let why: 'timeout' | 'cancelled' | null = null;
     const onCancel = () => {
@@ -135,7 +138,7 @@ export class Builder {
         tar.stdout,
         {
           t: imageRef,
-          labels: { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+          labels,
           version: '1',
           rm: true,
           forcerm: true,

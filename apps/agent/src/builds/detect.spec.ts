@@ -45,7 +45,7 @@ describe('detection order', () => {
 
 describe('Node', () => {
   it('npm ci with package-lock.json, build script, start script; deps, prod-deps, build and runtime stages', () => {
-    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'tsc', start: 'node dist/a.js' } }), 'package-lock.json': '{}' })), 'node');
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'tsc', start: 'node dist/a.js' }, devDependencies: { typescript: '5' } }), 'package-lock.json': '{}' })), 'node');
     expect(p).toMatchObject({ packageManager: 'npm', install: 'npm ci --no-audit --no-fund', build: 'npm run build', start: 'node dist/a.js', installFiles: ['package.json', 'package-lock.json'] });
     expect(p.reasons[0]).toBe('Node 24, the default: no .nvmrc, .node-version, .tool-versions, volta.node, engines.node · npm ci · tsc · node dist/a.js');
     const df = dockerfileFor(p, { images, extraCa: false })!;
@@ -173,6 +173,11 @@ describe('framework presets', () => {
   it('Express: named, started by its start script', () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node ./bin/www' }, dependencies: { express: '4' } }) })), 'node');
     expect(p).toMatchObject({ framework: 'Express', start: 'node ./bin/www' });
+    // Nothing to build, no devDependencies: no build or prune stage; node_modules as installed, the source from the context.
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).not.toContain('AS build');
+    expect(df).not.toContain('prod-deps');
+    expect(df).toContain('COPY --from=deps /app/node_modules ./node_modules\nCOPY app/ ./\n');
   });
 });
 

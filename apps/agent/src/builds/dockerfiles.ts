@@ -57,20 +57,24 @@ export function dockerfileFor(plan: BuildPlan, o: { images: BaseImages; extraCa:
  */
 function nodeDockerfile(plan: NodePlan, o: { images: BaseImages; extraCa: boolean }): string {
   const app = plan.output.kind === 'app';
-  const prune = app && plan.prune !== null;
+  // The runtime image's node_modules come from its own stage (yarn 2+ excepted: it keeps the whole /app of the build).
+  const separate = app && plan.prune !== null;
+  const prune = separate && plan.devDependencies;
+  // Nothing to build: the runtime image takes the source straight from the context.
+  const direct = separate && !plan.build;
   const lines = [`FROM ${imageFor(o.images.nodeBuild, plan.major)} AS deps`, 'WORKDIR /app', ...ca(o.extraCa), 'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0'];
   lines.push(copy(plan.installFiles.map((f) => `${CONTEXT.app}/${f}`), './'), `RUN ${plan.install}`);
   if (prune) lines.push('', 'FROM deps AS prod-deps', `RUN ${plan.prune}`);
-  lines.push('', 'FROM deps AS build', `COPY ${CONTEXT.app}/ ./`);
-  if (Object.keys(plan.buildEnv).length) lines.push(`ENV ${Object.entries(plan.buildEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  if (!direct) lines.push('', 'FROM deps AS build', `COPY ${CONTEXT.app}/ ./`);
+  if (!direct && Object.keys(plan.buildEnv).length) lines.push(`ENV ${Object.entries(plan.buildEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   if (plan.build) lines.push(`RUN ${plan.build}`);
   switch (plan.output.kind) {
     case 'app':
-      // The full dependency tree stays behind: the runtime image takes prod-deps' instead.
-      if (prune) lines.push('RUN rm -rf node_modules');
+      // The full dependency tree stays behind: the runtime image takes prod-deps' (or deps', with no devDependencies).
+      if (separate && !direct) lines.push('RUN rm -rf node_modules');
       lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
-      if (prune) lines.push('COPY --from=prod-deps /app/node_modules ./node_modules');
-      lines.push('COPY --from=build /app ./');
+      if (separate) lines.push(`COPY --from=${prune ? 'prod-deps' : 'deps'} /app/node_modules ./node_modules`);
+      lines.push(direct ? `COPY ${CONTEXT.app}/ ./` : 'COPY --from=build /app ./');
       break;
     case 'next-standalone':
       lines.push('RUN mkdir -p public', '', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');

@@ -18,8 +18,10 @@ export interface NodePlan {
   /** Root files copied before the install step: the install layer is reused while these are unchanged. */
   installFiles: string[];
   install: string;
-  /** Leaves production dependencies only (its own cached stage); null keeps them all. */
+  /** Leaves production dependencies only (its own cached stage); null keeps them all (yarn 2+). */
   prune: string | null;
+  /** Without devDependencies there is nothing to prune: the installed tree is the production one. */
+  devDependencies: boolean;
   build: string | null;
   start: string;
   output: NodeOutput;
@@ -207,7 +209,8 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
 
   const summary = [framework, nodePart, installShort, buildScript ?? 'no build', startShort].filter(Boolean).join(' · ');
   reasons.unshift(summary);
-  return { language: 'node', reasons, summary, major: node.major, framework, packageManager, installFiles, install, prune, build, start: start!, output, env, buildEnv };
+  const devDependencies = Object.keys(objectOf(pkg.devDependencies)).length > 0;
+  return { language: 'node', reasons, summary, major: node.major, framework, packageManager, installFiles, install, prune, devDependencies, build, start: start!, output, env, buildEnv };
 }
 
 /** The dependency that makes an app with a build and no server a static single-page app, named for the log. */

@@ -52,7 +52,7 @@ describe('Node', () => {
     expect(df.split('\n')).toEqual([
       'FROM slipway/node-build:24 AS deps',
       'WORKDIR /app',
-      'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0',
+      'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0',
       'COPY ["app/package.json","app/package-lock.json","./"]',
       'RUN npm ci --no-audit --no-fund',
       '',

@@ -62,7 +62,14 @@ function nodeDockerfile(plan: NodePlan, o: { images: BaseImages; extraCa: boolea
   const prune = separate && plan.devDependencies;
   // Nothing to build: the runtime image takes the source straight from the context.
   const direct = separate && !plan.build;
-  const lines = [`FROM ${imageFor(o.images.nodeBuild, plan.major)} AS deps`, 'WORKDIR /app', ...ca(o.extraCa), 'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0'];
+  // corepack checks npm's registry signatures of pnpm and yarn, which mirrors (and this platform's registry path) do
+  // not serve; like npm's own installs, it then relies on the registry's sha512 (and packageManager's hash, if any).
+  const lines = [
+    `FROM ${imageFor(o.images.nodeBuild, plan.major)} AS deps`,
+    'WORKDIR /app',
+    ...ca(o.extraCa),
+    'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0',
+  ];
   lines.push(copy(plan.installFiles.map((f) => `${CONTEXT.app}/${f}`), './'), `RUN ${plan.install}`);
   if (prune) lines.push('', 'FROM deps AS prod-deps', `RUN ${plan.prune}`);
   if (!direct) lines.push('', 'FROM deps AS build', `COPY ${CONTEXT.app}/ ./`);

@@ -136,6 +136,12 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
     await served(app.url, '/', (b) => b.includes('Welcome to Express'));
   });
 
+  it('the Express starter on pnpm 9 (packageManager, through corepack) and Node 22 (engines 22.x)', async () => {
+    const { app, build } = await deploy('express-pnpm', 128);
+    expect(summary(build)).toBe('Express · Node 22 from engines.node 22.x · pnpm 9.15.9 install --frozen-lockfile · no build · node ./bin/www');
+    await served(app.url, '/', (b) => b.includes('Welcome to Express'));
+  });
+
   it('Express with better-sqlite3 and bcrypt (native modules, built with the compiler, run without it): answers a query', async () => {
     const { app, build } = await deploy('express-native', 128);
     expect(summary(build)).toMatch(/^Express · Node 24 from engines\.node >=22 · npm ci · no build · node server\.js$/);

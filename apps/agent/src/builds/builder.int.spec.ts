@@ -13,6 +13,8 @@ import { sample, zipOf, type SampleKind } from '@slipway/testing/samples';
 import { writeZip } from '@slipway/testing/zip';
 
 // Real Docker, local base images (deploy/images/build.sh), the npm registry through this machine's CA bundle.
+// Builds of a first upload run several stages (jest's per-project testTimeout is not applied: set it here).
+jest.setTimeout(240_000);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
 const CA = '/etc/ssl/certs/ca-certificates.crt';
 const appId = randomUUID();

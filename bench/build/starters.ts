@@ -71,6 +71,7 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
       const created = await client.post(apps, { name: `${name} ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'upload', memoryMb: starter.memoryMb });
       if (created.status !== 201) throw new Error(`app creation answered ${created.status}: ${created.text}`);
       const app = created.body as { id: string; url: string };
+      if (verbose) console.log(`${name}: app ${app.id} at ${app.url}`);
 
       /** Upload → first 200 through Caddy whose body has the marker; the milliseconds, the image's size in MB and whether npm's install layer was reused. */
       const timeTo = async (zip: Buffer, marker: string) => {
@@ -85,7 +86,7 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           if (d.status === 'failed' || d.status === 'cancelled') throw new Error(`deployment ${d.status}: ${d.failureReason}`);
           if (performance.now() - t0 > 600_000) throw new Error(`no answer within 600 s (deployment ${d.status}, last answer ${r?.status ?? 'none'}: ${(r?.body ?? '').slice(0, 120)})`);
           if (verbose && Math.floor((performance.now() - t0) / 10_000) !== Math.floor((performance.now() - t0 - 50) / 10_000)) {
-            console.log(`  … ${s(performance.now() - t0)}: deployment ${d.status}, ingress ${r?.status ?? 'no answer'}`);
+            console.log(`  … ${s(performance.now() - t0)}: deployment ${d.status}, ingress ${r?.status ?? 'no answer'} ${(r?.body ?? '').replace(/\s+/g, ' ').slice(0, 100)}`);
           }
           await sleep(50);
         }

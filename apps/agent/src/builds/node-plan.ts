@@ -138,7 +138,7 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
       if (configured === null) buildEnv.NEXT_PRIVATE_STANDALONE = '1';
       output = { kind: 'next-standalone' };
       env.HOSTNAME = '0.0.0.0';
-      start = 'node server.js';
+      start = `${NEXT_FRESH_CACHES} && exec node server.js`;
       startShort = configured === null ? 'next start (standalone server)' : 'node server.js';
       reasons.push(
         configured === null
@@ -174,6 +174,7 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
       // A plain command runs as the container's process itself (signals reach it, no npm process in between).
       if (isPlainCommand(text)) {
         start = startShort = text;
+        if (framework === 'Next.js' && /^next start(\s|$)/.test(text)) start = `${NEXT_FRESH_CACHES} && exec ${text}`;
         reasons.push(`Start command from package.json's ${startScript} script: ${text} (run directly, node_modules/.bin on PATH)`);
       } else {
         start = startScript === 'start' ? 'npm start' : `npm run ${startScript}`;
@@ -212,6 +213,14 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
   const devDependencies = Object.keys(objectOf(pkg.devDependencies)).length > 0;
   return { language: 'node', reasons, summary, major: node.major, framework, packageManager, installFiles, install, prune, devDependencies, build, start: start!, output, env, buildEnv };
 }
+
+/**
+ * Next's runtime caches (`.next/cache`, `.next/server/route-cache`: prerendered pages, fetches, images) belong to one
+ * build, but the project folder mounted on /app keeps files across releases: a container of a new build (another
+ * BUILD_ID) starts without them, or it would serve the previous release's pages. A restart of the same build keeps them.
+ */
+const NEXT_FRESH_CACHES =
+  'if [ "$(cat .next/BUILD_ID 2>/dev/null)" != "$(cat .next/cache/slipway-build-id 2>/dev/null)" ]; then rm -rf .next/cache .next/server/route-cache; mkdir -p .next/cache; cp .next/BUILD_ID .next/cache/slipway-build-id 2>/dev/null; fi; true';
 
 /** The dependency that makes an app with a build and no server a static single-page app, named for the log. */
 function staticBuilder(has: (name: string) => boolean): string | null {

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/worker/src/testing';
@@ -13,9 +15,16 @@ jest.setTimeout(600_000);
 const CA = '/etc/ssl/certs/ca-certificates.crt';
 const STARTERS = path.resolve(__dirname, '../../../../fixtures/starters');
 
-/** The starter's folder as a .zip (the zip CLI, as a user's machine would make it). */
-function zipStarter(name: string): Buffer {
-  return execFileSync('zip', ['-q', '-r', '-', '.', '-x', 'node_modules/*', '.next/*', 'dist/*'], { cwd: path.join(STARTERS, name), maxBuffer: 50_000_000 });
+/** The starter's folder as a .zip (the zip CLI, as a user's machine would make it), with optional edits of its files. */
+function zipStarter(name: string, edits: Record<string, (text: string) => string> = {}): Buffer {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `slipway-starter-${name}-`));
+  try {
+    cpSync(path.join(STARTERS, name), dir, { recursive: true });
+    for (const [file, edit] of Object.entries(edits)) writeFileSync(path.join(dir, file), edit(readFileSync(path.join(dir, file), 'utf8')));
+    return execFileSync('zip', ['-q', '-r', '-', '.', '-x', 'node_modules/*', '.next/*', 'dist/*'], { cwd: dir, maxBuffer: 50_000_000 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 interface Answer {
@@ -61,13 +70,16 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
   });
 
   /** Uploads a starter into a new app and waits for its deployment to finish: the app, the deployment and its build log. */
-  async function deploy(name: string, memoryMb = 256) {
+  async function deploy(name: string, memoryMb = 256, o: { app?: { id: string; url: string }; edits?: Record<string, (text: string) => string> } = {}) {
     const apps = `/v1/workspaces/${ws.id}/apps`;
-    const res = await client.post(apps, { name: `${name} ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'upload', memoryMb });
-    expect(res.status).toBe(201);
-    created.push(res.body.id);
-    const app = res.body as { id: string; url: string };
-    const up = await client.request('POST', `${apps}/${app.id}/deployments/upload`, { raw: zipStarter(name), headers: { 'content-type': 'application/zip' } });
+    let app = o.app;
+    if (!app) {
+      const res = await client.post(apps, { name: `${name} ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'upload', memoryMb });
+      expect(res.status).toBe(201);
+      created.push(res.body.id);
+      app = res.body as { id: string; url: string };
+    }
+    const up = await client.request('POST', `${apps}/${app.id}/deployments/upload`, { raw: zipStarter(name, o.edits), headers: { 'content-type': 'application/zip' } });
     expect(up.status).toBe(201);
     const done = await waitFor(
       async () => {
@@ -97,6 +109,11 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
     const { app, build } = await deploy('nextjs');
     expect(summary(build)).toBe('Next.js · Node 24, the default: no .nvmrc, .node-version, .tool-versions, volta.node, engines.node · npm ci · next build · next start (standalone server)');
     await served(app.url, '/', (b) => b.includes('To get started, edit the') && b.includes('Create Next App'));
+    // A second release with a changed page serves the new page: the first release's caches in the project folder
+    // (.next/server/route-cache, written by the running server) are not served by the new build.
+    const marker = `release ${randomBytes(3).toString('hex')}`;
+    await deploy('nextjs', 256, { app, edits: { 'app/page.tsx': (t) => t.replace('To get started, edit the', `To get started (${marker}), edit the`) } });
+    await served(app.url, '/', (b) => b.includes(marker));
   });
 
   it('Vite + React (create-vite react-ts): the build output on Caddy, with the SPA fallback, compression and cache headers', async () => {

@@ -83,7 +83,10 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           const r = await p.viaIngress(app.url, starter.path).catch(() => null);
           if (r?.status === 200 && r.body.includes(marker)) break;
           const d = (await client.get(`${apps}/${app.id}/deployments/${id}`)).body as { status: string; failureReason: string | null };
-          if (d.status === 'failed' || d.status === 'cancelled') throw new Error(`deployment ${d.status}: ${d.failureReason}`);
+          if (d.status === 'failed' || d.status === 'cancelled') {
+            const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
+            throw new Error(`deployment ${d.status}: ${d.failureReason}\n    ${log.data.slice(-12).map((l) => l.text).join('\n    ')}`);
+          }
           if (performance.now() - t0 > 600_000) throw new Error(`no answer within 600 s (deployment ${d.status}, last answer ${r?.status ?? 'none'}: ${(r?.body ?? '').slice(0, 120)})`);
           if (verbose && Math.floor((performance.now() - t0) / 10_000) !== Math.floor((performance.now() - t0 - 50) / 10_000)) {
             console.log(`  … ${s(performance.now() - t0)}: deployment ${d.status}, ingress ${r?.status ?? 'no answer'} ${(r?.body ?? '').replace(/\s+/g, ' ').slice(0, 100)}`);

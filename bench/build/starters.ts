@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp } from '@slipway/testing';
 import Docker from 'dockerode';
-import { startTestPlatform } from '../../apps/api/src/testing/platform';
+import { startTestPlatform } from '@slipway/testing/platform';
 import { verdict } from '../lib/verdict';
 
 const STARTERS = path.resolve(__dirname, '../../fixtures/starters');

@@ -5,8 +5,8 @@ import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from '../testing/platform';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 // The frameworks' own starters (fixtures/starters, made by their generators with their lockfiles), each zipped,
 // uploaded, built on the server and served through the ingress: its own page content checked.

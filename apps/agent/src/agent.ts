@@ -6,6 +6,8 @@ import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
 import { buildsHandlers } from './builds/builds.handlers';
+import { DEFAULT_RUNTIMES } from './builds/detect';
+import { DEFAULT_BASE_IMAGES } from './builds/dockerfiles';
 import { Containers } from './containers/containers';
 import { containersHandlers } from './containers/containers.handlers';
 import { DockerRuntime } from './containers/docker.runtime';
@@ -37,10 +39,11 @@ export interface AgentOptions {
   build?: Partial<BuildSettings>;
 }
 
-export type BuildSettings = Pick<BuilderOptions, 'images' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
 
 export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
-  images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
+  images: DEFAULT_BASE_IMAGES,
+  runtimes: DEFAULT_RUNTIMES,
   extraCaBundle: null,
   cpus: 1,
   memoryMb: 2048,

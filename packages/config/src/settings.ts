@@ -17,6 +17,8 @@ const CC: Role[] = ['control', 'cli'];
 const A: Role[] = ['agent'];
 const ALL: Role[] = ['control', 'agent', 'cli'];
 const imageName = { type: 'string', minLength: 1, pattern: '^[a-z0-9][a-z0-9._/:@-]*$' };
+// A Node.js or Python image may name the version it is for: `slipway/node:{major}`, `python:{version}-slim`.
+const imageTemplate = { type: 'string', minLength: 1, pattern: '^[a-z0-9{][a-z0-9._/:@{}-]*$' };
 const hostPort = { type: 'string', pattern: '^[^\\s:]+:\\d{1,5}$' };
 
 // The README's settings table is generated from this list (deploy/settings-table.ts): keep descriptions short.
@@ -51,9 +53,13 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_BUILD_MEMORY_MB', type: 'integer', default: 2048, roles: A, schema: { type: 'integer', minimum: 256 }, description: 'memory one build may use (MB)' },
   { env: 'SLIPWAY_BUILD_TIMEOUT_S', type: 'integer', default: 900, roles: A, schema: { type: 'integer', minimum: 10 }, description: 'a build running longer is stopped and the deployment fails' },
   { env: 'SLIPWAY_BUILD_CONCURRENCY', type: 'integer', default: 1, roles: A, schema: { type: 'integer', minimum: 1, maximum: 16 }, description: 'builds running at once on this server; others wait for a slot' },
-  { env: 'SLIPWAY_IMAGE_NODE', type: 'string', default: 'slipway/node:18', roles: ALL, schema: imageName, description: 'Node.js runtime image' },
-  { env: 'SLIPWAY_IMAGE_PYTHON', type: 'string', default: 'slipway/python:3.11', roles: ALL, schema: imageName, description: 'Python runtime image' },
-  { env: 'SLIPWAY_IMAGE_STATIC', type: 'string', default: 'slipway/static:1', roles: ALL, schema: imageName, description: 'static site server image' },
+  { env: 'SLIPWAY_IMAGE_NODE', type: 'string', default: 'slipway/node:{major}', roles: ALL, schema: imageTemplate, description: 'Node.js runtime image, {major} the app\'s Node.js major (official: node:{major}-bookworm-slim)' },
+  { env: 'SLIPWAY_IMAGE_NODE_BUILD', type: 'string', default: 'slipway/node-build:{major}', roles: A, schema: imageTemplate, description: 'image Node.js apps are built in: with a compiler and python3 for native modules (official: node:{major}-bookworm)' },
+  { env: 'SLIPWAY_NODE_VERSIONS', type: 'list', default: ['20', '22', '24', '26'], roles: A, schema: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[1-9][0-9]?$' } }, description: 'Node.js majors apps may ask for (an image of each must exist)' },
+  { env: 'SLIPWAY_NODE_DEFAULT', type: 'integer', default: 24, roles: A, schema: { type: 'integer', minimum: 1 }, description: 'Node.js major of apps that name none (one of SLIPWAY_NODE_VERSIONS)' },
+  { env: 'SLIPWAY_IMAGE_PYTHON', type: 'string', default: 'slipway/python:{version}', roles: ALL, schema: imageTemplate, description: 'Python runtime image, {version} the app\'s Python version (official: python:{version}-slim)' },
+  { env: 'SLIPWAY_PYTHON_VERSIONS', type: 'list', default: ['3.11'], roles: A, schema: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^3\\.[0-9]{1,2}$' } }, description: 'Python versions apps may ask for; the first is the default' },
+  { env: 'SLIPWAY_IMAGE_STATIC', type: 'string', default: 'slipway/static:2', roles: ALL, schema: imageName, description: 'static site server image (Caddy\'s file server)' },
   { env: 'SLIPWAY_IMAGE_POSTGRES', type: 'string', default: 'slipway/postgres:15', roles: ALL, schema: imageName, description: 'PostgreSQL engine image' },
   { env: 'SLIPWAY_IMAGE_MYSQL', type: 'string', default: 'slipway/mariadb:10.11', roles: ALL, schema: imageName, description: 'MySQL engine image' },
   { env: 'SLIPWAY_IMAGE_REDIS', type: 'string', default: 'slipway/redis:7.0', roles: ALL, schema: imageName, description: 'Redis engine image' },

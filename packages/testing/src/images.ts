@@ -1,4 +1,4 @@
-// Small app images for tests and benchmarks, built FROM the local slipway/node:18 (no registry is reachable):
+// Small app images for tests and benchmarks, built FROM the local slipway/node:24 (no registry is reachable):
 // a Node HTTP server that answers its VERSION and environment values, one that never listens, one that exits.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -54,7 +54,7 @@ const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, strin
 };
 
 /** Builds the images that are missing (once; later calls find them) and answers their tags. */
-export async function ensureAppImages(docker: Docker, base = 'slipway/node:18'): Promise<typeof APP_IMAGES> {
+export async function ensureAppImages(docker: Docker, base = 'slipway/node:24'): Promise<typeof APP_IMAGES> {
   for (const [key, tag] of Object.entries(APP_IMAGES) as [keyof typeof APP_IMAGES, string][]) {
     if ((await docker.listImages({ filters: { reference: [tag] } })).length > 0) continue;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-app-image-'));

@@ -3,7 +3,7 @@ import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/
 import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
-import { detect, readSourceTree, type BuildPlan } from './detect';
+import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
 
@@ -12,6 +12,8 @@ export interface BuilderOptions {
   /** Build folders live under `<buildsDir>/<deploymentId>` while a build runs, and are removed after. */
   buildsDir: string;
   images: BaseImages;
+  /** The Node.js majors and Python versions builds may choose from (images of each must exist). */
+  runtimes: Runtimes;
   /** A PEM bundle trusted during builds (npm, pip, OpenSSL), on top of the base image's own; null for none. */
   extraCaBundle: string | null;
   /** CPUs a build may use (cgroup quota). */
@@ -82,9 +84,12 @@ export class Builder {
       emit(`Extracted ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)}) in ${Date.now() - started} ms`);
       if (req.signal?.aborted) throw cancelled();
 
-      const plan = detect(await readSourceTree(app));
+      const plan = detect(await readSourceTree(app), this.o.runtimes);
       for (const r of plan.reasons) emit(r);
-      const dockerfile = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
+      const generated = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).
+      const dockerfile = generated === null ? null : `${generated}LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`;
       let context = app;
       if (dockerfile !== null) {
         context = dir;
@@ -100,7 +105,7 @@ export class Builder {
         for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
       }
       const imageRef = builtImageRef(req.appId, req.deploymentId);
-      const imageId = await this.dockerBuild(context, imageRef, req, emit);
+      const imageId = await this.dockerBuild(context, imageRef, req, dockerfile === null ? labels : {}, emit);
       emit(`Built ${imageRef} (${imageId.slice(0, 19)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       return { imageId, imageRef, language: plan.language };
     } finally {
@@ -109,7 +114,7 @@ export class Builder {
     }
   }
 
-  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, emit: Emit): Promise<string> {
+  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit): Promise<string> {
     const abort = new AbortController();
     let why: 'timeout' | 'cancelled' | null = null;
     const onCancel = () => {
@@ -133,7 +138,7 @@ export class Builder {
         tar.stdout,
         {
           t: imageRef,
-          labels: { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+          labels,
           version: '1',
           rm: true,
           forcerm: true,

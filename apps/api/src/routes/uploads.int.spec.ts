@@ -211,7 +211,7 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
   it('cancelling a deployment while it builds stops the build', async () => {
     const app = await newApp();
     const marker = randomUUID().slice(0, 8);
-    const d = await uploaded(app.id, zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${marker} && sleep 120\nCMD ["node"]\n` }));
+    const d = await uploaded(app.id, zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 120\nCMD ["node"]\n` }));
     const buildRuns = async () => (await p.docker.listContainers()).some((c) => c.Command.includes(marker));
     await waitFor(async () => ((await logText(app.id, d.id)).includes(marker) && (await buildRuns()) ? true : null), 60_000, 'the RUN step to start');
     const cancel = await client.post(`${appsPath()}/${app.id}/deployments/${d.id}/cancel`, {});

@@ -245,7 +245,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
   });
 
   it('a container that exits on its own shows crashed with exit code, restarts and its last lines', async () => {
-    const res = await client.post(appsPath(), { name: `crashy ${randomBytes(2).toString('hex')}`, kind: 'worker', source: 'image', image: p.images.crash, memoryMb: 128 });
+    const res = await client.post(appsPath(), { name: `crashy ${randomBytes(2).toString('hex')}`, kind: 'worker', source: 'image', image: p.images.crashLater, memoryMb: 128 });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ url: null, subdomain: null, port: null });
     await settled(res.body.id, (await deploy(res.body.id)).id);

@@ -1,0 +1,103 @@
+// Readiness a crash can't fool (issue 23): bad releases shipped over a good one under steady requests through Caddy.
+// Each must end `failed` with a reason and the app's own log lines, and the good version must serve throughout.
+import { randomBytes } from 'node:crypto';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { waitFor } from '@slipway/worker/src/testing';
+import { startTestPlatform, type TestPlatform } from '../testing/platform';
+
+jest.setTimeout(300_000);
+
+describe('bad releases over a good one never go live (real Docker and Caddy)', () => {
+  let p: TestPlatform;
+  let client: ApiClient;
+  let ws: { id: string };
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ name: 'releases', readyTimeoutMs: 6_000, stopGraceMs: 3_000 });
+    client = p.client();
+    await signUp(client);
+    ws = await createWorkspace(client);
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  const appsPath = () => `/v1/workspaces/${ws.id}/apps`;
+  const deploy = async (appId: string, body: Record<string, unknown> = {}) => {
+    const res = await client.post(`${appsPath()}/${appId}/deployments`, body);
+    expect(res.status).toBe(201);
+    return res.body as { id: string };
+  };
+  const settled = (appId: string, deploymentId: string) =>
+    waitFor(
+      async () => {
+        const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
+        return ['live', 'failed', 'cancelled'].includes(d.status) ? d : null;
+      },
+      90_000,
+      `deployment ${deploymentId} to finish`,
+    );
+
+  it('exit at once, exit after 1 s and 2 s, OOM at start, crash loop, 127.0.0.1 only, never listening: each fails with why and its log; 0 failed requests', async () => {
+    const res = await client.post(appsPath(), { name: `good ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+    expect(res.status).toBe(201);
+    const app = res.body as { id: string; url: string };
+    expect((await settled(app.id, (await deploy(app.id)).id)).status).toBe('live');
+    expect(await p.viaIngress(app.url)).toEqual({ status: 200, body: 'v1\n' });
+
+    const answers: { status: number; body: string; at?: number }[] = [];
+    let looping = true;
+    const loop = (async () => {
+      while (looping) {
+        const at = Date.now();
+        answers.push({ ...(await p.viaIngress(app.url).catch((e: Error) => ({ status: 0, body: e.message }))), at });
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+
+    const cases: { image: string; reason: RegExp; line: RegExp }[] = [
+      { image: p.images.exitNow, reason: /^The container exited with code 0 before it answered$/, line: /nothing to do, exiting/ },
+      { image: p.images.exit1s, reason: /^The container exited with code 5 \d\.\d s after it first answered$/, line: /exiting after 1000 ms on purpose/ },
+      { image: p.images.exit2s, reason: /^The container exited with code 5 \d\.\d s after it first answered$/, line: /exiting after 2000 ms on purpose/ },
+      { image: p.images.oom, reason: /^The container ran out of memory \(its limit is 128 MB\) and was killed/, line: /loading a large model/ },
+      { image: p.images.crashLoop, reason: /^The container exited with code 1 before it answered$/, line: /Cannot find module 'fastify-that-is-not-installed'/ },
+      { image: p.images.loopback, reason: /^The app did not answer on its port within 6 s: GET \/ on port 8080 \(any HTTP response\), last try: ECONNREFUSED$/, line: /listening on 127.0.0.1 only/ },
+      { image: p.images.silent, reason: /^The app did not answer on its port within 6 s/, line: /starting, but never listening/ },
+    ];
+    const results: { image: string; status: string; failureReason: string; from: number; to: number }[] = [];
+    try {
+      for (const c of cases) {
+        const from = Date.now();
+        const d = await settled(app.id, (await deploy(app.id, { image: c.image })).id);
+        results.push({ image: c.image, status: d.status, failureReason: d.failureReason, from, to: Date.now() });
+        expect({ image: c.image, status: d.status }).toEqual({ image: c.image, status: 'failed' });
+        expect(d.failureReason).toMatch(c.reason);
+        // The deployment's log says the same, followed by the app's own last lines.
+        const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+        expect(log).toContain(d.failureReason);
+        expect(log).toContain('Last log lines:');
+        expect(log.join('\n')).toMatch(c.line);
+        // The failed container is gone; the good one still serves.
+        expect(await p.docker.listContainers({ all: true, filters: { label: [`slipway.deployment=${d.id}`] } })).toEqual([]);
+        expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', currentDeployment: { status: 'live', image: p.images.v1 } });
+      }
+      // A good release still rolls out after all that.
+      expect((await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id)).status).toBe('live');
+      await waitFor(async () => ((await p.viaIngress(app.url)).body === 'v2\n' ? true : null), 15_000, 'v2 to serve');
+    } finally {
+      looping = false;
+      await loop;
+    }
+    const failed = answers.filter((a) => a.status !== 200);
+    const t0 = answers[0]?.at ?? 0;
+    console.log(
+      `bad releases: ${answers.length} requests through the ingress, ${failed.length} failed` +
+        (failed.length ? ` (at ${failed[0]!.at! - t0}..${failed.at(-1)!.at! - t0} ms)` : '') +
+        `\n${results.map((r) => `  ${r.image} (${r.from - t0}..${r.to - t0} ms): ${r.status}: ${r.failureReason}`).join('\n')}`,
+    );
+    expect(answers.length).toBeGreaterThan(500);
+    expect(failed.map(({ status, body }) => ({ status, body }))).toEqual([]);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+  });
+});

@@ -88,7 +88,7 @@ export const CreateAppRequest = {
     cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000, description: 'default: the plan minimum for apps' },
     image: { ...ImageRef, description: 'required when source is image' },
     port: { ...AppPort, description: 'web apps: the port the container listens on (default 8080)' },
-    healthPath: { type: 'string', pattern: '^/[\\x21-\\x7e]{0,255}$', description: 'web apps: an HTTP path that must answer 2xx/3xx before a rollout switches (default: a TCP connect)' },
+    healthPath: { type: 'string', pattern: '^/[\\x21-\\x7e]{0,255}$', description: 'web apps: an HTTP path that must answer 2xx/3xx before a rollout switches (default: any HTTP response to GET /)' },
     github: GithubSource,
   },
 } as const;

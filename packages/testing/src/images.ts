@@ -12,7 +12,7 @@ export const APP_IMAGES = {
   v3: 'slipway-test/app:v3',
   silent: 'slipway-test/app:silent',
   crash: 'slipway-test/app:crash',
-  // Releases that must never go live (issue 23); crashLater exits once it has been running for 4 s.
+  // Releases that must never go live (issue 23); crashLater and exit6s get past the settle window, then exit.
   exitNow: 'slipway-test/app:exit-now',
   exit1s: 'slipway-test/app:exit-1s',
   exit2s: 'slipway-test/app:exit-2s',
@@ -20,6 +20,7 @@ export const APP_IMAGES = {
   crashLoop: 'slipway-test/app:crash-loop',
   loopback: 'slipway-test/app:loopback',
   crashLater: 'slipway-test/app:crash-later',
+  exit6s: 'slipway-test/app:exit-6s',
 } as const;
 
 // GET / → "<VERSION>\n"; GET /env/NAME → the variable's value (404 when unset); GET /file/NAME → a file of /app.
@@ -80,6 +81,7 @@ const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, strin
   crashLoop: bad(BAD.crashLoop),
   loopback: bad(BAD.loopback),
   crashLater: bad(BAD.crashLater),
+  exit6s: bad(exitAfter(6000)),
 };
 
 /** Builds the images that are missing (once; later calls find them) and answers their tags. */

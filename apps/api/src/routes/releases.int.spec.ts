@@ -33,7 +33,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     waitFor(
       async () => {
         const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
-        return ['live', 'failed', 'cancelled'].includes(d.status) ? d : null;
+        return ['live', 'crashed', 'failed', 'cancelled'].includes(d.status) ? d : null;
       },
       90_000,
       `deployment ${deploymentId} to finish`,
@@ -99,5 +99,29 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     expect(answers.length).toBeGreaterThan(500);
     expect(failed.map(({ status, body }) => ({ status, body }))).toEqual([]);
     expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+  });
+
+  it('a release that crashes after the switch, within a minute, is reported crashed on the deployment and the app', async () => {
+    const res = await client.post(appsPath(), { name: `late ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+    const app = res.body as { id: string; url: string };
+    expect((await settled(app.id, (await deploy(app.id)).id)).status).toBe('live');
+    // Answers for 6 s, longer than the settle window: it goes live, then exits.
+    const d = await settled(app.id, (await deploy(app.id, { image: p.images.exit6s })).id);
+    expect(['live', 'crashed']).toContain(d.status);
+    const release = await waitFor(async () => {
+      const r = (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body;
+      return r.status === 'crashed' ? r : null;
+    }, 30_000, 'the deployment to be crashed');
+    expect(release.failureReason).toMatch(/^The container exited on its own with code 5 \d+ s after going live$/);
+    const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+    expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'exiting after 6000 ms on purpose']));
+    const after = (await client.get(`${appsPath()}/${app.id}`)).body;
+    expect(after).toMatchObject({ status: 'crashed', statusDetail: { exitCode: 5 }, currentDeployment: { id: d.id, status: 'crashed' } });
+    // A rollback (or a fix) goes live over it and supersedes it.
+    const first = (await client.get(`${appsPath()}/${app.id}/deployments?limit=2`)).body.data[1] as { id: string };
+    const rb = await client.post(`${appsPath()}/${app.id}/deployments/${first.id}/rollback`);
+    expect((await settled(app.id, rb.body.id)).status).toBe('live');
+    expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('superseded');
+    expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running' });
   });
 });

@@ -17,6 +17,7 @@ import type { AppPowerRequest, AppRepository, AppScope, AppTeardownRequest, AppW
 import { toApp, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import { chunkLines } from './log-lines';
+import { isInUse } from './deployment-state';
 
 const DEFAULT_WEB_PORT = 8080;
 const DNS_LABEL_MAX = 63;
@@ -166,7 +167,7 @@ export class AppService {
 
   private async power(access: WorkspaceAccess, appId: string, action: PowerAction): Promise<App> {
     const app = await this.find(access, appId);
-    const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+    const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
     if (action !== 'stop' && !live) throw new AppError('app_not_deployed', 'The app has no live deployment');
     const scope = { workspaceId: access.workspace.id, appId: app.id };
     await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });

@@ -29,6 +29,8 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     expect(res.status).toBe(201);
     return res.body as { id: string };
   };
+  // The status and, when it failed, why: a failed assertion shows the reason.
+  const outcome = (d: { status: string; failureReason: string | null }) => (d.status === 'failed' ? `failed: ${d.failureReason}` : d.status);
   const settled = (appId: string, deploymentId: string) =>
     waitFor(
       async () => {
@@ -43,7 +45,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     const res = await client.post(appsPath(), { name: `good ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
     expect(res.status).toBe(201);
     const app = res.body as { id: string; url: string };
-    expect((await settled(app.id, (await deploy(app.id)).id)).status).toBe('live');
+    expect(outcome(await settled(app.id, (await deploy(app.id)).id))).toBe('live');
     expect(await p.viaIngress(app.url)).toEqual({ status: 200, body: 'v1\n' });
 
     const answers: { status: number; body: string; at?: number }[] = [];
@@ -83,7 +85,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
         expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', currentDeployment: { status: 'live', image: p.images.v1 } });
       }
       // A good release still rolls out after all that.
-      expect((await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id)).status).toBe('live');
+      expect(outcome(await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id))).toBe('live');
       await waitFor(async () => ((await p.viaIngress(app.url)).body === 'v2\n' ? true : null), 15_000, 'v2 to serve');
     } finally {
       looping = false;
@@ -104,7 +106,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
   it('a release that crashes after the switch, within a minute, is reported crashed on the deployment and the app', async () => {
     const res = await client.post(appsPath(), { name: `late ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
     const app = res.body as { id: string; url: string };
-    expect((await settled(app.id, (await deploy(app.id)).id)).status).toBe('live');
+    expect(outcome(await settled(app.id, (await deploy(app.id)).id))).toBe('live');
     // Answers for 6 s, longer than the settle window: it goes live, then exits.
     const d = await settled(app.id, (await deploy(app.id, { image: p.images.exit6s })).id);
     expect(['live', 'crashed']).toContain(d.status);
@@ -120,7 +122,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     // A rollback (or a fix) goes live over it and supersedes it.
     const first = (await client.get(`${appsPath()}/${app.id}/deployments?limit=2`)).body.data[1] as { id: string };
     const rb = await client.post(`${appsPath()}/${app.id}/deployments/${first.id}/rollback`);
-    expect((await settled(app.id, rb.body.id)).status).toBe('live');
+    expect(outcome(await settled(app.id, rb.body.id))).toBe('live');
     expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('superseded');
     expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running' });
   });

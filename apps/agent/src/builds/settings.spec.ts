@@ -62,6 +62,8 @@ describe("an app's build settings", () => {
     expect(dockerfileFor(over.plan, { images, extraCa: false })).toContain('CMD ["sh","-c","exec node c.js"]');
 
     expect(plan({ 'requirements.txt': '' }, { startCommand: 'python -m app' }).plan).toMatchObject({ language: 'python', start: 'python -m app' });
+    // Variables set in front of the command: no exec (it would take NAME=value for a program).
+    expect(dockerfileFor(plan({ 'package.json': '{}' }, { startCommand: 'ALT=1 node a.js' }).plan, { images, extraCa: false })).toContain('CMD ["sh","-c","ALT=1 node a.js"]');
   });
 
   it('a build command replaces the build step of a Node.js app, as one argument of sh -c in the build container', () => {

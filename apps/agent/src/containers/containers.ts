@@ -2,7 +2,7 @@ import { AppError, LABELS, type ContainerExitEvent, type Logger } from '@slipway
 import type Docker from 'dockerode';
 import type { DockerRuntime } from './docker.runtime';
 import { answersOnHostPort, NamespaceProbe, type Readiness } from './readiness';
-import { createOptions, workspaceNetwork, type ContainerSpec } from './spec';
+import { createOptions, RESTART_POLICY, workspaceNetwork, type ContainerSpec } from './spec';
 
 const LAST_LINES = 20;
 /** One probe's own time limit; a container slower than that to answer one request is not ready. */
@@ -30,14 +30,10 @@ export class Containers {
   async launch(spec: ContainerSpec): Promise<string> {
     await this.docker.ensureNetwork(workspaceNetwork(spec.workspaceId), { [LABELS.workspace]: spec.workspaceId });
     const options = createOptions(spec);
-    const policy = options.HostConfig?.RestartPolicy ?? { Name: 'no' };
     const id = await this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
-    this.heldPolicies.set(id, policy);
     await this.docker.startContainer(id);
     return id;
   }
-
-  private readonly heldPolicies = new Map<string, Docker.HostRestartPolicy>();
 
   /**
    * Waits until a launched container answers its probe (from inside its own network namespace) and then keeps
@@ -48,10 +44,8 @@ export class Containers {
     const problem = await this.judge(id, readiness, emit).catch((e: Error & { statusCode?: number }) =>
       e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
     );
-    const policy = this.heldPolicies.get(id);
-    this.heldPolicies.delete(id);
     if (!problem) {
-      if (policy && policy.Name !== 'no') await this.docker.setRestartPolicy(id, policy);
+      await this.docker.setRestartPolicy(id, RESTART_POLICY);
       return;
     }
     const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);

@@ -12,15 +12,16 @@ export const APP_IMAGES = {
   v3: 'slipway-test/app:v3',
   silent: 'slipway-test/app:silent',
   crash: 'slipway-test/app:crash',
-  // Releases that must never go live (issue 23); crashLater and exit6s get past the settle window, then exit.
+  // Releases that must never go live (issue 23); crashLater and exit9s get well past the settle window (even on a
+  // loaded machine), then exit.
   exitNow: 'slipway-test/app:exit-now',
   exit1s: 'slipway-test/app:exit-1s',
   exit2s: 'slipway-test/app:exit-2s',
   oom: 'slipway-test/app:oom',
   crashLoop: 'slipway-test/app:crash-loop',
   loopback: 'slipway-test/app:loopback',
-  crashLater: 'slipway-test/app:crash-later',
-  exit6s: 'slipway-test/app:exit-6s',
+  crashLater: 'slipway-test/app:crash-after-8s',
+  exit9s: 'slipway-test/app:exit-9s',
 } as const;
 
 // GET / → "<VERSION>\n"; GET /env/NAME → the variable's value (404 when unset); GET /file/NAME → a file of /app.
@@ -64,7 +65,7 @@ const BAD = {
   // What the Fastify starter did on this Node: a module missing at start, exit 1, again at every restart.
   crashLoop: `console.log('starting'); require('fastify-that-is-not-installed');`,
   loopback: `require('node:http').createServer((q, r) => r.end('loopback\\n')).listen(Number(process.env.PORT || 8080), '127.0.0.1', () => console.log('listening on 127.0.0.1 only'));`,
-  crashLater: `console.log('working'); setTimeout(() => { console.log('boom: giving up'); process.exit(3); }, 4000);`,
+  crashLater: `console.log('working'); setTimeout(() => { console.log('boom: giving up'); process.exit(3); }, 8000);`,
 };
 const bad = (script: string) => ({ files: { 'server.js': SERVER, 'bad.js': script }, dockerfile: 'ENV VERSION=bad\nCOPY server.js bad.js /app/\nCMD ["node", "/app/bad.js"]' });
 
@@ -81,7 +82,7 @@ const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, strin
   crashLoop: bad(BAD.crashLoop),
   loopback: bad(BAD.loopback),
   crashLater: bad(BAD.crashLater),
-  exit6s: bad(exitAfter(6000)),
+  exit9s: bad(exitAfter(9000)),
 };
 
 /** Builds the images that are missing (once; later calls find them) and answers their tags. */

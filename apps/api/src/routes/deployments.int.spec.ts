@@ -248,7 +248,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     const res = await client.post(appsPath(), { name: `crashy ${randomBytes(2).toString('hex')}`, kind: 'worker', source: 'image', image: p.images.crashLater, memoryMb: 128 });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ url: null, subdomain: null, port: null });
-    // It keeps running past the settle window, so it goes live; it exits 4 s after its start.
+    // It keeps running past the settle window, so it goes live; it exits 8 s after its start.
     const d = await settled(res.body.id, (await deploy(res.body.id)).id);
     expect(['live', 'crashed']).toContain(d.status);
     const crashed = await appState(res.body.id, 'crashed');

@@ -107,8 +107,8 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     const res = await client.post(appsPath(), { name: `late ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
     const app = res.body as { id: string; url: string };
     expect(outcome(await settled(app.id, (await deploy(app.id)).id))).toBe('live');
-    // Answers for 6 s, longer than the settle window: it goes live, then exits.
-    const d = await settled(app.id, (await deploy(app.id, { image: p.images.exit6s })).id);
+    // Answers for 9 s, well past the settle window: it goes live, then exits.
+    const d = await settled(app.id, (await deploy(app.id, { image: p.images.exit9s })).id);
     expect(['live', 'crashed']).toContain(d.status);
     const release = await waitFor(async () => {
       const r = (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body;
@@ -116,7 +116,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     }, 30_000, 'the deployment to be crashed');
     expect(release.failureReason).toMatch(/^The container exited on its own with code 5 \d+ s after going live$/);
     const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
-    expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'exiting after 6000 ms on purpose']));
+    expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'exiting after 9000 ms on purpose']));
     const after = (await client.get(`${appsPath()}/${app.id}`)).body;
     expect(after).toMatchObject({ status: 'crashed', statusDetail: { exitCode: 5 }, currentDeployment: { id: d.id, status: 'crashed' } });
     // A rollback (or a fix) goes live over it and supersedes it.

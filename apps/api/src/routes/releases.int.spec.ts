@@ -2,8 +2,8 @@
 // Each must end `failed` with a reason and the app's own log lines, and the good version must serve throughout.
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from '../testing/platform';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(300_000);
 

@@ -45,7 +45,10 @@ export class Containers {
       e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
     );
     if (!problem) {
-      await this.docker.setRestartPolicy(id, RESTART_POLICY);
+      await this.known(this.docker.setRestartPolicy(id, RESTART_POLICY)).catch((e: unknown) => {
+        if (e instanceof AppError && e.code === 'not_found') throw new AppError('rollout_failed', 'The container was removed (not by this rollout) once it was ready');
+        throw e;
+      });
       return;
     }
     const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);

@@ -90,14 +90,15 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     } finally {
       looping = false;
       await loop;
+      const t0 = answers[0]?.at ?? 0;
+      const bad = answers.filter((a) => a.status !== 200);
+      console.log(
+        `bad releases: ${answers.length} requests through the ingress, ${bad.length} failed` +
+          (bad.length ? ` (at ${bad.map((a) => `${a.at! - t0} ms: ${a.status || a.body}`).join(', ')})` : '') +
+          `\n${results.map((r) => `  ${r.image} (${r.from - t0}..${r.to - t0} ms): ${r.status}: ${r.failureReason}`).join('\n')}`,
+      );
     }
     const failed = answers.filter((a) => a.status !== 200);
-    const t0 = answers[0]?.at ?? 0;
-    console.log(
-      `bad releases: ${answers.length} requests through the ingress, ${failed.length} failed` +
-        (failed.length ? ` (at ${failed[0]!.at! - t0}..${failed.at(-1)!.at! - t0} ms)` : '') +
-        `\n${results.map((r) => `  ${r.image} (${r.from - t0}..${r.to - t0} ms): ${r.status}: ${r.failureReason}`).join('\n')}`,
-    );
     expect(answers.length).toBeGreaterThan(500);
     expect(failed.map(({ status, body }) => ({ status, body }))).toEqual([]);
     expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));

@@ -250,7 +250,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect(res.body).toMatchObject({ url: null, subdomain: null, port: null });
     // It keeps running past the settle window, so it goes live; it exits 8 s after its start.
     const d = await settled(res.body.id, (await deploy(res.body.id)).id);
-    expect(['live', 'crashed']).toContain(d.status);
+    expect(['live', 'crashed']).toContain(d.status === 'failed' ? `failed: ${d.failureReason}` : d.status);
     const crashed = await appState(res.body.id, 'crashed');
     expect(crashed.statusDetail).toMatchObject({ exitCode: 3, restarts: expect.any(Number), message: expect.stringMatching(/code 3/) });
     expect(crashed.statusDetail.tail).toMatch(/boom: giving up/);

@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { detect, type SourceTree } from './detect';
-import { dockerfileFor } from './dockerfiles';
+import { DEFAULT_BASE_IMAGES, dockerfileFor } from './dockerfiles';
 import { BuildError } from './extract';
 import { applySettings, narrowToRoot, NO_SETTINGS, parseSettings, rootDirectory, withStartCommand, type AppBuildSettings } from './settings';
 
 const tree = (files: Record<string, string>): SourceTree => ({ files: new Set(Object.keys(files)), read: (n) => files[n] ?? null });
-const images = { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' };
+const images = DEFAULT_BASE_IMAGES;
 const plan = (files: Record<string, string>, s: Partial<AppBuildSettings>) => {
   const settings = { ...NO_SETTINGS, ...s };
   return applySettings(detect(withStartCommand(tree(files), settings)), settings);

@@ -70,7 +70,8 @@ describe("an app's build settings", () => {
     const p = plan({ 'package.json': JSON.stringify({ scripts: { build: 'tsc', start: 'node dist/a.js' } }) }, { buildCommand: "npm run build:prod && echo 'done'" });
     expect(p.plan).toMatchObject({ build: `sh -c 'npm run build:prod && echo '\\''done'\\'''` });
     expect(p.lines).toEqual(["Build command from the app's settings: npm run build:prod && echo 'done'"]);
-    expect(p.plan.reasons.join('\n')).not.toMatch(/build script/);
+    expect(p.plan.reasons.join('\n')).not.toMatch(/build script|no build/);
+    expect(p.plan.reasons[0]).toContain(" · npm run build:prod && echo 'done' · ");
     expect(dockerfileFor(p.plan, { images, extraCa: false })).toContain(`RUN sh -c 'npm run build:prod && echo '\\''done'\\'''\n`);
   });
 

@@ -99,7 +99,18 @@ export function applySettings(plan: BuildPlan, s: AppBuildSettings): { plan: Bui
   }
   // Detection took the start command as a Procfile's line (and saw the build script): say what really decides.
   let reasons = s.startCommand ? plan.reasons.filter((r) => !/Procfile/.test(r)) : plan.reasons;
-  if (s.buildCommand && plan.language === 'node') reasons = reasons.filter((r) => !/build script/.test(r));
+  if (s.buildCommand && plan.language === 'node') {
+    // The summary line ("Node 24 … · npm ci · <build> · <start>") names the build it detected: name ours instead.
+    const summary = (plan as { summary?: string }).summary;
+    reasons = reasons
+      .filter((r) => !/build script/.test(r))
+      .map((r) => {
+        const parts = r.split(' · ');
+        if (r !== summary || parts.length < 4) return r;
+        parts[parts.length - 2] = s.buildCommand!;
+        return parts.join(' · ');
+      });
+  }
   if (s.startCommand) lines.push(`Start command from the app's settings: ${s.startCommand}`);
   if (!s.buildCommand) return { plan: { ...plan, reasons }, lines };
   if (plan.language !== 'node') {

@@ -35,6 +35,8 @@ export interface AgentOptions {
   logger: Logger;
   /** Caddy's admin API (config.agent.caddyAdminUrl); default http://127.0.0.1:2019. */
   caddyAdminUrl?: string;
+  /** How long a new app container must keep running and answering before its route moves (config.agent.readySettleMs); default 3 s. */
+  readySettleMs?: number;
   /** Builds of uploaded .zip files (limits, base images, extra CA bundle); defaults in DEFAULT_BUILD_OPTIONS. */
   build?: Partial<BuildSettings>;
 }
@@ -71,7 +73,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
   const containers = new Containers(docker, o.logger);
-  const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger);
+  const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger, o.readySettleMs ?? 3_000);
   const nodeInfo = () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,

@@ -74,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
         maxUploadBytes: config.limits.uploadZipBytes,
         maxFileBytes: config.limits.uploadFileBytes,
         logger,
+        readySettleMs: config.agent.readySettleMs,
         // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
         build: {
           images: { node: config.images.node, nodeBuild: config.images.nodeBuild, python: config.images.python, static: config.images.static },

@@ -24,6 +24,8 @@ export interface Config {
     caddyAdminUrl: string;
     dockerSocket: string;
     extraCaBundle: string | null;
+    /** How long a new app container must keep running and answering before its route moves to it. */
+    readySettleMs: number;
     build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number };
   };
   /** `node`, `nodeBuild` and `python` are templates: `{major}` / `{version}` stand for the app's runtime version. */
@@ -126,6 +128,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
       dockerSocket: v.DOCKER_SOCKET,
       extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,
+      readySettleMs: v.SLIPWAY_READY_SETTLE_MS,
       build: {
         cpus: v.SLIPWAY_BUILD_CPUS,
         memoryMb: v.SLIPWAY_BUILD_MEMORY_MB,

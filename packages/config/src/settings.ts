@@ -48,6 +48,7 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_AGENT_PUBLIC_IPV4', type: 'list', default: ['127.0.0.1'], roles: A, schema: { type: 'array', items: { type: 'string', format: 'ipv4' } }, description: 'public IPv4 addresses of this server (A records of custom domains)' },
   { env: 'SLIPWAY_CADDY_ADMIN_URL', type: 'string', default: 'http://127.0.0.1:2019', roles: A, schema: { type: 'string', pattern: '^https?://' }, description: "Caddy's admin API" },
   { env: 'DOCKER_SOCKET', type: 'string', default: '/var/run/docker.sock', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'Docker engine socket' },
+  { env: 'SLIPWAY_READY_SETTLE_MS', type: 'integer', default: 3_000, roles: A, schema: { type: 'integer', minimum: 0, maximum: 600_000 }, description: 'a new app container must keep running and answering this long, with no restart, before its route moves to it' },
   { env: 'SLIPWAY_BUILD_CA_BUNDLE', type: 'string', default: '', roles: A, description: 'extra CA bundle trusted during builds (corporate proxies)' },
   { env: 'SLIPWAY_BUILD_CPUS', type: 'integer', default: 1, roles: A, schema: { type: 'integer', minimum: 1, maximum: 64 }, description: 'vCPUs one build of an upload may use' },
   { env: 'SLIPWAY_BUILD_MEMORY_MB', type: 'integer', default: 2048, roles: A, schema: { type: 'integer', minimum: 256 }, description: 'memory one build may use (MB)' },

@@ -6,6 +6,7 @@ import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runt
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
+import { applySettings, narrowToRoot, NO_SETTINGS, withStartCommand, type AppBuildSettings } from './settings';
 
 export interface BuilderOptions {
   docker: DockerRuntime;
@@ -31,6 +32,8 @@ export interface BuildRequest {
   appId: string;
   deploymentId: string;
   zipPath: string;
+  /** The app's build command, start command and root directory, over detection (settings.ts). */
+  settings?: AppBuildSettings;
   /** Aborting it stops the build (a cancelled deployment). */
   signal?: AbortSignal;
 }
@@ -84,8 +87,11 @@ export class Builder {
       emit(`Extracted ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)}) in ${Date.now() - started} ms`);
       if (req.signal?.aborted) throw cancelled();
 
-      const plan = detect(await readSourceTree(app), this.o.runtimes);
-      for (const r of plan.reasons) emit(r);
+      const settings = req.settings ?? NO_SETTINGS;
+      await narrowToRoot(app, settings.rootDirectory);
+      const applied = applySettings(detect(withStartCommand(await readSourceTree(app), settings), this.o.runtimes), settings);
+      const plan = applied.plan;
+      for (const r of [...applied.lines, ...plan.reasons]) emit(r);
       const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
       const generated = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
       // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).

@@ -136,8 +136,11 @@ function copy(sources: string[], dest: string): string {
   return `COPY ${JSON.stringify([...sources, dest])}`;
 }
 
-/** The start command runs through sh -c, so $PORT and the Procfile's shell syntax work; exec when it is one command. */
+/**
+ * The start command runs through sh -c, so $PORT and the Procfile's shell syntax work; exec when it is one command
+ * (not after `NAME=value` assignments: `exec NAME=value …` would look for a program of that name).
+ */
 function cmd(start: string): string {
-  const simple = !/[;&|<>()`\n]/.test(start);
+  const simple = !/[;&|<>()`\n]/.test(start) && !/^\s*[A-Za-z_][A-Za-z0-9_]*=/.test(start);
   return `CMD ${JSON.stringify(['sh', '-c', simple ? `exec ${start}` : start])}`;
 }

@@ -5,6 +5,8 @@ import type Docker from 'dockerode';
 export const workspaceNetwork = (workspaceId: string) => `slipway-ws-${workspaceId}`;
 
 const PIDS_LIMIT = 512;
+/** Docker brings a crashed container back with backoff; `Containers.ready` arms it once the container is ready. */
+export const RESTART_POLICY: Docker.HostRestartPolicy = { Name: 'unless-stopped', MaximumRetryCount: 0 };
 
 /**
  * What a workload (an app's deployment today, a managed database next) asks of the container layer. The layer adds
@@ -50,7 +52,7 @@ export function createOptions(spec: ContainerSpec): Docker.ContainerCreateOption
       Binds: spec.mounts.map((m) => `${m.hostPath}:${m.containerPath}`),
       NetworkMode: workspaceNetwork(spec.workspaceId),
       PortBindings: port && spec.port ? { [port]: [{ HostIp: '127.0.0.1', HostPort: String(spec.port.host) }] } : undefined,
-      RestartPolicy: { Name: 'unless-stopped', MaximumRetryCount: 0 },
+      RestartPolicy: RESTART_POLICY,
       LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },
     },
   };

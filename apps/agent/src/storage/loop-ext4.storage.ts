@@ -1,0 +1,480 @@
+// Project folders as one sparse ext4 image per app, loop-mounted on `volumes/<appId>`. The kernel stops a write past
+// the size with ENOSPC in that file system only; nothing scans. The choice, its figures and its costs (a loop device,
+// a journal thread and ~0.4 MB of kernel memory per app; ~0.1–0.3 s to make one):
+// docs/decisions/0007-project-folders-on-loop-ext4-images.md.
+//
+// On disk, under `storageDir/images/`: `<appId>.ext4` (the image, sparse: it takes what the app wrote, not its
+// size) and `<appId>.json` (the size asked for). Both are the truth at start: every image is mounted again.
+// A folder is made in `<appId>.ext4.part`, sized and checked on `storageDir/staging/<appId>`, recorded, then
+// renamed: a crash half-way leaves a `.part` (removed at start) and never a folder of the wrong size.
+// The mount points are made immutable (chattr +i) while nothing is mounted on them, so a container that Docker
+// starts before the agent has mounted its folder can write nothing to the server's own disk there.
+import { constants as C } from 'node:fs';
+import { mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, stat, statfs, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError, type Logger } from '@slipway/core';
+import { findMount, hasDevice, mbToBytes, toMbCeil, type Mount } from './mountinfo';
+import { CommandError, run } from './run';
+import { APP_ID, MAX_LIMIT_MB, MIN_LIMIT_MB, type FolderUsage, type ProjectStorage, type ServerDisk } from './storage';
+
+export interface LoopExt4StorageOptions {
+  /** `<data dir>/volumes`: the mount points, one per app (what the containers and the Files service see). */
+  volumesDir: string;
+  /** `<data dir>/storage`: images, their records, the staging mount points. */
+  storageDir: string;
+  logger: Logger;
+  /** Folders mounted at once at start; default 8. */
+  startConcurrency?: number;
+}
+
+interface FolderRecord {
+  limitMb: number;
+}
+
+const MB = 1024 * 1024;
+const MOUNT_OPTIONS = 'loop,noatime,nosuid,nodev';
+
+const isErrno = (err: unknown, code: string) => (err as NodeJS.ErrnoException | undefined)?.code === code;
+
+export class LoopExt4Storage implements ProjectStorage {
+  private readonly imagesDir: string;
+  private readonly stagingDir: string;
+  private readonly orphansDir: string;
+  private readonly locks = new Map<string, Promise<unknown>>();
+  /** e2fsprogs < 1.47 has no `assume_storage_prezeroed`; then ext4 zeroes the inode tables after mounting. */
+  private prezeroed = true;
+  /** Whether a mounted folder can grow (CAP_SYS_RESOURCE); known at start. */
+  private online = false;
+
+  constructor(private readonly o: LoopExt4StorageOptions) {
+    this.imagesDir = path.join(o.storageDir, 'images');
+    this.stagingDir = path.join(o.storageDir, 'staging');
+    this.orphansDir = path.join(o.storageDir, 'orphans');
+  }
+
+  async start(): Promise<void> {
+    if (process.getuid?.() !== 0) throw new AppError('internal', 'The storage layer needs root: it loop-mounts one ext4 image per app');
+    await this.checkTools();
+    this.online = await hasCapability(CAP_SYS_RESOURCE);
+    for (const dir of [this.imagesDir, this.stagingDir, this.o.volumesDir]) await mkdir(dir, { recursive: true, mode: 0o755 });
+    const mounts = await readMountinfo();
+    // A create that stopped half-way: its staging mount and its .part image.
+    for (const name of await readdir(this.stagingDir)) {
+      const point = path.join(this.stagingDir, name);
+      if (findMount(mounts, point)) await run(['umount', point]);
+      await rmdir(point).catch(() => undefined);
+    }
+    const names = await readdir(this.imagesDir);
+    for (const name of names.filter((n) => n.endsWith('.part'))) await rm(path.join(this.imagesDir, name), { force: true });
+    const ids = names.filter((n) => n.endsWith('.ext4')).map((n) => n.slice(0, -'.ext4'.length)).filter((id) => APP_ID.test(id));
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      const id = name.slice(0, -'.json'.length);
+      if (!ids.includes(id)) await rm(path.join(this.imagesDir, name), { force: true }); // recorded, never renamed
+    }
+    let failed = 0;
+    await forEachLimit(ids, this.o.startConcurrency ?? 8, (id) =>
+      this.lock(id, () => this.ensureMounted(id, mounts)).catch((err: unknown) => {
+        failed += 1;
+        this.o.logger.error({ err, appId: id }, 'project folder could not be mounted');
+      }),
+    );
+    this.o.logger.info({ folders: ids.length, failed }, 'project folders mounted');
+  }
+
+  async create(appId: string, limitMb: number): Promise<FolderUsage> {
+    checkArgs(appId, limitMb);
+    return this.lock(appId, async () => {
+      const record = await this.readRecord(appId);
+      if (record && (await exists(this.imagePath(appId)))) {
+        await this.ensureMounted(appId);
+        if (limitMb < record.limitMb) throw shrinkRefused(record.limitMb, limitMb);
+        if (limitMb > record.limitMb) await this.grow(appId, limitMb);
+      } else {
+        await this.make(appId, limitMb);
+      }
+      return (await this.usageOf(appId))!;
+    });
+  }
+
+  async resize(appId: string, limitMb: number): Promise<FolderUsage> {
+    checkArgs(appId, limitMb);
+    return this.lock(appId, async () => {
+      const record = await this.readRecord(appId);
+      if (!record || !(await exists(this.imagePath(appId)))) throw new AppError('not_found', 'The app has no project folder on this server');
+      await this.ensureMounted(appId);
+      if (limitMb < record.limitMb) throw shrinkRefused(record.limitMb, limitMb);
+      if (limitMb > record.limitMb) await this.grow(appId, limitMb);
+      return (await this.usageOf(appId))!;
+    });
+  }
+
+  async usage(appId: string): Promise<FolderUsage | null> {
+    if (!APP_ID.test(appId)) return null;
+    return this.usageOf(appId);
+  }
+
+  async usageAll(): Promise<Map<string, FolderUsage>> {
+    const mounts = await readMountinfo();
+    const out = new Map<string, FolderUsage>();
+    for (const name of await readdir(this.imagesDir).catch(() => [] as string[])) {
+      if (!name.endsWith('.ext4')) continue;
+      const id = name.slice(0, -'.ext4'.length);
+      const u = APP_ID.test(id) ? await this.usageOf(id, mounts) : null;
+      if (u) out.set(id, u);
+    }
+    return out;
+  }
+
+  remove(appId: string): Promise<void> {
+    if (!APP_ID.test(appId)) return Promise.reject(new AppError('invalid_path', 'Not an app id'));
+    return this.lock(appId, async () => {
+      const point = this.mountPoint(appId);
+      await this.unmount(point);
+      await run(['chattr', '-i', point]).catch(() => undefined); // absent, or not immutable
+      await rm(point, { recursive: true, force: true });
+      // Unlinked while a container that still holds the folder runs: the kernel frees the blocks when it exits.
+      await rm(this.imagePath(appId), { force: true });
+      await rm(`${this.imagePath(appId)}.part`, { force: true });
+      await rm(this.recordPath(appId), { force: true });
+      this.o.logger.info({ appId }, 'project folder removed');
+    });
+  }
+
+  /** Whether folders grow while mounted and in use (the agent has CAP_SYS_RESOURCE); else resize needs the app stopped. */
+  get growsInPlace(): boolean {
+    return this.online;
+  }
+
+  async serverDisk(): Promise<ServerDisk> {
+    const fs = await statfs(this.o.storageDir);
+    let allocatedMb = 0;
+    let folders = 0;
+    for (const name of await readdir(this.imagesDir).catch(() => [] as string[])) {
+      if (!name.endsWith('.json')) continue;
+      const record = await this.readRecord(name.slice(0, -'.json'.length));
+      if (record) {
+        allocatedMb += record.limitMb;
+        folders += 1;
+      }
+    }
+    return { totalMb: Math.floor((fs.blocks * fs.bsize) / MB), freeMb: Math.floor((fs.bavail * fs.bsize) / MB), allocatedMb, folders };
+  }
+
+  /** Unmounts every folder (nothing deleted): for tests and for an operator taking the server down. */
+  async unmountAll(): Promise<void> {
+    for (const name of await readdir(this.imagesDir).catch(() => [] as string[])) {
+      if (!name.endsWith('.ext4')) continue;
+      const id = name.slice(0, -'.ext4'.length);
+      await this.lock(id, () => this.unmount(this.mountPoint(id)));
+    }
+  }
+
+  private imagePath = (id: string) => path.join(this.imagesDir, `${id}.ext4`);
+  private recordPath = (id: string) => path.join(this.imagesDir, `${id}.json`);
+  private mountPoint = (id: string) => path.join(this.o.volumesDir, id);
+
+  private async usageOf(id: string, mounts?: string): Promise<FolderUsage | null> {
+    const record = await this.readRecord(id);
+    if (!record) return null;
+    const point = this.mountPoint(id);
+    if (!findMount(mounts ?? (await readMountinfo()), point)) return null;
+    const room = await roomOf(point, (await stat(this.imagePath(id))).size);
+    // The image is sized so that its room equals the limit when empty: what is missing is what the app took.
+    return { limitMb: record.limitMb, usedMb: Math.max(0, toMbCeil(mbToBytes(record.limitMb) - room)) };
+  }
+
+  private async make(id: string, limitMb: number): Promise<void> {
+    const image = this.imagePath(id);
+    const part = `${image}.part`;
+    const staging = path.join(this.stagingDir, id);
+    const point = this.mountPoint(id);
+    await rm(part, { force: true });
+    const fh = await open(part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o600);
+    try {
+      await fh.truncate(mbToBytes(limitMb)); // sparse: nothing written yet
+    } finally {
+      await fh.close();
+    }
+    try {
+      await this.mkfs(part, limitMb);
+      await mkdir(staging, { recursive: true });
+      await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, part, staging]);
+      try {
+        await this.fit(staging, part, limitMb, 0);
+        // A folder that existed before this layer (a plain directory): its files move into the new file system.
+        const legacy = await readdir(point).catch(() => [] as string[]);
+        if (legacy.length > 0) {
+          try {
+            await run(['cp', '-a', '--', `${point}/.`, staging], 30 * 60_000);
+          } catch (err) {
+            if (err instanceof CommandError && /No space left/.test(err.stderr)) {
+              throw new AppError('payload_too_large', `The app's existing files do not fit in ${limitMb} MB`);
+            }
+            throw err;
+          }
+        }
+      } finally {
+        await run(['umount', staging]);
+        await rmdir(staging).catch(() => undefined);
+      }
+      await writeJsonAtomic(this.recordPath(id), { limitMb } satisfies FolderRecord);
+      await rename(part, image);
+    } catch (err) {
+      await rm(part, { force: true });
+      throw err;
+    }
+    await this.clearLegacy(point);
+    await this.ensureMounted(id);
+    this.o.logger.info({ appId: id, limitMb }, 'project folder made');
+  }
+
+  private async grow(id: string, limitMb: number): Promise<void> {
+    const record = await this.readRecord(id);
+    const point = this.mountPoint(id);
+    const room = await roomOf(point, (await stat(this.imagePath(id))).size);
+    const used = record ? Math.max(0, mbToBytes(record.limitMb) - room) : 0;
+    await this.fit(point, this.imagePath(id), limitMb, used);
+    await writeJsonAtomic(this.recordPath(id), { limitMb } satisfies FolderRecord);
+    this.o.logger.info({ appId: id, limitMb, online: this.online }, 'project folder grown');
+  }
+
+  /**
+   * Grows the image mounted on `point` until its room (free space plus `used`, what the app's files take) is
+   * `limitMb`: ext4 keeps part of a file system for its journal, inode tables and delayed-allocation reserve, so the
+   * image is a few % larger than the limit. Data is kept either way.
+   */
+  private async fit(point: string, image: string, limitMb: number, used: number): Promise<void> {
+    const target = mbToBytes(limitMb);
+    let last: { size: number; room: number } | null = null;
+    for (let i = 0; i < 8; i++) {
+      const size = (await stat(image)).size;
+      const room = (await roomOf(point, size)) + used;
+      if (room >= target) return;
+      // The first step assumes every added byte is room (it is ~95 %: the new block groups' inode tables and
+      // bitmaps); later ones divide by what the previous step really gave, so the room ends just above the limit.
+      const marginal = last && size > last.size ? Math.min(1, Math.max(0.8, (room - last.room) / (size - last.size))) : 1;
+      last = { size, room };
+      const next = Math.ceil((size + (target - room) / marginal + 64 * 1024) / 4096) * 4096;
+      if (this.online) await this.growOnline(point, image, next);
+      else await this.growOffline(point, image, next);
+    }
+    throw new AppError('internal', `The project folder could not be sized to ${limitMb} MB`);
+  }
+
+  /** The app keeps running: losetup -c tells the loop device its new size, resize2fs grows the mounted file system. */
+  private async growOnline(point: string, image: string, bytes: number): Promise<void> {
+    await truncate(image, bytes);
+    const dev = (await this.mountOf(point)).source;
+    await run(['losetup', '-c', dev]);
+    await run(['resize2fs', dev], 10 * 60_000);
+    // The kernel sizes its delayed-allocation reserve at mount time only: set it as a new mount would, so the room
+    // measured now is the room after the next mount too.
+    const sysfs = `/sys/fs/ext4/${path.basename(dev)}/reserved_clusters`;
+    await writeFile(sysfs, String(reservedBytes(bytes) / 4096)).catch((err: unknown) => this.o.logger.warn({ err, sysfs }, 'reserve not updated'));
+  }
+
+  /**
+   * Without CAP_SYS_RESOURCE the kernel refuses to grow a mounted ext4 (EXT4_IOC_RESIZE_FS): the file system is
+   * unmounted, grown and mounted again, which is only safe when nothing else holds it (a container started with
+   * it, a file open here): then FolderBusyError, and the caller stops the app first.
+   */
+  private async growOffline(point: string, image: string, bytes: number): Promise<void> {
+    const mount = await this.mountOf(point);
+    if (await heldByAnotherNamespace(mount.device)) throw new FolderBusyError(point);
+    try {
+      await run(['umount', point]);
+    } catch (err) {
+      if (err instanceof CommandError && /busy/i.test(err.stderr)) throw new FolderBusyError(point);
+      throw err;
+    }
+    try {
+      await truncate(image, bytes);
+      await run(['e2fsck', '-f', '-p', image], 10 * 60_000).catch((err: unknown) => {
+        // 1: errors corrected, 2: corrected, reboot advised (not for an unmounted image): both leave it clean.
+        if (!(err instanceof CommandError && (err.exitCode === 1 || err.exitCode === 2))) throw err;
+      });
+      await run(['resize2fs', image], 10 * 60_000);
+    } finally {
+      await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, image, point]);
+    }
+  }
+
+  private async mkfs(image: string, limitMb: number): Promise<void> {
+    // 4 KiB blocks and an inode per 8 KiB whatever the size (mke2fs would pick 1 KiB blocks under 512 MB); a journal
+    // of 1/64 of the size within 4–64 MB; no blocks kept for root (-m 0): the app's size is all the app's.
+    const journalMb = Math.min(64, Math.max(4, Math.floor(limitMb / 64)));
+    const base = ['mkfs.ext4', '-q', '-F', '-b', '4096', '-i', '8192', '-m', '0', '-J', `size=${journalMb}`, '-L', 'slipway-app'];
+    if (this.prezeroed) {
+      try {
+        // The image is a sparse file, so zeros already: nothing to write at mkfs time or later (ext4lazyinit).
+        await run([...base, '-E', 'nodiscard,assume_storage_prezeroed=1', image]);
+        return;
+      } catch (err) {
+        if (!(err instanceof CommandError) || !/assume_storage_prezeroed|Bad option/i.test(err.stderr)) throw err;
+        this.prezeroed = false;
+      }
+    }
+    await run([...base, '-E', 'nodiscard', image]);
+  }
+
+  private async ensureMounted(id: string, mountsSnapshot?: string): Promise<void> {
+    const point = this.mountPoint(id);
+    const mounted = findMount(mountsSnapshot ?? (await readMountinfo()), point);
+    if (mounted) {
+      if (mounted.fsType !== 'ext4') throw new AppError('internal', `${point} is a ${mounted.fsType} mount, not the app's image`);
+      return;
+    }
+    await mkdir(point, { recursive: true, mode: 0o755 });
+    await this.clearLegacy(point);
+    await run(['chattr', '+i', point]);
+    await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, this.imagePath(id), point]);
+  }
+
+  /** Files under an unmounted mount point would be hidden by the mount: they are moved aside, never deleted. */
+  private async clearLegacy(point: string): Promise<void> {
+    const entries = await readdir(point).catch(() => [] as string[]);
+    if (entries.length === 0) return;
+    if (findMount(await readMountinfo(), point)) return;
+    await run(['chattr', '-i', point]).catch(() => undefined);
+    await mkdir(this.orphansDir, { recursive: true, mode: 0o700 });
+    const aside = path.join(this.orphansDir, `${path.basename(point)}-${Date.now()}`);
+    await rename(point, aside);
+    await mkdir(point, { mode: 0o755 });
+    this.o.logger.warn({ point, aside }, 'files under an unmounted project folder moved aside');
+  }
+
+  private async unmount(point: string): Promise<void> {
+    if (!findMount(await readMountinfo(), point)) return;
+    try {
+      await run(['umount', point]);
+    } catch (err) {
+      // Busy (a process of the agent's own has a file open): detach now, the kernel finishes when it is closed.
+      if (!(err instanceof CommandError) || !/busy/i.test(err.stderr)) throw err;
+      await run(['umount', '-l', point]);
+    }
+  }
+
+  private async mountOf(point: string): Promise<Mount> {
+    const m = findMount(await readMountinfo(), point);
+    if (!m || !m.source.startsWith('/dev/loop')) throw new AppError('internal', `${point} is not loop-mounted`);
+    return m;
+  }
+
+  private async readRecord(id: string): Promise<FolderRecord | null> {
+    try {
+      const r = JSON.parse(await readFile(this.recordPath(id), 'utf8')) as Partial<FolderRecord>;
+      return typeof r.limitMb === 'number' ? { limitMb: r.limitMb } : null;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw err;
+    }
+  }
+
+  private async checkTools(): Promise<void> {
+    for (const argv of [['mkfs.ext4', '-V'], ['resize2fs'], ['losetup', '--version'], ['chattr', '-V']]) {
+      try {
+        await run(argv);
+      } catch (err) {
+        // resize2fs without arguments prints its usage and exits 1: present.
+        if (err instanceof CommandError && typeof err.exitCode === 'number') continue;
+        throw new AppError('internal', `${argv[0]} is missing: install e2fsprogs and util-linux`);
+      }
+    }
+  }
+
+  /** One operation at a time per app, in call order. */
+  private lock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(id) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(id, tail);
+    void tail.then(() => {
+      if (this.locks.get(id) === tail) this.locks.delete(id);
+    });
+    return next;
+  }
+}
+
+function checkArgs(appId: string, limitMb: number): void {
+  if (!APP_ID.test(appId)) throw new AppError('invalid_path', 'Not an app id');
+  if (!Number.isInteger(limitMb) || limitMb < MIN_LIMIT_MB || limitMb > MAX_LIMIT_MB) {
+    throw new AppError('validation_failed', `A project folder's size is a whole number of MB from ${MIN_LIMIT_MB} to ${MAX_LIMIT_MB}`);
+  }
+}
+
+const shrinkRefused = (current: number, asked: number) =>
+  new AppError('validation_failed', `A project folder only grows: it has ${current} MB, ${asked} MB was asked`);
+
+/** A folder that cannot grow now: mounted in a container (or open here) while the kernel refuses an online grow. */
+export class FolderBusyError extends Error {
+  constructor(readonly point: string) {
+    super(`The project folder is in use and this server cannot grow it in place (no CAP_SYS_RESOURCE): stop the app first`);
+  }
+}
+
+const CAP_SYS_RESOURCE = 24;
+
+/** ext4's delayed-allocation reserve for a file system of `bytes`: 2 % of its blocks or 4096, the smaller. */
+const reservedBytes = (bytes: number) => Math.min(Math.floor(Math.floor(bytes / 4096) / 50), 4096) * 4096;
+
+/** What can still be written in the ext4 mounted on `point`, whose image has `imageBytes` (free less the reserve). */
+async function roomOf(point: string, imageBytes: number): Promise<number> {
+  const fs = await statfs(point);
+  return Math.max(0, fs.bfree * fs.bsize - reservedBytes(imageBytes));
+}
+
+async function hasCapability(bit: number): Promise<boolean> {
+  const status = await readFile('/proc/self/status', 'utf8');
+  const eff = /^CapEff:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+  return eff ? (BigInt(`0x${eff}`) & (1n << BigInt(bit))) !== 0n : false;
+}
+
+/** Whether a process in a mount namespace other than the agent's (a container) has the device `major:minor` mounted. */
+async function heldByAnotherNamespace(device: string): Promise<boolean> {
+  const own = await readlink('/proc/self/ns/mnt');
+  const seen = new Set([own]);
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const ns = await readlink(`/proc/${pid}/ns/mnt`);
+      if (seen.has(ns)) continue;
+      seen.add(ns);
+      if (hasDevice(await readFile(`/proc/${pid}/mountinfo`, 'utf8'), device)) return true;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return false;
+}
+
+const readMountinfo = () => readFile('/proc/self/mountinfo', 'utf8');
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(JSON.stringify(value));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, file);
+}
+
+async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}

@@ -10,10 +10,10 @@
 // The mount points are made immutable (chattr +i) while nothing is mounted on them, so a container that Docker
 // starts before the agent has mounted its folder can write nothing to the server's own disk there.
 import { constants as C } from 'node:fs';
-import { mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, stat, statfs, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type Logger } from '@slipway/core';
-import { findMount, hasDevice, mbToBytes, toMbCeil, type Mount } from './mountinfo';
+import { findMount, mbToBytes, toMbCeil, type Mount } from './mountinfo';
 import { CommandError, run } from './run';
 import { APP_ID, MAX_LIMIT_MB, MIN_LIMIT_MB, type FolderUsage, type ProjectStorage, type ServerDisk } from './storage';
 
@@ -186,37 +186,25 @@ export class LoopExt4Storage implements ProjectStorage {
   private async make(id: string, limitMb: number): Promise<void> {
     const image = this.imagePath(id);
     const part = `${image}.part`;
-    const staging = path.join(this.stagingDir, id);
     const point = this.mountPoint(id);
     await rm(part, { force: true });
-    const fh = await open(part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o600);
+    await (await open(part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o600)).close();
     try {
-      await fh.truncate(mbToBytes(limitMb)); // sparse: nothing written yet
-    } finally {
-      await fh.close();
-    }
-    try {
-      await this.mkfs(part, limitMb);
-      await mkdir(staging, { recursive: true });
-      await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, part, staging]);
-      try {
-        await this.fit(staging, part, limitMb, 0);
-        // A folder that existed before this layer (a plain directory): its files move into the new file system.
-        const legacy = await readdir(point).catch(() => [] as string[]);
-        if (legacy.length > 0) {
-          try {
-            await run(['cp', '-a', '--', `${point}/.`, staging], 30 * 60_000);
-          } catch (err) {
-            if (err instanceof CommandError && /No space left/.test(err.stderr)) {
-              throw new AppError('payload_too_large', `The app's existing files do not fit in ${limitMb} MB`);
-            }
-            throw err;
-          }
-        }
-      } finally {
-        await run(['umount', staging]);
-        await rmdir(staging).catch(() => undefined);
-      }
+      // Sized before it is ever mounted: made again at a corrected size until its room is the limit (mkfs of a
+      // sparse file takes tens of ms; the image is emptied first, as assume_storage_prezeroed requires).
+      await fit(
+        limitMb,
+        0,
+        async () => roomOffline(part),
+        async (bytes) => {
+          await truncate(part, 0);
+          await truncate(part, bytes);
+          await this.mkfs(part, limitMb);
+        },
+        null,
+      );
+      // A folder that existed before this layer (a plain directory): its files move into the new file system.
+      if ((await readdir(point).catch(() => [] as string[])).length > 0) await this.copyLegacy(point, part, id, limitMb);
       await writeJsonAtomic(this.recordPath(id), { limitMb } satisfies FolderRecord);
       await rename(part, image);
     } catch (err) {
@@ -228,41 +216,44 @@ export class LoopExt4Storage implements ProjectStorage {
     this.o.logger.info({ appId: id, limitMb }, 'project folder made');
   }
 
+  private async copyLegacy(point: string, part: string, id: string, limitMb: number): Promise<void> {
+    const staging = path.join(this.stagingDir, id);
+    await mkdir(staging, { recursive: true });
+    await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, part, staging]);
+    try {
+      await run(['cp', '-a', '--', `${point}/.`, staging], 30 * 60_000);
+    } catch (err) {
+      if (err instanceof CommandError && /No space left/.test(err.stderr)) {
+        throw new AppError('payload_too_large', `The app's existing files do not fit in ${limitMb} MB`);
+      }
+      throw err;
+    } finally {
+      await run(['umount', staging]);
+      await rmdir(staging).catch(() => undefined);
+    }
+    // A container started meanwhile got a copy of every mount of the server (until it pivots into its own root):
+    // the image is mounted again only once that copy is gone, never twice at once.
+    if (!(await detached(part))) throw new AppError('internal', 'The new project folder is still held by another mount namespace; try again');
+  }
+
   private async grow(id: string, limitMb: number): Promise<void> {
     const record = await this.readRecord(id);
     const point = this.mountPoint(id);
-    const room = await roomOf(point, (await stat(this.imagePath(id))).size);
+    const image = this.imagePath(id);
+    const room = await roomOf(point, (await stat(image)).size);
     const used = record ? Math.max(0, mbToBytes(record.limitMb) - room) : 0;
-    await this.fit(point, this.imagePath(id), limitMb, used);
+    if (this.online) {
+      await fit(limitMb, used, async () => roomOf(point, (await stat(image)).size), (bytes) => this.growOnline(point, image, bytes), (await stat(image)).size);
+    } else {
+      await this.growOffline(point, image, limitMb, used);
+    }
     await writeJsonAtomic(this.recordPath(id), { limitMb } satisfies FolderRecord);
     this.o.logger.info({ appId: id, limitMb, online: this.online }, 'project folder grown');
   }
 
-  /**
-   * Grows the image mounted on `point` until its room (free space plus `used`, what the app's files take) is
-   * `limitMb`: ext4 keeps part of a file system for its journal, inode tables and delayed-allocation reserve, so the
-   * image is a few % larger than the limit. Data is kept either way.
-   */
-  private async fit(point: string, image: string, limitMb: number, used: number): Promise<void> {
-    const target = mbToBytes(limitMb);
-    let last: { size: number; room: number } | null = null;
-    for (let i = 0; i < 8; i++) {
-      const size = (await stat(image)).size;
-      const room = (await roomOf(point, size)) + used;
-      if (room >= target) return;
-      // The first step assumes every added byte is room (it is ~95 %: the new block groups' inode tables and
-      // bitmaps); later ones divide by what the previous step really gave, so the room ends just above the limit.
-      const marginal = last && size > last.size ? Math.min(1, Math.max(0.8, (room - last.room) / (size - last.size))) : 1;
-      last = { size, room };
-      const next = Math.ceil((size + (target - room) / marginal + 64 * 1024) / 4096) * 4096;
-      if (this.online) await this.growOnline(point, image, next);
-      else await this.growOffline(point, image, next);
-    }
-    throw new AppError('internal', `The project folder could not be sized to ${limitMb} MB`);
-  }
-
   /** The app keeps running: losetup -c tells the loop device its new size, resize2fs grows the mounted file system. */
   private async growOnline(point: string, image: string, bytes: number): Promise<void> {
+    if (bytes <= (await stat(image)).size) return; // never below a mounted file system
     await truncate(image, bytes);
     const dev = (await this.mountOf(point)).source;
     await run(['losetup', '-c', dev]);
@@ -275,12 +266,11 @@ export class LoopExt4Storage implements ProjectStorage {
 
   /**
    * Without CAP_SYS_RESOURCE the kernel refuses to grow a mounted ext4 (EXT4_IOC_RESIZE_FS): the file system is
-   * unmounted, grown and mounted again, which is only safe when nothing else holds it (a container started with
-   * it, a file open here): then FolderBusyError, and the caller stops the app first.
+   * unmounted, grown and mounted again. Only when nothing else holds it, which the loop device going away proves
+   * (it detaches itself when the last mount of it ends, here or in a container's namespace); else FolderBusyError
+   * and the caller stops the app first.
    */
-  private async growOffline(point: string, image: string, bytes: number): Promise<void> {
-    const mount = await this.mountOf(point);
-    if (await heldByAnotherNamespace(mount.device)) throw new FolderBusyError(point);
+  private async growOffline(point: string, image: string, limitMb: number, used: number): Promise<void> {
     try {
       await run(['umount', point]);
     } catch (err) {
@@ -288,14 +278,25 @@ export class LoopExt4Storage implements ProjectStorage {
       throw err;
     }
     try {
-      await truncate(image, bytes);
+      if (!(await detached(image))) throw new FolderBusyError(point);
       await run(['e2fsck', '-f', '-p', image], 10 * 60_000).catch((err: unknown) => {
         // 1: errors corrected, 2: corrected, reboot advised (not for an unmounted image): both leave it clean.
         if (!(err instanceof CommandError && (err.exitCode === 1 || err.exitCode === 2))) throw err;
       });
-      await run(['resize2fs', image], 10 * 60_000);
+      const size = (await stat(image)).size;
+      await fit(
+        limitMb,
+        used,
+        () => roomOffline(image),
+        async (bytes) => {
+          if (bytes <= (await stat(image)).size) return; // only grows: an overshoot stays
+          await truncate(image, bytes);
+          await run(['resize2fs', image], 10 * 60_000);
+        },
+        size,
+      );
     } finally {
-      await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, image, point]);
+      await mountImage(image, point);
     }
   }
 
@@ -327,7 +328,7 @@ export class LoopExt4Storage implements ProjectStorage {
     await mkdir(point, { recursive: true, mode: 0o755 });
     await this.clearLegacy(point);
     await run(['chattr', '+i', point]);
-    await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, this.imagePath(id), point]);
+    await mountImage(this.imagePath(id), point);
   }
 
   /** Files under an unmounted mount point would be hidden by the mount: they are moved aside, never deleted. */
@@ -420,6 +421,40 @@ const CAP_SYS_RESOURCE = 24;
 /** ext4's delayed-allocation reserve for a file system of `bytes`: 2 % of its blocks or 4096, the smaller. */
 const reservedBytes = (bytes: number) => Math.min(Math.floor(Math.floor(bytes / 4096) / 50), 4096) * 4096;
 
+/**
+ * Sizes an image so that its room (free space less ext4's reserve, plus `used`, what the app's files take) is
+ * `limitMb`, just above: ext4 keeps part of a file system for its journal, inode tables and bitmaps. `resizeTo` is
+ * called with image sizes (first with the limit itself when `start` is null: no image yet); each step divides what is missing
+ * by what the previous step gave per byte (~95 %).
+ */
+async function fit(limitMb: number, used: number, measure: () => Promise<number>, resizeTo: (bytes: number) => Promise<void>, start: number | null): Promise<void> {
+  const target = mbToBytes(limitMb);
+  const slack = Math.max(256 * 1024, target * 0.002);
+  let size = start ?? target;
+  let last: { size: number; room: number } | null = null;
+  let best: number | null = null;
+  for (let i = 0; i < 8; i++) {
+    if (i > 0 || start === null) await resizeTo(size);
+    const room = (await measure()) + used;
+    if (room >= target && (best === null || size < best)) best = size;
+    if (room >= target && room <= target + slack) return;
+    const marginal = last && size !== last.size ? Math.min(1, Math.max(0.8, (room - last.room) / (size - last.size))) : 0.95;
+    last = { size, room };
+    size = Math.ceil((size + (target - room) / marginal + 64 * 1024) / 4096) * 4096;
+  }
+  if (best === null) throw new AppError('internal', `The project folder could not be sized to ${limitMb} MB`);
+  await resizeTo(best);
+}
+
+/** Room in an unmounted image, from its superblock (the free block count statfs reports once it is mounted). */
+async function roomOffline(image: string): Promise<number> {
+  const out = await run(['dumpe2fs', '-h', image]);
+  const free = Number(/^Free blocks:\s+(\d+)$/m.exec(out)?.[1]);
+  const blocks = Number(/^Block count:\s+(\d+)$/m.exec(out)?.[1]);
+  if (!Number.isFinite(free) || !Number.isFinite(blocks)) throw new AppError('internal', `dumpe2fs gave no block counts for ${image}`);
+  return Math.max(0, free * 4096 - reservedBytes(blocks * 4096));
+}
+
 /** What can still be written in the ext4 mounted on `point`, whose image has `imageBytes` (free less the reserve). */
 async function roomOf(point: string, imageBytes: number): Promise<number> {
   const fs = await statfs(point);
@@ -432,22 +467,30 @@ async function hasCapability(bit: number): Promise<boolean> {
   return eff ? (BigInt(`0x${eff}`) & (1n << BigInt(bit))) !== 0n : false;
 }
 
-/** Whether a process in a mount namespace other than the agent's (a container) has the device `major:minor` mounted. */
-async function heldByAnotherNamespace(device: string): Promise<boolean> {
-  const own = await readlink('/proc/self/ns/mnt');
-  const seen = new Set([own]);
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const ns = await readlink(`/proc/${pid}/ns/mnt`);
-      if (seen.has(ns)) continue;
-      seen.add(ns);
-      if (hasDevice(await readFile(`/proc/${pid}/mountinfo`, 'utf8'), device)) return true;
-    } catch {
-      // the process ended meanwhile
-    }
+/** The loop device `image` is attached to, or null. */
+async function attachedDevice(image: string): Promise<string | null> {
+  const out = await run(['losetup', '-j', image]);
+  return /^(\/dev\/loop\d+):/m.exec(out)?.[1] ?? null;
+}
+
+/** Whether `image` is attached to no loop device (any more), waiting up to `ms` for the kernel to let it go. */
+async function detached(image: string, ms = 5_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (!(await attachedDevice(image))) return true;
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 50));
   }
-  return false;
+}
+
+/**
+ * Mounts `image` on `point`. When it is still attached (held in another mount namespace), through that same loop
+ * device, so there is one ext4 superblock for it: two mounts through two devices would corrupt it.
+ */
+async function mountImage(image: string, point: string): Promise<void> {
+  const dev = await attachedDevice(image);
+  if (dev) await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS.replace('loop,', ''), dev, point]);
+  else await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, image, point]);
 }
 
 const readMountinfo = () => readFile('/proc/self/mountinfo', 'utf8');

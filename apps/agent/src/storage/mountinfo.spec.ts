@@ -1,4 +1,4 @@
-import { findMount, hasDevice, toMbCeil } from './mountinfo';
+import { findMount, toMbCeil } from './mountinfo';
 
 const MOUNTINFO = [
   '22 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard',
@@ -22,14 +22,6 @@ describe('findMount', () => {
     expect(findMount(MOUNTINFO, '/srv/slip way/volumes/x')?.source).toBe('/dev/loop4');
     expect(findMount(MOUNTINFO, '/srv/slipway/volumes')).toBeNull();
     expect(findMount(MOUNTINFO, '/srv/slipway/volumes/0b6c')).toBeNull();
-  });
-});
-
-describe('hasDevice', () => {
-  it('matches the major:minor field only', () => {
-    expect(hasDevice(MOUNTINFO, '7:3')).toBe(true);
-    expect(hasDevice(MOUNTINFO, '7:30')).toBe(false);
-    expect(hasDevice(MOUNTINFO, '114')).toBe(false);
   });
 });
 

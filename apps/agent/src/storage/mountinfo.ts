@@ -30,8 +30,3 @@ const MB = 1024 * 1024;
 /** Bytes to whole MB, rounded up (a folder holding one byte uses 1 MB). */
 export const toMbCeil = (bytes: number) => Math.ceil(bytes / MB);
 export const mbToBytes = (mb: number) => mb * MB;
-
-/** Whether a mountinfo (of any process) has a mount of the device `major:minor`. */
-export function hasDevice(mountinfo: string, device: string): boolean {
-  return mountinfo.split('\n').some((line) => line.split(' ')[2] === device);
-}

@@ -6,6 +6,7 @@ import type { BuildsHandlers, UploadZipChunk } from '@slipway/proto';
 import type { OperationJournal } from '../rpc/journal';
 import { clientStream, serve, serverStream, unary } from '../rpc/handlers';
 import { openUpload, receiveInto } from '../rpc/upload';
+import type { DiskGuard } from '../storage/disk-guard';
 import type { Builder } from './builder';
 import { BuildError } from './extract';
 
@@ -14,6 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface BuildsDeps {
   builder: Builder;
   journal: OperationJournal;
+  /** The server's free-disk reserve: uploads and builds are refused below it. */
+  disk: DiskGuard;
   /** `<dataDir>/uploads`: `<deploymentId>.zip` once an upload is complete. */
   uploadsDir: string;
   /** config.limits.uploadZipBytes: the agent enforces it too, whatever the caller did. */
@@ -34,6 +37,7 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
     // A cancelled call (the HTTP upload aborted, the limit passed upstream) ends without a commit: nothing stays.
     UploadZip: clientStream(async (messages) => {
       const { header, parts } = await openUpload<NonNullable<UploadZipChunk['header']>>(messages, 'an upload');
+      await deps.disk.assertRoom('an upload');
       const target = uploadPath(deps.uploadsDir, deploymentIdOf(header.deploymentId));
       const part = `${target}.part`;
       await mkdir(deps.uploadsDir, { recursive: true, mode: 0o700 });
@@ -57,6 +61,7 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
       const deploymentId = deploymentIdOf(req.deploymentId);
       const zipPath = uploadPath(deps.uploadsDir, deploymentId);
       const { result } = await deps.journal.run(operationId, 'BuildZip', async () => {
+        await deps.disk.assertRoom('a build');
         await access(zipPath).catch(() => {
           throw new BuildError('The uploaded .zip is no longer on the server: upload it again');
         });

@@ -169,6 +169,17 @@ export class LoopExt4Storage implements ProjectStorage {
     }
   }
 
+  /**
+   * Unmounts every folder and makes the bare mount points removable again, deleting nothing: for tests, whose
+   * data directory is removed afterwards (an agent stopping in production leaves its apps' folders mounted).
+   */
+  async teardown(): Promise<void> {
+    await this.unmountAll();
+    for (const name of await readdir(this.o.volumesDir).catch(() => [] as string[])) {
+      if (APP_ID.test(name)) await run(['chattr', '-i', path.join(this.o.volumesDir, name)]).catch(() => undefined);
+    }
+  }
+
   private imagePath = (id: string) => path.join(this.imagesDir, `${id}.ext4`);
   private recordPath = (id: string) => path.join(this.imagesDir, `${id}.json`);
   private mountPoint = (id: string) => path.join(this.o.volumesDir, id);

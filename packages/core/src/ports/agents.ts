@@ -92,6 +92,8 @@ export interface RolloutInput {
   readyTimeoutMs: number;
   stopGraceMs: number;
   pruneImageRefs: string[];
+  /** The project folder's size (MB): made at it, grown to it; never shrunk. Absent: the agent's default, 512. */
+  diskMb?: number;
 }
 
 export interface DeployResult {

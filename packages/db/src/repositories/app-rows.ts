@@ -43,6 +43,7 @@ export const toAppRecord = (a: AppRow): AppRecord => ({
   healthPath: a.healthPath,
   cpuMillis: a.cpuMillis,
   memoryMb: a.memoryMb,
+  diskMb: a.diskMb,
   subdomain: a.subdomain,
   github: (a.github as Record<string, unknown> | null) ?? null,
   status: a.status as AppStatus,

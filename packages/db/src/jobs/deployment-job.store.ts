@@ -43,9 +43,11 @@ export class PrismaDeploymentJobStore implements DeploymentJobStore {
     });
   }
 
-  async lastSeq(deploymentId: string): Promise<number> {
-    const r = await this.db.deploymentLogLine.aggregate({ where: { deploymentId }, _max: { seq: true } });
-    return r._max.seq ?? 0;
+  async logState(deploymentId: string): Promise<{ lastSeq: number; bytes: number }> {
+    const [r] = await this.db.$queryRaw<{ last: number; bytes: bigint }[]>`
+      SELECT COALESCE(MAX(seq), 0)::int AS last, COALESCE(SUM(octet_length(text)), 0)::bigint AS bytes
+      FROM deployment_log_lines WHERE deployment_id = ${deploymentId}::uuid`;
+    return { lastSeq: r?.last ?? 0, bytes: Number(r?.bytes ?? 0) };
   }
 
   async appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void> {

@@ -45,7 +45,7 @@ export interface WorkerRuntime {
 export async function startWorkerRuntime(
   config: Readonly<Config>,
   logger: Logger,
-  options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number } } = {},
+  options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number } } = {},
 ): Promise<WorkerRuntime> {
   const db = createDb(config.database.url);
   const connection: Redis = createRedisConnection(config.redis.url);

@@ -123,7 +123,7 @@ export class AppService {
     const updated = await this.deps.apps.updateApp({ workspaceId: access.workspace.id, appId }, changes);
     if (updated === 'name_taken') throw new AppError('name_taken', `An app named "${input.name?.trim()}" already exists in this workspace`);
     if (!updated) throw notFoundApp();
-    return this.dto(updated);
+    return this.dto(updated, await this.folderUsage(access, [updated.id]));
   }
 
   /** Gone from the API at once, quota released; the `app.teardown` job removes containers, images, route and folder. */
@@ -221,7 +221,8 @@ export class AppService {
   }
 
   private dto(a: AppWithDeployment, used?: Map<string, number>): App {
-    return toApp(a, this.deps.appsDomain, used ? (used.get(a.id) ?? (a.currentDeploymentId ? null : 0)) : null);
+    // Before its first deployment an app has no folder yet: nothing used. After, what its server said (null: unknown).
+    return toApp(a, this.deps.appsDomain, used?.get(a.id) ?? (a.currentDeploymentId ? null : 0));
   }
 
   /**

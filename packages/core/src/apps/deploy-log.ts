@@ -4,14 +4,17 @@ import { MAX_LOG_LINE } from './log-lines';
 
 /** What a deployment keeps of build and deploy log when no setting says otherwise (SLIPWAY_DEPLOY_LOG_MAX_BYTES). */
 export const DEFAULT_MAX_LOG_BYTES = 10_000_000;
+/** What a stored line costs beyond its text (row header, keys, timestamp): counted against the cap too. */
+export const LOG_ROW_OVERHEAD_BYTES = 32;
+const WRITE_BATCH = 2000;
 
 /**
  * The build/deploy log of one deployment as it happens: lines are numbered here (one writer per deployment) and
  * written in small batches at most 100 ms apart, so a client polling the log sees them within a second.
  *
- * Bounded: a deployment keeps at most `maxBytes` of line text (what earlier tries wrote counts). Lines past it are
- * dropped and counted; `close()` writes one last line saying how much was dropped. A build that prints a million
- * lines costs the database its cap, not a million rows.
+ * Bounded: a deployment keeps at most `maxBytes` of log, each line counted as its text plus LOG_ROW_OVERHEAD_BYTES
+ * (what earlier tries wrote counts). Lines past it are dropped and counted; `close()` writes one last line saying how
+ * much was dropped. A build that prints a million lines costs the database its cap, not a million rows.
  */
 export class DeployLog {
   private buffer: { seq: number; phase: 'build' | 'deploy'; text: string; at: Date }[] = [];
@@ -30,7 +33,7 @@ export class DeployLog {
 
   add(phase: 'build' | 'deploy', text: string): void {
     const line = text.slice(0, MAX_LOG_LINE);
-    const bytes = Buffer.byteLength(line);
+    const bytes = Buffer.byteLength(line) + LOG_ROW_OVERHEAD_BYTES;
     // Room is kept for the closing line about what was dropped.
     if (this.closed || this.dropped.lines > 0 || this.cap.storedBytes + bytes > this.cap.maxBytes - 200) {
       this.dropped.lines += 1;
@@ -47,7 +50,12 @@ export class DeployLog {
     this.timer = null;
     const lines = this.buffer;
     this.buffer = [];
-    if (lines.length) this.writing = this.writing.then(() => this.deployments.appendLogs(this.deploymentId, lines)).catch(() => undefined);
+    // In statements of at most WRITE_BATCH rows: one INSERT of a noisy build's 100 ms would pass PostgreSQL's
+    // 65,535 bind parameters, fail, and lose its lines.
+    for (let i = 0; i < lines.length; i += WRITE_BATCH) {
+      const batch = lines.slice(i, i + WRITE_BATCH);
+      this.writing = this.writing.then(() => this.deployments.appendLogs(this.deploymentId, batch)).catch(() => undefined);
+    }
     return this.writing;
   }
 

@@ -84,7 +84,8 @@ export class DeploymentRunner {
       } else {
         log.add(d.status === 'deploying' ? 'deploy' : 'build', `Try ${attempt.number} failed: ${reason}`);
       }
-      await log.flush();
+      // Written before the deployment is seen failed: the log is complete (with what a cap dropped) by then.
+      await log.close();
       if (!isTransient(e) || attempt.final) {
         await this.fail(d, app, reason.split('\n')[0] ?? reason);
         if (e instanceof AppError && e.code === 'rollout_failed') return { status: 'failed' };
@@ -142,7 +143,7 @@ export class DeploymentRunner {
     );
     if (prune.length) await this.deps.deployments.markImagesGone(prune.map((p) => p.id));
     log.add('deploy', live ? 'Live' : 'The deployment was no longer deploying; nothing changed');
-    await log.flush();
+    await log.close();
     return { status: live?.status ?? 'unknown' };
   }
 

@@ -95,7 +95,7 @@ export class AppsRuntime {
     if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
     const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
     const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
-    await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, req.stopGraceMs, emit);
+    await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
     await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
       if ((e as Error).message.includes('No space left on device')) {
         throw new AppError('rollout_failed', `The image's ${mountPath} does not fit in the project folder (${req.diskMb || DEFAULT_DISK_MB} MB): give the app more disk`);
@@ -146,8 +146,10 @@ export class AppsRuntime {
    * grow a folder in use (no CAP_SYS_RESOURCE) stops the app's running container first: a size increase costs a
    * short stop there, and the new container starts on the grown folder.
    */
-  private async ensureFolder(appId: string, diskMb: number, stopGraceMs: number, emit: Emit): Promise<void> {
+  private async ensureFolder(appId: string, asked: number, emit: Emit): Promise<void> {
     const before = await this.storage.usage(appId);
+    // Never shrunk: a smaller size (an older control plane's default) keeps the folder as it is.
+    const diskMb = Math.max(asked, before?.limitMb ?? 0);
     try {
       await this.storage.create(appId, diskMb);
     } catch (e) {

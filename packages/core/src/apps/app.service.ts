@@ -254,9 +254,9 @@ const invalid = (field: string, message: string) => new AppError('validation_fai
 
 function checkMinimums(size: { cpuMillis: number; memoryMb: number; diskMb: number }, minimum: { cpuMillis: number; memoryMb: number; diskMb: number }, prefix: string): void {
   const details = [];
-  if (size.diskMb < minimum.diskMb) details.push({ field: `${prefix}/diskMb`, message: `must be at least ${minimum.diskMb}` });
   if (size.cpuMillis < minimum.cpuMillis) details.push({ field: `${prefix}/cpuMillis`, message: `must be at least ${minimum.cpuMillis}` });
   if (size.memoryMb < minimum.memoryMb) details.push({ field: `${prefix}/memoryMb`, message: `must be at least ${minimum.memoryMb}` });
+  if (size.diskMb < minimum.diskMb) details.push({ field: `${prefix}/diskMb`, message: `must be at least ${minimum.diskMb}` });
   if (details.length) throw new AppError('validation_failed', 'The size is below the minimum for apps', details);
 }
 

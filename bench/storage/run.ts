@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LoopExt4Storage } from '../../apps/agent/src/storage/loop-ext4.storage';
 import { run } from '../../apps/agent/src/storage/run';
-import { silentLogger } from '../../apps/agent/src/testing';
+import { silentLogger } from '@slipway/testing/logger';
 
 const { values } = parseArgs({ options: { folders: { type: 'string', default: '2000' }, mb: { type: 'string', default: '512' }, concurrency: { type: 'string', default: '8' } } });
 const N = Number(values.folders);

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, statfs, writeFile } 
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '@slipway/core';
-import { silentLogger } from '../testing';
+import { silentLogger } from '@slipway/testing/logger';
 import { FolderBusyError, LoopExt4Storage } from './loop-ext4.storage';
 import { findMount } from './mountinfo';
 import { run } from './run';

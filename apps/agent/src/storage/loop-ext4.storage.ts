@@ -1,7 +1,7 @@
 // Project folders as one sparse ext4 image per app, loop-mounted on `volumes/<appId>`. The kernel stops a write past
 // the size with ENOSPC in that file system only; nothing scans. The choice, its figures and its costs (a loop device,
 // a journal thread and ~0.4 MB of kernel memory per app; ~0.1–0.3 s to make one):
-// docs/decisions/0007-project-folders-on-loop-ext4-images.md.
+// docs/decisions/0009-project-folders-on-loop-ext4-images.md.
 //
 // On disk, under `storageDir/images/`: `<appId>.ext4` (the image, sparse: it takes what the app wrote, not its
 // size) and `<appId>.json` (the size asked for). Both are the truth at start: every image is mounted again.

@@ -1,6 +1,6 @@
 // The agent's storage layer: one project folder per app, `<data dir>/volumes/<appId>`, with a hard size that the
 // kernel enforces (a write past it fails with ENOSPC inside that app alone). Why loop-mounted ext4 images and not one
-// file system with quotas: docs/decisions/0007-project-folders-on-loop-ext4-images.md.
+// file system with quotas: docs/decisions/0009-project-folders-on-loop-ext4-images.md.
 
 /** An app id as the control plane makes them: a canonical lower-case UUID (so never `.meta`, `..` or a path). */
 export const APP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

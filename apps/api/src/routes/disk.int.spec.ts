@@ -3,13 +3,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { zipOf } from '@slipway/agent/src/builds/samples';
+import { zipOf } from '@slipway/testing/samples';
 import { createLogger } from '@slipway/config';
 import { LogRetentionService, systemClock } from '@slipway/core';
 import { createJobStores } from '@slipway/db';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from '../testing/platform';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(300_000);
 

@@ -12,6 +12,9 @@ import { findMount } from './mountinfo';
 import { run } from './run';
 
 const MB = 1024 * 1024;
+
+// Loop mounts and fills of hundreds of MB: seconds each, more on a loaded machine.
+jest.setTimeout(120_000);
 const asRoot = process.getuid?.() === 0 ? describe : describe.skip;
 
 /** Writes 1 MiB blocks into `file` until the kernel refuses one; every accepted byte reaches the disk (fsync). */

@@ -192,7 +192,7 @@ describe('disk limits: project folders, /tmp, builds, the server reserve, quota,
     const res = await client.post(appsPath(), { name: 'big build', kind: 'web', source: 'upload', memoryMb: 128 });
     created.push(res.body.id);
     const up = await client.request('POST', `${appsPath()}/${res.body.id}/deployments/upload`, {
-      raw: zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${randomUUID()} && dd if=/dev/zero of=/big bs=1M count=400 && sleep 5\nCMD ["node"]\n` }),
+      raw: zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${randomUUID()} && dd if=/dev/zero of=/big bs=1M count=400 && sleep 5\nCMD ["node"]\n` }),
       headers: { 'content-type': 'application/zip' },
     });
     expect(up.status).toBe(201);
@@ -213,7 +213,7 @@ describe('disk limits: project folders, /tmp, builds, the server reserve, quota,
     created.push(res.body.id);
     const up = await client.request('POST', `${appsPath()}/${res.body.id}/deployments/upload`, {
       // A marker of its own: a cached layer would print nothing.
-      raw: zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${randomUUID()} && seq 1 1000000\nRUN false\n` }),
+      raw: zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${randomUUID()} && seq 1 1000000\nRUN false\n` }),
       headers: { 'content-type': 'application/zip' },
     });
     expect(up.status).toBe(201);

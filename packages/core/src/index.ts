@@ -53,3 +53,4 @@ export * from './apps/deployment-runner';
 export * from './apps/app-power.service';
 export * from './apps/crash-watch.service';
 export * from './apps/routing.service';
+export * from './apps/log-retention.service';

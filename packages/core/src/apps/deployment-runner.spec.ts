@@ -35,7 +35,7 @@ function setup(rows: DeploymentRecord[]) {
     get: async (id) => byId.get(id) ?? null,
     move: async (id, from, to, changes) => move(id, from, to, changes),
     goLive: async (id, changes) => move(id, ['deploying'], 'live', changes),
-    lastSeq: async () => 0,
+    logState: async () => ({ lastSeq: 0, bytes: 0 }),
     appendLogs: async () => undefined,
     withImages: async (appId) => [...byId.values()].filter((d) => d.appId === appId && d.imageId && d.imageAvailable),
     markImagesGone: async () => undefined,

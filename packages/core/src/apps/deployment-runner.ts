@@ -5,7 +5,7 @@ import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
-import { DeployLog } from './deploy-log';
+import { DEFAULT_MAX_LOG_BYTES, DeployLog } from './deploy-log';
 import { deploymentSources, isDeploymentFinished, isInUse } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
@@ -30,6 +30,8 @@ export interface DeploymentRunnerDeps {
   readyTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace period of a replaced container. */
   stopGraceMs?: number;
+  /** Build and deploy log a deployment keeps (config.logs.maxBytesPerDeployment); default 10 MB. */
+  maxLogBytes?: number;
 }
 
 /**
@@ -54,7 +56,8 @@ export class DeploymentRunner {
     if (isDeploymentFinished(d.status)) return { status: d.status };
     const app = await apps.getById(d.appId);
     if (!app || app.deletedAt) return this.fail(d, null, 'The app was deleted');
-    const log = new DeployLog(deployments, d.id, await deployments.lastSeq(d.id), this.deps.clock);
+    const stored = await deployments.logState(d.id);
+    const log = new DeployLog(deployments, d.id, stored.lastSeq, this.deps.clock, { maxBytes: this.deps.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, storedBytes: stored.bytes });
     try {
       const node = await apps.nodeOf(app.workspaceId);
       if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
@@ -81,12 +84,16 @@ export class DeploymentRunner {
       } else {
         log.add(d.status === 'deploying' ? 'deploy' : 'build', `Try ${attempt.number} failed: ${reason}`);
       }
-      await log.flush();
+      // Written before the deployment is seen failed: the log is complete (with what a cap dropped) by then.
+      await log.close();
       if (!isTransient(e) || attempt.final) {
         await this.fail(d, app, reason.split('\n')[0] ?? reason);
         if (e instanceof AppError && e.code === 'rollout_failed') return { status: 'failed' };
       }
       throw e;
+    } finally {
+      // The line that says how much of a noisy build's log was dropped (nothing when it kept within its cap).
+      await log.close();
     }
   }
 
@@ -125,6 +132,7 @@ export class DeploymentRunner {
         readyTimeoutMs: this.readyTimeoutMs,
         stopGraceMs: this.stopGraceMs,
         pruneImageRefs: prune.flatMap((p) => (p.imageRef ? [p.imageRef] : [])),
+        diskMb: app.diskMb,
       },
       (line) => log.add('deploy', line),
     );
@@ -135,7 +143,7 @@ export class DeploymentRunner {
     );
     if (prune.length) await this.deps.deployments.markImagesGone(prune.map((p) => p.id));
     log.add('deploy', live ? 'Live' : 'The deployment was no longer deploying; nothing changed');
-    await log.flush();
+    await log.close();
     return { status: live?.status ?? 'unknown' };
   }
 

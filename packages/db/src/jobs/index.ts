@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
+import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
 
 /**
@@ -13,8 +14,9 @@ export function createJobStores(db: Db) {
     apps: new PrismaAppJobStore(db),
     deployments: new PrismaDeploymentJobStore(db),
     teardown: new PrismaTeardownStore(db),
+    logRetention: new PrismaLogRetentionStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PrismaAppJobStore, PrismaDeploymentJobStore, PrismaTeardownStore };
+export { PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

@@ -9,14 +9,17 @@ import { buildsHandlers } from './builds/builds.handlers';
 import { Containers } from './containers/containers';
 import { containersHandlers } from './containers/containers.handlers';
 import { DockerRuntime } from './containers/docker.runtime';
+import { WorkspaceNetworks, type NetworkSettings } from './containers/networks';
 import { filesHandlers } from './files/files.handlers';
 import { ProjectFiles } from './files/files.service';
 import { CaddyIngress } from './ingress/caddy.ingress';
 import { ingressHandlers } from './ingress/ingress.handlers';
 import { AGENT_VERSION, capacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
-import { readEnrollment, type Enrollment } from './node/tls-store';
+import { platformIdOf, readEnrollment, type Enrollment } from './node/tls-store';
 import { controlPlaneOnly } from './rpc/authorize';
+import { workspacesHandlers } from './workspaces/workspaces.handlers';
+import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
 
@@ -35,7 +38,14 @@ export interface AgentOptions {
   caddyAdminUrl?: string;
   /** Builds of uploaded .zip files (limits, base images, extra CA bundle); defaults in DEFAULT_BUILD_OPTIONS. */
   build?: Partial<BuildSettings>;
+  /** This platform's identity on the engine (config SLIPWAY_PLATFORM_ID); empty or unset: derived from the enrollment's CA. */
+  platformId?: string;
+  /** Where workspace networks take their subnets; default DEFAULT_NETWORKS. */
+  networks?: NetworkSettings;
 }
+
+/** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
+export const DEFAULT_NETWORKS: NetworkSettings = { range: '100.64.0.0/10', subnetPrefix: 24 };
 
 export type BuildSettings = Pick<BuilderOptions, 'images' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
 
@@ -50,6 +60,8 @@ export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
 
 export interface RunningAgent {
   port: number;
+  /** The `slipway.platform` label of every object this agent makes. */
+  platformId: string;
   enrollment: Enrollment;
   journal: OperationJournal;
   server: grpc.Server;
@@ -64,11 +76,14 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const enrollment = await readEnrollment(o.dataDir);
   if (!enrollment) throw new NotEnrolledError(`No enrollment under ${o.dataDir}/tls: run \`slipway-agent join --url URL --token TOKEN\` first`);
   const journal = await new OperationJournal(path.join(o.dataDir, 'operations')).open();
-  const docker = new DockerRuntime(o.dockerSocket);
+  const platformId = o.platformId || platformIdOf(enrollment);
+  const docker = new DockerRuntime(o.dockerSocket, platformId);
+  const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
-  const containers = new Containers(docker, o.logger);
+  const containers = new Containers(docker, networks, o.logger);
   const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger);
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, o.logger);
   const nodeInfo = () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
@@ -84,6 +99,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       ...containersHandlers({ journal, docker, containers }),
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
+      ...workspacesHandlers({ journal, workspaces }),
     }),
     healthHandlers(() => serving, o.logger),
     // Only the control plane's certificate may call, whatever the service: one check before every handler.
@@ -99,9 +115,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     buildsHandlers({ builder, journal, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
   );
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
-  o.logger.info({ listen: o.listen, port, node: enrollment.nodeName }, 'agent listening (mutual TLS)');
+  o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
     port,
+    platformId,
     enrollment,
     journal,
     server,

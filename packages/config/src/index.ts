@@ -25,6 +25,10 @@ export interface Config {
     dockerSocket: string;
     extraCaBundle: string | null;
     build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number };
+    /** Labelled on every Docker object the agent makes; empty: derived from the enrollment's CA. */
+    platformId: string;
+    /** Where workspace networks take their subnets: a CIDR range and the prefix length of each subnet. */
+    network: { range: string; subnetPrefix: number };
   };
   images: { node: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
   limits: { uploadZipBytes: number; uploadFileBytes: number };
@@ -125,6 +129,8 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
         timeoutMs: v.SLIPWAY_BUILD_TIMEOUT_S * 1000,
         concurrency: v.SLIPWAY_BUILD_CONCURRENCY,
       },
+      platformId: v.SLIPWAY_PLATFORM_ID ?? '',
+      network: { range: v.SLIPWAY_NETWORK_RANGE, subnetPrefix: v.SLIPWAY_NETWORK_SUBNET_PREFIX },
     },
     images: {
       node: v.SLIPWAY_IMAGE_NODE,

@@ -8,6 +8,7 @@ import type { DockerRuntime } from '../containers/docker.runtime';
 import { freeHostPort } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
 import type { CaddyIngress } from '../ingress/caddy.ingress';
+import { engineMessage, pullFailure, rolloutFailure, type RolloutStep } from './failure-reasons';
 
 /** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
 const appRepository = (appId: string) => `slipway-app/${appId}`;
@@ -40,6 +41,14 @@ export class AppsRuntime {
   // ------------------------------------------------------------------------------------------------ images
 
   async prepareImage(req: PrepareImageInput, emit: Emit): Promise<DeployResult> {
+    try {
+      return await this.prepareImageSteps(req, emit);
+    } catch (e) {
+      throw this.explained(e, 'image', req, emit);
+    }
+  }
+
+  private async prepareImageSteps(req: PrepareImageInput, emit: Emit): Promise<DeployResult> {
     const imageRef = `${appRepository(req.appId)}:${req.deploymentId}`;
     let source = req.image;
     if (req.localOnly) {
@@ -51,9 +60,14 @@ export class AppsRuntime {
         await this.pull(source, emit);
         emit(`Pulled ${source}`);
       } catch (e) {
-        const local = await this.docker.imageId(source);
-        if (!local) throw new AppError('rollout_failed', `The image ${source} could not be pulled and is not on this server: ${(e as Error).message}`);
-        emit(`No registry answered (${firstLine((e as Error).message)}); using the image present on this server`);
+        const local = await this.docker.imageId(source).catch(() => null);
+        if (!local) {
+          const message = engineMessage(e);
+          emit(`The pull failed: ${message}`);
+          this.logger.warn({ appId: req.appId, deploymentId: req.deploymentId, image: source, err: message }, 'image pull failed');
+          throw pullFailure(source, message);
+        }
+        emit(`No registry answered (${firstLine(engineMessage(e))}); using the image present on this server`);
         source = local;
       }
     }
@@ -79,44 +93,68 @@ export class AppsRuntime {
   // ----------------------------------------------------------------------------------------------- rollout
 
   async rollout(req: RolloutInput, emit: Emit): Promise<DeployResult> {
-    const image = await this.docker.inspectImage(req.imageRef);
-    if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
-    const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
-    const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
-    await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit);
+    // Which step the engine refused decides the sentence the user reads (failure-reasons.ts).
+    let step: RolloutStep = 'image';
+    try {
+      const image = await this.docker.inspectImage(req.imageRef);
+      if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
+      const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
+      step = 'folder';
+      const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
+      await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit);
 
-    // A retried rollout starts over: the container of an earlier try of this deployment goes first.
-    await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
-    const hostPort = req.port ? await freeHostPort() : 0;
-    const spec: ContainerSpec = {
-      name: `slipway-app-${req.deploymentId}`,
-      image: req.imageRef,
-      workspaceId: req.workspaceId,
-      labels: { [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
-      env: { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env },
-      limits: { cpuMillis: req.cpuMillis, memoryMb: req.memoryMb },
-      mounts: [{ hostPath: this.folderOf(req.appId), containerPath: mountPath }],
-      port: req.port ? { container: req.port, host: hostPort } : null,
-    };
-    const containerId = await this.containers.launch(spec);
-    emit(`Container ${containerId.slice(0, 12)} created`);
-    if (req.port) {
-      emit(`Waiting for the app to answer on port ${req.port}${req.healthPath ? ` (GET ${req.healthPath})` : ''}`);
-      await this.containers.ready(containerId, { hostPort, healthPath: req.healthPath, timeoutMs: req.readyTimeoutMs });
-      emit('The app answers');
+      step = 'container';
+      // A retried rollout starts over: the container of an earlier try of this deployment goes first.
+      await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
+      const hostPort = req.port ? await freeHostPort() : 0;
+      const spec: ContainerSpec = {
+        name: `slipway-app-${req.deploymentId}`,
+        image: req.imageRef,
+        workspaceId: req.workspaceId,
+        labels: { [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+        env: { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env },
+        limits: { cpuMillis: req.cpuMillis, memoryMb: req.memoryMb },
+        mounts: [{ hostPath: this.folderOf(req.appId), containerPath: mountPath }],
+        port: req.port ? { container: req.port, host: hostPort } : null,
+      };
+      step = 'network';
+      const networkId = await this.containers.networks.ensure(req.workspaceId);
+      step = 'container';
+      const containerId = await this.containers.launch(spec, networkId);
+      emit(`Container ${containerId.slice(0, 12)} created`);
+      if (req.port) {
+        emit(`Waiting for the app to answer on port ${req.port}${req.healthPath ? ` (GET ${req.healthPath})` : ''}`);
+        await this.containers.ready(containerId, { hostPort, healthPath: req.healthPath, timeoutMs: req.readyTimeoutMs });
+        emit('The app answers');
+      }
+      const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
+      step = 'route';
+      if (req.routeHost && req.port) {
+        await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort });
+        emit(`Route ${req.routeHost} → the new container`);
+      }
+      if (previous.length) {
+        emit(`Stopping the previous container (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
+        // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
+        void this.containers.retire(previous, req.stopGraceMs);
+      }
+      for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
+      return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
+    } catch (e) {
+      throw this.explained(e, step, req, emit);
     }
-    const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
-    if (req.routeHost && req.port) {
-      await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort });
-      emit(`Route ${req.routeHost} → the new container`);
-    }
-    if (previous.length) {
-      emit(`Stopping the previous container (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
-      // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
-      void this.containers.retire(previous, req.stopGraceMs);
-    }
-    for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
-    return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
+  }
+
+  /**
+   * An AppError passes as it is; anything else (the engine's or Caddy's refusal) becomes a sentence about the app,
+   * and its own message goes to the deployment log and the agent's log.
+   */
+  private explained(e: unknown, step: RolloutStep, req: { appId: string; deploymentId: string }, emit: Emit): AppError {
+    if (e instanceof AppError) return e;
+    const message = engineMessage(e);
+    emit(`The server answered: ${message}`);
+    this.logger.warn({ appId: req.appId, deploymentId: req.deploymentId, step, err: message }, 'rollout step failed');
+    return rolloutFailure(step, message);
   }
 
   // ---------------------------------------------------------------------------------------------- folders

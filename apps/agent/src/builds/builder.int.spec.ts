@@ -18,7 +18,7 @@ let work: string;
 
 function builder(o: Partial<BuilderOptions> = {}): Builder {
   return new Builder({
-    docker: new DockerRuntime('/var/run/docker.sock'),
+    docker: new DockerRuntime('/var/run/docker.sock', 'builder-test'),
     buildsDir: path.join(work, 'builds'),
     images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
     extraCaBundle: CA,

@@ -1,7 +1,8 @@
 import { AppError, LABELS, type ContainerExitEvent, type Logger } from '@slipway/core';
 import type { DockerRuntime } from './docker.runtime';
 import { answers, type Readiness } from './readiness';
-import { createOptions, workspaceNetwork, type ContainerSpec } from './spec';
+import type { WorkspaceNetworks } from './networks';
+import { createOptions, type ContainerSpec } from './spec';
 
 const LAST_LINES = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -15,14 +16,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class Containers {
   constructor(
     private readonly docker: DockerRuntime,
+    readonly networks: WorkspaceNetworks,
     private readonly logger: Logger,
   ) {}
 
-  /** Creates the container on its workspace's network (made on demand) with the layer's hardening, and starts it. */
-  async launch(spec: ContainerSpec): Promise<string> {
-    await this.docker.ensureNetwork(workspaceNetwork(spec.workspaceId), { [LABELS.workspace]: spec.workspaceId });
-    const id = await this.docker.createContainer(createOptions(spec));
-    await this.docker.startContainer(id);
+  /**
+   * Creates the container on its workspace's one network (made or healed on demand, unless the caller did it) with the
+   * layer's hardening, and starts it. A container that cannot start is removed.
+   */
+  async launch(spec: ContainerSpec, networkId?: string): Promise<string> {
+    const network = networkId ?? (await this.networks.ensure(spec.workspaceId));
+    const id = await this.docker.createContainer(createOptions(spec, { networkId: network, platformId: this.docker.platformId }));
+    try {
+      await this.docker.startContainer(id);
+    } catch (e) {
+      await this.docker.removeContainer(id).catch(() => undefined);
+      throw e;
+    }
     return id;
   }
 

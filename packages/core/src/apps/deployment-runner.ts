@@ -6,6 +6,7 @@ import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
 import { DeployLog } from './deploy-log';
+import { failureReasonOf, INTERRUPTED_REASON } from './failure-reason';
 import { deploymentSources, isDeploymentFinished } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
@@ -83,7 +84,8 @@ export class DeploymentRunner {
       }
       await log.flush();
       if (!isTransient(e) || attempt.final) {
-        await this.fail(d, app, reason.split('\n')[0] ?? reason);
+        // The log has the whole message; the reason is a sentence about the app (failure-reason.ts).
+        await this.fail(d, app, failureReasonOf(e));
         if (e instanceof AppError && e.code === 'rollout_failed') return { status: 'failed' };
       }
       throw e;
@@ -94,7 +96,11 @@ export class DeploymentRunner {
   async failedForGood(deploymentId: string, reason: string): Promise<void> {
     const d = await this.deps.deployments.get(deploymentId);
     if (!d || isDeploymentFinished(d.status)) return;
-    await this.fail(d, await this.deps.apps.getById(d.appId), reason);
+    // The queue's own words (a stalled job, a bad payload) go to the log; the user reads what to do.
+    const log = new DeployLog(this.deps.deployments, d.id, await this.deps.deployments.lastSeq(d.id), this.deps.clock);
+    log.add(d.status === 'deploying' ? 'deploy' : 'build', `The job ended without finishing: ${reason}`);
+    await log.flush();
+    await this.fail(d, await this.deps.apps.getById(d.appId), INTERRUPTED_REASON);
   }
 
   /** The deploy phase: a new container from the stored image, ready on its port, then the deployment goes live. */

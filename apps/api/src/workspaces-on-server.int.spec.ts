@@ -85,7 +85,10 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
   it('heals a workspace holding two same-named networks on its next deployment', async () => {
     const ws = await createWorkspace(client);
     // What Docker 20.10 made of two concurrent creates by one name before this fix.
-    for (let i = 0; i < 2; i++) await p.docker.createNetwork({ Name: `slipway-ws-${ws.id}`, Driver: 'bridge', Labels: { [LABELS.workspace]: ws.id } });
+    // (Subnets of their own: the engine's default pools may be used up by other runs on this engine.)
+    for (const subnet of ['192.0.2.16/29', '192.0.2.24/29']) {
+      await p.docker.createNetwork({ Name: `slipway-ws-${ws.id}`, Driver: 'bridge', Labels: { [LABELS.workspace]: ws.id }, IPAM: { Driver: 'default', Config: [{ Subnet: subnet }] } });
+    }
     expect(await networksOf(ws.id)).toHaveLength(2);
     const app = await user.app(ws.id);
     expect(await user.deploy(ws.id, app.id)).toMatchObject({ status: 'live', failureReason: null });

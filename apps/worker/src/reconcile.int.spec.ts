@@ -113,14 +113,20 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
       Name: `slipway-net-${deleted.id}`,
       Driver: 'bridge',
       Labels: { ...mine(), [LABELS.workspace]: deleted.id, 'slipway.network': 'workspace' },
+      // Subnets of their own (documentation addresses): the engine's default pools may be used up by other runs.
+      IPAM: { Driver: 'default', Config: [{ Subnet: '192.0.2.0/29' }] },
     });
     const left = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine(), [LABELS.workspace]: deleted.id }, HostConfig: { NetworkMode: net.id } });
+    // A live workspace's network with no container on it (all its apps stopped or removed) stays.
+    const liveNet = await docker.createNetwork({ Name: `slipway-net-${live}`, Driver: 'bridge', Labels: { ...mine(), [LABELS.workspace]: live, 'slipway.network': 'workspace' }, IPAM: { Driver: 'default', Config: [{ Subnet: '192.0.2.8/29' }] } });
     const report = await runtime.services.reconcile.run('run-7');
     expect(report.workspacesRemoved).toEqual([{ node: 'reconcile-node', workspaceId: deleted.id, containers: 1, networks: 1 }]);
     expect(await exists(left.id)).toBe(false);
     expect(await docker.getNetwork(net.id).inspect().then(() => true, () => false)).toBe(false);
     // The live workspace keeps what it has.
     expect((await runtime.services.reconcile.run('run-8')).workspacesRemoved).toEqual([]);
+    expect(await docker.getNetwork(liveNet.id).inspect().then(() => true, () => false)).toBe(true);
+    await docker.getNetwork(liveNet.id).remove();
   });
 
   it('queues again the job of an operation left queued without one', async () => {

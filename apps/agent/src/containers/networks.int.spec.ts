@@ -76,7 +76,10 @@ describe('workspace networks (real Docker)', () => {
   it('heals a workspace holding same-named networks: extras without containers go, containers of the others move to the one kept', async () => {
     const ws = newWorkspace();
     // What Docker 20.10 made of concurrent creates by name: three networks of one name (the old labels, default pools).
-    const make = () => docker.createNetwork({ Name: legacyNetworkName(ws), Driver: 'bridge', Labels: { [LABELS.workspace]: ws } }).then((n) => n.id);
+    // (Subnets of their own: the engine's default pools may be used up by other runs on this engine.)
+    let n = 0;
+    const make = () =>
+      docker.createNetwork({ Name: legacyNetworkName(ws), Driver: 'bridge', Labels: { [LABELS.workspace]: ws }, IPAM: { Driver: 'default', Config: [{ Subnet: `192.0.2.${32 + 8 * n++}/29` }] } }).then((x) => x.id);
     const a = await make();
     const running = [await sleeper(ws, a), await sleeper(ws, a)];
     const [b, c] = [await make(), await make()];

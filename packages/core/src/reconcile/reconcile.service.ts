@@ -95,9 +95,12 @@ export class ReconcileService {
     report: ReconcileReport,
   ): Promise<void> {
     const networks = await this.deps.agents.listWorkspaceNetworks(target(node));
-    const claimed = [...new Set([...claimedWorkspaceIds(containers), ...networks.map((n) => n.workspaceId).filter((id) => UUID.test(id))])];
-    const deleted = await this.deps.owners.deletedWorkspaces(claimed.filter((id) => existing.has(id)));
-    const unknown = networks.map((n) => n.workspaceId).filter((id) => UUID.test(id) && !existing.has(id));
+    const byNetwork = [...new Set(networks.map((n) => n.workspaceId).filter((id) => UUID.test(id)))];
+    // Rows of the workspaces only networks claim (a workspace whose containers are all gone has its network still).
+    const known = new Set([...existing, ...(await this.deps.owners.existingWorkspaceIds(byNetwork.filter((id) => !existing.has(id))))]);
+    const claimed = [...new Set([...claimedWorkspaceIds(containers), ...byNetwork])];
+    const deleted = await this.deps.owners.deletedWorkspaces(claimed.filter((id) => known.has(id)));
+    const unknown = byNetwork.filter((id) => !known.has(id));
     const gone = new Map<string, string[]>(deleted);
     for (const id of unknown) if (!gone.has(id)) gone.set(id, [...new Set(containers.filter((c) => c.labels[LABELS.workspace] === id).map((c) => c.labels[LABELS.app]).filter((a): a is string => !!a))]);
     for (const [workspaceId, appIds] of gone) {

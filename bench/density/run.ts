@@ -178,6 +178,11 @@ async function main() {
       }
     });
     const left = del.value;
+    // How the teardowns went (their Operation rows): a slow or failed delete shows here.
+    const teardowns = await p.db.operation.findMany({ where: { kind: 'workspace.teardown', workspaceId: { in: workspaces.map((w) => w.id) } } });
+    const took = teardowns.filter((o) => o.finishedAt).map((o) => o.finishedAt!.getTime() - o.createdAt.getTime());
+    const byStatus = teardowns.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o.status]: (acc[o.status] ?? 0) + 1 }), {});
+    const errors = [...new Set(teardowns.map((o) => o.error).filter(Boolean))].slice(0, 3);
 
     const docker = execFileSync('docker', ['version', '--format', '{{.Server.Version}}']).toString().trim();
     console.log(`density: ${APPS} apps over ${WORKSPACES} workspaces, ${CONCURRENCY} at a time (Docker ${docker}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB)`);
@@ -191,6 +196,9 @@ async function main() {
     console.log(`list p50 at that size: workspaces (${WORKSPACES}) ${listWorkspaces.toFixed(1)} ms, apps of one workspace ${listApps.toFixed(1)} ms, deployments of one app ${listDeployments.toFixed(1)} ms`);
     console.log(`reconcile pass: ${reconcile.ms.toFixed(0)} ms (${reconcile.value.nodesCompared.length} node, ${reconcile.value.orphansRemoved.length} orphans)`);
     console.log(`delete all ${WORKSPACES} workspaces → no container, no network: ${(del.ms / 1000).toFixed(1)} s (left: ${left.containers} containers, ${left.networks} networks)`);
+    console.log(
+      `  teardowns: ${JSON.stringify(byStatus)}, tries ${teardowns.reduce((n, o) => n + o.attempts, 0)}, queued → done p50 ${p50(took).toFixed(0)} ms, max ${Math.max(0, ...took).toFixed(0)} ms${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`,
+    );
     const gone = left.containers === 0 && left.networks === 0;
     console.log(
       `targets: ${APPS}/${APPS} live and serving ${verdict(servingCount === APPS, APPS - live.length)}; ` +

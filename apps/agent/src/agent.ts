@@ -83,7 +83,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   ingress.watch();
   const containers = new Containers(docker, networks, o.logger);
   const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger);
-  const workspaces = new WorkspacesRuntime(docker, networks, apps, o.logger);
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger);
   const nodeInfo = () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,

@@ -11,7 +11,7 @@ import type { CaddyIngress } from '../ingress/caddy.ingress';
 import { engineMessage, pullFailure, rolloutFailure, type RolloutStep } from './failure-reasons';
 
 /** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
-const appRepository = (appId: string) => `slipway-app/${appId}`;
+export const appRepository = (appId: string) => `slipway-app/${appId}`;
 
 type Emit = (line: string) => void;
 
@@ -233,9 +233,14 @@ export class AppsRuntime {
     await this.containers.remove(containers);
     let removed = 0;
     for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
-    await rm(this.folderOf(req.appId), { recursive: true, force: true });
-    await rm(this.metaOf(req.appId), { force: true });
+    await this.removeFolder(req.appId);
     return { containers: containers.length, images: removed };
+  }
+
+  /** The app's project folder and the record of what seeded it. */
+  async removeFolder(appId: string): Promise<void> {
+    await rm(this.folderOf(appId), { recursive: true, force: true });
+    await rm(this.metaOf(appId), { force: true });
   }
 }
 

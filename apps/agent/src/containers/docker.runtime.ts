@@ -239,10 +239,12 @@ export class DockerRuntime {
       );
   }
 
-  /** Every `<repository>:<tag>` the engine holds for the repository. */
-  async imageTags(repository: string): Promise<string[]> {
-    const images = await this.docker.listImages({ filters: { reference: [`${repository}:*`] } });
-    return images.flatMap((img) => (img.RepoTags ?? []).filter((t) => t.startsWith(`${repository}:`)));
+  /** Every `<repository>:<tag>` the engine holds for the repositories (one listing, however many). */
+  async imageTags(repository: string | string[]): Promise<string[]> {
+    const repos = Array.isArray(repository) ? repository : [repository];
+    if (repos.length === 0) return [];
+    const images = await this.docker.listImages({ filters: { reference: repos.map((r) => `${r}:*`) } });
+    return images.flatMap((img) => (img.RepoTags ?? []).filter((t) => repos.some((r) => t.startsWith(`${r}:`))));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { AppError, LABELS, type Logger } from '@slipway/core';
-import type { AppsRuntime } from '../apps/apps.runtime';
+import { appRepository, type AppsRuntime } from '../apps/apps.runtime';
 import type { DockerRuntime } from '../containers/docker.runtime';
+import type { CaddyIngress } from '../ingress/caddy.ingress';
 import type { WorkspaceNetworks } from '../containers/networks';
 
 /**
@@ -14,32 +15,34 @@ export class WorkspacesRuntime {
     private readonly docker: DockerRuntime,
     private readonly networks: WorkspaceNetworks,
     private readonly apps: AppsRuntime,
+    private readonly ingress: CaddyIngress,
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Everything of the workspace, in batches (a teardown of hundreds of apps waits on the engine, not on round trips):
+   * the apps' routes in one change of Caddy's config, every container labelled with the workspace (apps, and databases
+   * as they land), the apps' image tags from one listing, their project folders, then the workspace's networks.
+   */
   async remove(req: { workspaceId: string; appIds: string[] }): Promise<{ containers: number; images: number; networks: number }> {
-    let containers = 0;
-    let images = 0;
-    for (const appId of req.appIds) {
-      const removed = await this.apps.removeApp({ workspaceId: req.workspaceId, appId });
-      containers += removed.containers;
-      images += removed.images;
-    }
-    // Databases (and anything else of the workspace) carry its label.
-    const left = (await this.docker.containersWith([`${LABELS.workspace}=${req.workspaceId}`])).filter((c) => this.docker.isMine(c.Labels));
-    for (const c of left) {
+    // Routes first, so nothing is served from here on.
+    await this.ingress.removeAll(req.appIds);
+    const own = (await this.docker.containersWith([`${LABELS.workspace}=${req.workspaceId}`])).filter((c) => this.docker.isMine(c.Labels));
+    for (const c of own) {
       await this.docker.removeContainer(c.Id).catch((e: { statusCode?: number }) => {
         if (e.statusCode !== 404) throw e;
       });
-      containers++;
     }
+    let images = 0;
+    for (const tag of await this.docker.imageTags(req.appIds.map(appRepository))) if (await this.docker.removeImage(tag)) images++;
+    for (const appId of req.appIds) await this.apps.removeFolder(appId);
     const { removed, inUse } = await this.networks.remove(req.workspaceId);
     if (inUse > 0) {
       // A container joined the network between the two steps (a rollout still running): the caller tries again.
       throw new AppError('internal', 'The workspace still had containers on its network; its removal will be tried again');
     }
-    this.logger.info({ workspaceId: req.workspaceId, containers, images, networks: removed }, 'workspace removed from this server');
-    return { containers, images, networks: removed };
+    this.logger.info({ workspaceId: req.workspaceId, containers: own.length, images, networks: removed }, 'workspace removed from this server');
+    return { containers: own.length, images, networks: removed };
   }
 
   async listNetworks(): Promise<{ id: string; name: string; workspaceId: string; subnets: string[] }[]> {

@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureTestImage, TEST_IMAGE } from '../../apps/agent/src/testing';
+import { ensureTestImage, TEST_IMAGE } from '@slipway/testing/agent';
 import { LABELS } from '../../packages/core/src';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import type Docker from 'dockerode';
-import { startTestPlatform, type TestPlatform } from '../../apps/api/src/testing/platform';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import globalSetup from '../../packages/testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 

@@ -6,8 +6,8 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS } from '@slipway/core';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/worker/src/testing';
-import { startTestPlatform, type TestPlatform } from './testing/platform';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(240_000);
 

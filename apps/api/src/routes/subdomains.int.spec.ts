@@ -2,7 +2,7 @@
 // rename never fails because of another workspace's app, and error messages say only what is true.
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { startTestApi, type TestApi } from '../testing/test-api';
+import { startTestApi, type TestApi } from '@slipway/testing/api';
 
 describe('app subdomains across workspaces (real PostgreSQL)', () => {
   let api: TestApi;

@@ -175,4 +175,36 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
       expect((await p.docker.listContainers({ filters: { label: [`${LABELS.platform}=${p.agent.agent.platformId}`] } })).length).toBeGreaterThan(0);
     });
   });
+
+  describe("a platform whose network range holds 32 workspaces (more than the engine's 31 default pools)", () => {
+    let r: TestPlatform;
+    let rClient: ApiClient;
+    let rUser: ReturnType<typeof userOf>;
+
+    beforeAll(async () => {
+      // 198.18.255.0/24 (benchmarking addresses) in /29s: 32 subnets, kept small so the test stays quick.
+      r = await startTestPlatform({ name: 'range-32', readyTimeoutMs: 20_000, stopGraceMs: 2_000, networks: { range: '198.18.255.0/24', subnetPrefix: 29 } });
+      rClient = r.client();
+      rUser = userOf(r, rClient);
+      await signUp(rClient);
+    });
+
+    afterAll(async () => {
+      await r?.close();
+    });
+
+    it('deploys an app in each of 32 workspaces, then fails the 33rd clearly', async () => {
+      const taken = (await r.docker.listNetworks()).filter((n) => (n.IPAM?.Config ?? []).some((c) => c.Subnet?.startsWith('198.18.255.'))).length;
+      const room = 32 - taken;
+      const workspaces = await Promise.all(Array.from({ length: room + 1 }, () => createWorkspace(rClient)));
+      const apps = await Promise.all(workspaces.map((w) => rUser.app(w.id)));
+      const results: Deployment[] = [];
+      // Eight at a time, as a team would; the last workspace deploys after all others hold their subnets.
+      for (let i = 0; i < room; i += 8) results.push(...(await Promise.all(apps.slice(i, Math.min(i + 8, room)).map((a, k) => rUser.deploy(workspaces[i + k]!.id, a.id)))));
+      expect(results.filter((d) => d.status === 'live')).toHaveLength(room);
+      expect(taken + room).toBeGreaterThan(31);
+      const last = await rUser.deploy(workspaces[room]!.id, apps[room]!.id);
+      expect(last).toMatchObject({ status: 'failed', failureReason: 'The server has no free network for this workspace; the operator has been told' });
+    });
+  });
 });

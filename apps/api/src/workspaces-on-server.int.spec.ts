@@ -120,6 +120,16 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
     }
     expect(await p.db.reservation.count({ where: { workspaceId: ws.id } })).toBe(0);
     expect(await p.db.app.count({ where: { workspaceId: ws.id, deletedAt: null } })).toBe(0);
+
+    // Idempotent: a teardown run again (a new operation for the same workspace) finds nothing left and succeeds.
+    const first = await p.db.operation.findFirstOrThrow({ where: { workspaceId: ws.id, kind: 'workspace.teardown' } });
+    const again = await p.db.operation.create({ data: { kind: 'workspace.teardown', workspaceId: ws.id, nodeId: first.nodeId, payload: { workspaceId: ws.id } } });
+    await p.worker.jobs.enqueue('workspace.teardown', { operationId: again.id }, { jobId: again.id });
+    const done = await waitFor(async () => {
+      const row = await p.db.operation.findUniqueOrThrow({ where: { id: again.id } });
+      return row.status === 'succeeded' || row.status === 'failed' ? row : null;
+    }, 30_000, 'the repeated teardown');
+    expect(done).toMatchObject({ status: 'succeeded', result: { server: { containers: 0, images: 0, networks: 0 }, apps: 0, reservations: 0 } });
   });
 
   describe('a second platform on the same engine, with a network range of one subnet', () => {

@@ -65,7 +65,7 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
   });
 
   const networksOf = async (ws: string) =>
-    (await p.docker.listNetworks()).filter((n) => n.Labels?.[LABELS.workspace] === ws || n.Name === `slipway-ws-${ws}` || n.Name === `slipway-net-${ws}`);
+    (await p.docker.listNetworks()).filter((n) => n.Labels?.[LABELS.workspace] === ws || n.Name === `slipway-ws-${ws}` || n.Name === `slipway-wsnet-${ws}`);
   const containersOf = (label: string, id: string) => p.docker.listContainers({ all: true, filters: { label: [`${label}=${id}`] } });
 
   it('deploys three apps of a new workspace at the same moment: all go live, on one network', async () => {
@@ -93,7 +93,7 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
     const app = await user.app(ws.id);
     expect(await user.deploy(ws.id, app.id)).toMatchObject({ status: 'live', failureReason: null });
     const left = await networksOf(ws.id);
-    expect(left.map((n) => n.Name)).toEqual([`slipway-net-${ws.id}`]);
+    expect(left.map((n) => n.Name)).toEqual([`slipway-wsnet-${ws.id}`]);
     // And the next one works too.
     expect(await user.deploy(ws.id, app.id)).toMatchObject({ status: 'live' });
   });

@@ -110,7 +110,7 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
     // What the agent made for it, and a teardown that failed for good.
     await db.operation.create({ data: { kind: 'workspace.teardown', nodeId, workspaceId: deleted.id, status: 'failed', payload: {} } });
     const net = await docker.createNetwork({
-      Name: `slipway-net-${deleted.id}`,
+      Name: `slipway-wsnet-${deleted.id}`,
       Driver: 'bridge',
       Labels: { ...mine(), [LABELS.workspace]: deleted.id, 'slipway.network': 'workspace' },
       // Subnets of their own (documentation addresses): the engine's default pools may be used up by other runs.
@@ -118,7 +118,7 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
     });
     const left = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine(), [LABELS.workspace]: deleted.id }, HostConfig: { NetworkMode: net.id } });
     // A live workspace's network with no container on it (all its apps stopped or removed) stays.
-    const liveNet = await docker.createNetwork({ Name: `slipway-net-${live}`, Driver: 'bridge', Labels: { ...mine(), [LABELS.workspace]: live, 'slipway.network': 'workspace' }, IPAM: { Driver: 'default', Config: [{ Subnet: '192.0.2.8/29' }] } });
+    const liveNet = await docker.createNetwork({ Name: `slipway-wsnet-${live}`, Driver: 'bridge', Labels: { ...mine(), [LABELS.workspace]: live, 'slipway.network': 'workspace' }, IPAM: { Driver: 'default', Config: [{ Subnet: '192.0.2.8/29' }] } });
     const report = await runtime.services.reconcile.run('run-7');
     expect(report.workspacesRemoved).toEqual([{ node: 'reconcile-node', workspaceId: deleted.id, containers: 1, networks: 1 }]);
     expect(await exists(left.id)).toBe(false);

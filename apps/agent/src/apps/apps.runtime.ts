@@ -8,7 +8,7 @@ import type { DockerRuntime } from '../containers/docker.runtime';
 import { freeHostPort } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
 import type { CaddyIngress } from '../ingress/caddy.ingress';
-import { engineMessage, pullFailure, rolloutFailure, type RolloutStep } from './failure-reasons';
+import { engineMessage, engineUnreachable, pullFailure, rolloutFailure, type RolloutStep } from './failure-reasons';
 
 /** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
 export const appRepository = (appId: string) => `slipway-app/${appId}`;
@@ -60,7 +60,9 @@ export class AppsRuntime {
         await this.pull(source, emit);
         emit(`Pulled ${source}`);
       } catch (e) {
-        const local = await this.docker.imageId(source).catch(() => null);
+        // The engine itself gone is no answer about the image: the caller retries (node_unavailable).
+        if (engineUnreachable(e)) throw e;
+        const local = await this.docker.imageId(source);
         if (!local) {
           const message = engineMessage(e);
           emit(`The pull failed: ${message}`);
@@ -149,8 +151,9 @@ export class AppsRuntime {
    * An AppError passes as it is; anything else (the engine's or Caddy's refusal) becomes a sentence about the app,
    * and its own message goes to the deployment log and the agent's log.
    */
-  private explained(e: unknown, step: RolloutStep, req: { appId: string; deploymentId: string }, emit: Emit): AppError {
-    if (e instanceof AppError) return e;
+  private explained(e: unknown, step: RolloutStep, req: { appId: string; deploymentId: string }, emit: Emit): unknown {
+    // An AppError is already what the user reads; an engine that cannot be reached is node_unavailable (rpc/errors.ts).
+    if (e instanceof AppError || engineUnreachable(e)) return e;
     const message = engineMessage(e);
     emit(`The server answered: ${message}`);
     this.logger.warn({ appId: req.appId, deploymentId: req.deploymentId, step, err: message }, 'rollout step failed');

@@ -1,4 +1,4 @@
-import { engineMessage, pullFailure, rolloutFailure } from './failure-reasons';
+import { engineMessage, engineUnreachable, pullFailure, rolloutFailure } from './failure-reasons';
 
 // What a user reads must say what happened to the app, never repeat the engine.
 const ENGINE = /HTTP code|unexpected|OCI|runc|container_linux|daemon|driver|pool|ambiguous|sha256:/i;
@@ -9,6 +9,12 @@ describe('failure reasons', () => {
       '2 matches found based on name: network slipway-ws-1 is ambiguous',
     );
     expect(engineMessage({ message: 'x', json: { message: 'no such image' } })).toBe('no such image');
+  });
+
+  it('tells an engine that cannot be reached (retried) from an answer about the app', () => {
+    expect(engineUnreachable(Object.assign(new Error('connect ECONNREFUSED /var/run/docker.sock'), { code: 'ECONNREFUSED', syscall: 'connect' }))).toBe(true);
+    expect(engineUnreachable(Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT', syscall: 'connect' }))).toBe(true);
+    expect(engineUnreachable({ message: '(HTTP code 404) no such image', statusCode: 404 })).toBe(false);
   });
 
   it('says why an image could not be pulled', () => {

@@ -13,6 +13,12 @@ export function engineMessage(e: unknown): string {
   return text.replace(/^\(HTTP code \d+\)\s*[\w ]*-\s*/, '');
 }
 
+/** The engine's socket refused or missing (the engine restarting): not an answer about the app. */
+export function engineUnreachable(e: unknown): boolean {
+  const { code, syscall } = (e ?? {}) as NodeJS.ErrnoException;
+  return !!code && ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EACCES', 'EPIPE'].includes(code) && (syscall === 'connect' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE');
+}
+
 /** Why a pull failed, as the user can act on it. */
 export function pullFailure(image: string, message: string): AppError {
   const why = /unauthorized|denied|authentication required|forbidden/i.test(message)

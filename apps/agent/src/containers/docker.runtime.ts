@@ -295,13 +295,16 @@ export class DockerRuntime {
     }
   }
 
-  /** The networks a container is attached to, by name and id (a container never started has no id for them yet). */
-  async containerNetworks(containerId: string): Promise<{ name: string; networkId: string }[]> {
+  /** Whether a container runs, and the networks it is attached to by name and id (a container never started has no id for them yet). */
+  async containerNetworks(containerId: string): Promise<{ running: boolean; networks: { name: string; networkId: string }[] }> {
     try {
       const info = await this.docker.getContainer(containerId).inspect();
-      return Object.entries(info.NetworkSettings?.Networks ?? {}).map(([name, n]) => ({ name, networkId: n.NetworkID ?? '' }));
+      return {
+        running: info.State.Running,
+        networks: Object.entries(info.NetworkSettings?.Networks ?? {}).map(([name, n]) => ({ name, networkId: n.NetworkID ?? '' })),
+      };
     } catch (e) {
-      if (statusOf(e) === 404) return [];
+      if (statusOf(e) === 404) return { running: false, networks: [] };
       throw e;
     }
   }

@@ -8,9 +8,11 @@ export const NETWORK_ROLE = 'slipway.network';
 
 /**
  * The name of a workspace's network. Never used to find it (labels and ids are), but it must be unique: Docker 20.10
- * starts a container by its networks' names, so a container on a name two networks share never starts.
+ * starts a container by its networks' names, so a container on a name two networks share never starts. It sorts after
+ * the legacy name: a running container joined to it keeps its gateway (the engine takes the first network by name),
+ * and with it its published port; a gateway that moves leaves the port unanswered until the container restarts.
  */
-export const workspaceNetworkName = (workspaceId: string) => `slipway-net-${workspaceId}`;
+export const workspaceNetworkName = (workspaceId: string) => `slipway-wsnet-${workspaceId}`;
 
 /** The name networks had before this layer owned them; concurrent creates made several of one name. */
 export const legacyNetworkName = (workspaceId: string) => `slipway-ws-${workspaceId}`;
@@ -31,8 +33,8 @@ const CREATE_TRIES = 5;
  * not atomic, so concurrent creates of one name made several networks, and a container on a shared name never starts.
  * Here creation happens under a per-workspace lock with the engine's duplicate check, and the engine's state is the
  * only record, so it is idempotent across agent restarts. A workspace holding other networks (legacy duplicates)
- * heals on its next `ensure`: extras without containers are removed; containers on the others are joined to the one
- * kept, taken off the extra (which is then removed), and keep running. Subnets come from the agent's own range
+ * heals on its next `ensure`: containers on them are joined to the one kept (stopped ones also taken off theirs), and
+ * every extra left without containers is removed; one still holding running containers goes once they are replaced. Subnets come from the agent's own range
  * (firstFree over every subnet the engine holds and the server's own addresses), not from the engine's default pools
  * (31 networks).
  */
@@ -114,19 +116,27 @@ export class WorkspaceNetworks {
     const byName = new Map(extras.map((n) => [n.name, n.id]));
     // Attached containers, and the workspace's containers never started (they have no endpoint the network lists).
     const candidates = new Set([...extras.flatMap((n) => n.containers), ...(await this.docker.containersWith([`${LABELS.workspace}=${workspaceId}`])).map((c) => c.Id)]);
-    let moved = 0;
+    let joined = 0;
     for (const containerId of candidates) {
-      const stale = (await this.docker.containerNetworks(containerId))
+      const { running, networks } = await this.docker.containerNetworks(containerId);
+      const stale = networks
         .map((n) => (extraIds.has(n.networkId) ? n.networkId : !n.networkId ? byName.get(n.name) : undefined))
         .filter((id): id is string => id !== undefined);
       if (!stale.length) continue;
-      // Joined to the one kept first, so it never loses the workspace's network, then taken off the extras.
+      // Joined to the one kept, so it reaches (and is reached by) the workspace's new containers.
       await this.docker.connectNetwork(keptId, containerId);
-      for (const id of stale) await this.docker.disconnectNetwork(id, containerId);
-      moved++;
+      joined++;
+      // A running container stays on its extra too: taking it off would move its gateway and unpublish its port. It
+      // leaves with its container (replaced at its app's next deployment); a stopped one is taken off now.
+      if (!running) for (const id of stale) await this.docker.disconnectNetwork(id, containerId);
     }
-    for (const extra of extras) await this.docker.removeNetwork(extra.id);
-    this.logger.warn({ workspaceId, removed: extras.map((n) => `${n.name} ${n.id}`), kept: keptId, moved }, 'healed: the workspace had extra networks');
+    const removed: string[] = [];
+    for (const extra of extras) {
+      if (((await this.docker.networkContainers(extra.id)) ?? []).length > 0) continue;
+      await this.docker.removeNetwork(extra.id);
+      removed.push(`${extra.name} ${extra.id}`);
+    }
+    this.logger.warn({ workspaceId, kept: keptId, joined, removed, left: extras.length - removed.length }, 'healed: the workspace had extra networks');
   }
 
   private create(workspaceId: string): Promise<string> {

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', 'packages/proto/src/generated/**', 'deploy/images/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', 'packages/proto/src/generated/**', 'deploy/images/**', 'fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -168,7 +168,7 @@ check_image_app() {
   token=$(curl -fsS -b "$jar" -H 'Content-Type: application/json' -H "Origin: $api" -d '{"name":"fresh"}' "$api/v1/workspaces/$ws/tokens" | json .token)
   rm -f "$jar"
   local auth=(-H "Authorization: Bearer $token" -H 'Content-Type: application/json')
-  app=$(curl -fsS "${auth[@]}" -d '{"name":"fresh site","kind":"web","source":"image","image":"slipway/static:1","memoryMb":128,"cpuMillis":250}' \
+  app=$(curl -fsS "${auth[@]}" -d '{"name":"fresh site","kind":"web","source":"image","image":"slipway/static:2","memoryMb":128,"cpuMillis":250}' \
     "$api/v1/workspaces/$ws/apps")
   url=$(json .url <<<"$app")
   app=$(json .id <<<"$app")

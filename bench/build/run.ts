@@ -4,11 +4,13 @@
 //   warm: the same package.json and lockfile, changed source: the dependency layer comes from docker's cache.
 // Usage: npx tsx bench/build/run.ts [--runs 3]. Needs the local base images (deploy/images/build.sh) and the npm
 // registry through this machine's CA bundle (/etc/ssl/certs/ca-certificates.crt, or SLIPWAY_BUILD_CA_BUNDLE).
+// With --starters nextjs,express (or all): the frameworks' starters of fixtures/starters instead (starters.ts).
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp } from '@slipway/testing';
 import { nodeSample, zipOf } from '@slipway/testing/samples';
 import { startTestPlatform } from '@slipway/testing/platform';
 import globalSetup from '../../packages/testing/src/global-setup';
+import { benchStarters } from './starters';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,6 +25,8 @@ const fmt = (xs: number[]) => `p50 ${(p50(xs) / 1000).toFixed(1)} s, min ${(Math
 
 async function main() {
   await globalSetup();
+  const starters = process.argv.indexOf('--starters');
+  if (starters > 0) return benchStarters(process.argv[starters + 1] ?? 'nextjs,express', arg('runs', 1), arg('cpus', 2), CA, process.argv.includes('--verbose'));
   const p = await startTestPlatform({ name: 'bench-build', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: CA, cpus: 1, memoryMb: 1024 } });
   try {
     const client = p.client();

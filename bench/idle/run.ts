@@ -137,7 +137,7 @@ async function exercise(base: string, origin: string, failures: string[]): Promi
   const token = (await call('POST', `/v1/workspaces/${ws}/tokens`, { name: 'idle' }, { cookie })).json.token as string;
   const auth = { authorization: `Bearer ${token}` };
   const apps = `/v1/workspaces/${ws}/apps`;
-  const app = (await call('POST', apps, { name: 'idle site', kind: 'web', source: 'image', image: 'slipway/static:1', memoryMb: 128, cpuMillis: 250 }, auth)).json.id as string;
+  const app = (await call('POST', apps, { name: 'idle site', kind: 'web', source: 'image', image: 'slipway/static:2', memoryMb: 128, cpuMillis: 250 }, auth)).json.id as string;
   if (!ws || !token || !app) return sent;
 
   let lastDeployment = '';

@@ -2,7 +2,8 @@
 # Builds Slipway's local base images from Debian packages (no container registry needed).
 #
 #   deploy/images/build.sh                 # base + every image
-#   deploy/images/build.sh node redis      # base + the named images only
+#   deploy/images/build.sh node redis      # base + the named images only (node: every major)
+#   deploy/images/build.sh node:24         # base + slipway/node:24 and slipway/node-build:24 only
 #   deploy/images/build.sh debian          # the base only
 #   SLIPWAY_IMAGES_FORCE=1 deploy/images/build.sh postgres   # rebuild even when up to date
 #
@@ -12,6 +13,8 @@
 #   SLIPWAY_IMAGES_VERBOSE=1         stream build output to stderr (default: only shown on failure)
 #   SLIPWAY_DEBIAN_MIRROR            Debian mirror (default http://deb.debian.org/debian)
 #   SLIPWAY_DEBIAN_SECURITY_MIRROR   security mirror (default http://deb.debian.org/debian-security)
+#   SLIPWAY_NPM_REGISTRY             where the Node.js tarballs come from (default https://registry.npmjs.org)
+#   SLIPWAY_IMAGES_CACHE             where fetched tarballs are kept (default /var/cache/slipway/images)
 #
 # An image is rebuilt only when its label `slipway.image.hash` differs from the hash of its folder
 # (file names, executable bits and contents) combined with the id of the base image. See README.md.
@@ -31,15 +34,26 @@ HASH_LABEL=slipway.image.hash
 # Build order and tags. The folder deploy/images/<name>/ holds the Dockerfile and its files.
 IMAGES=(node python static postgres mariadb redis)
 declare -A TAGS=(
-  [node]=slipway/node:18
+  [node]=slipway/node
   [python]=slipway/python:3.11
-  [static]=slipway/static:1
+  [static]=slipway/static:2
   [postgres]=slipway/postgres:15
   [mariadb]=slipway/mariadb:10.11
   [redis]=slipway/redis:7.0
 )
 
 VERBOSE="${SLIPWAY_IMAGES_VERBOSE:-0}"
+NPM_REGISTRY="${SLIPWAY_NPM_REGISTRY:-https://registry.npmjs.org}"
+CACHE_DIR="${SLIPWAY_IMAGES_CACHE:-/var/cache/slipway/images}"
+
+# Node.js majors and their releases, from node/versions (`package node <version> <arch> <integrity>` lines).
+NODE_MAJORS=()
+declare -A NODE_RELEASE=()
+while read -r kind name version _arch _integrity; do
+  [[ "$kind" == package && "$name" == node ]] || continue
+  major="${version%%.*}"
+  if [[ -z "${NODE_RELEASE[$major]:-}" ]]; then NODE_MAJORS+=("$major"); NODE_RELEASE[$major]="$version"; fi
+done < "$HERE/node/versions"
 
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 
@@ -57,6 +71,13 @@ for arg in "$@"; do
     -h|--help) usage ;;
     "$BASE_NAME"|"$BASE_TAG") base_named=1; continue ;;   # the base is always checked anyway
   esac
+  # node:<major> (or slipway/node:<major>, slipway/node-build:<major>): that major only.
+  if [[ "$arg" =~ ^(slipway/)?node(-build)?:([0-9]+)$ ]]; then
+    major="${BASH_REMATCH[3]}"
+    [[ -n "${NODE_RELEASE[$major]:-}" ]] || { printf 'build.sh: no Node.js %s in node/versions (has %s)\n' "$major" "${NODE_MAJORS[*]}" >&2; exit 2; }
+    selected+=("node:$major")
+    continue
+  fi
   found=
   for name in "${IMAGES[@]}"; do
     if [[ "$arg" == "$name" || "$arg" == "${TAGS[$name]}" ]]; then found=$name; break; fi
@@ -65,6 +86,13 @@ for arg in "$@"; do
   selected+=("$found")
 done
 if [[ $# -eq 0 ]]; then selected=("${IMAGES[@]}"); fi
+# `node` means every major.
+expanded=()
+for name in "${selected[@]}"; do
+  if [[ "$name" == node ]]; then for major in "${NODE_MAJORS[@]}"; do expanded+=("node:$major"); done
+  else expanded+=("$name"); fi
+done
+selected=("${expanded[@]}")
 
 # SLIPWAY_IMAGES_FORCE=1 rebuilds the named images; the base only when it is named or no image is
 # (a new base makes every other image out of date).
@@ -239,9 +267,89 @@ build_image() {
   printf '%s: built\n' "$tag"
 }
 
+# --- node ----------------------------------------------------------------------------------------
+# The tarballs come from the npm registry over HTTPS with curl (the host's CA bundle), are checked against
+# the sha512 pinned in node/versions and kept in $CACHE_DIR, so a rebuild downloads nothing.
+docker_arch() {
+  case "$(docker info --format '{{.Architecture}}')" in
+    x86_64|amd64) echo x64 ;;
+    aarch64|arm64) echo arm64 ;;
+    *) die "no Node.js binaries for this architecture: $(docker info --format '{{.Architecture}}')" ;;
+  esac
+}
+
+# integrity_hex sha512-BASE64 → the hex digest sha512sum prints.
+integrity_hex() { printf '%s' "${1#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n'; }
+
+# fetch_package NAME VERSION ARCH → prints the path of the checked tarball in the cache.
+fetch_package() {
+  local name="$1" version="$2" arch="$3" kind pname pversion parch integrity pkg file tmp
+  integrity=
+  while read -r kind pname pversion parch rest; do
+    if [[ "$kind" == package && "$pname" == "$name" && "$pversion" == "$version" && ( "$parch" == "$arch" || "$parch" == any ) ]]; then
+      integrity="$rest"; break
+    fi
+  done < "$HERE/node/versions"
+  [[ -n "$integrity" ]] || die "node/versions pins no $name $version for $arch"
+  pkg="$name"; [[ "$name" == node ]] && pkg="node-linux-$arch"
+  file="$CACHE_DIR/$pkg-$version.tgz"
+  if [[ -f "$file" && "$(sha512sum < "$file" | cut -d' ' -f1)" == "$(integrity_hex "$integrity")" ]]; then
+    printf '%s' "$file"; return
+  fi
+  mkdir -p "$CACHE_DIR"
+  tmp="$(mktemp "$CACHE_DIR/.fetch.XXXXXX")"
+  curl -fsSL --retry 3 -o "$tmp" "$NPM_REGISTRY/$pkg/-/$pkg-$version.tgz" || { rm -f "$tmp"; die "could not fetch $pkg $version from $NPM_REGISTRY"; }
+  if [[ "$(sha512sum < "$tmp" | cut -d' ' -f1)" != "$(integrity_hex "$integrity")" ]]; then
+    rm -f "$tmp"; die "$pkg-$version.tgz does not match the sha512 pinned in node/versions"
+  fi
+  mv "$tmp" "$file"
+  printf '%s' "$file"
+}
+
+pinned_version() { awk -v n="$1" '$1 == "package" && $2 == n { print $3; exit }' "$HERE/node/versions"; }
+
+# build_node MAJOR: slipway/node:MAJOR (runtime: no compiler) and slipway/node-build:MAJOR (Debian's
+# build-essential, python3 and git, the Node headers for node-gyp) from one Dockerfile. The build images
+# share one cached layer with the compiler, so each further major adds seconds.
+build_node() {
+  local major="$1" version="${NODE_RELEASE[$1]}" runtime="slipway/node:$1" build="slipway/node-build:$1"
+  local dir="$HERE/node" base_id want old_runtime old_build ctx log arch started
+  base_id="$(image_id "$BASE_TAG")"
+  want="$(printf '%s\n' "$(hash_dir "$dir")" "$base_id" "node=$version" | sha256sum | cut -d' ' -f1)"
+  old_runtime="$(image_id "$runtime")"
+  old_build="$(image_id "$build")"
+  if [[ "$FORCE" != 1 && -n "$old_runtime" && -n "$old_build" \
+    && "$(image_hash "$runtime")" == "$want" && "$(image_hash "$build")" == "$want" ]]; then
+    printf '%s, %s: up to date\n' "$runtime" "$build"
+    return
+  fi
+  started=$SECONDS
+  arch="$(docker_arch)"
+  ctx="$(mktemp -d "${TMPDIR:-/tmp}/slipway-node-context.XXXXXX")"
+  mkdir -p "$ctx/dist"
+  cp "$dir/Dockerfile" "$ctx/Dockerfile"
+  cp "$(fetch_package node "$version" "$arch")" "$ctx/dist/node.tgz"
+  cp "$(fetch_package npm "$(pinned_version npm)" any)" "$ctx/dist/npm.tgz"
+  cp "$(fetch_package corepack "$(pinned_version corepack)" any)" "$ctx/dist/corepack.tgz"
+  log="$LOG_DIR/node-$major.log"
+  local common=(--force-rm --build-arg "NODE_VERSION=$version" --label "$HASH_LABEL=$want"
+    --label "slipway.image.source=deploy/images/node" --label "slipway.node.version=$version")
+  run_logged "$log" docker build "${common[@]}" --target runtime --tag "$runtime" "$ctx" \
+    || { rm -rf "$ctx"; fail_with_log "building $runtime" "$log"; }
+  run_logged "$log.build" docker build "${common[@]}" --target build --tag "$build" "$ctx" \
+    || { rm -rf "$ctx"; fail_with_log "building $build" "$log.build"; }
+  rm -rf "$ctx"
+  drop_old "$old_runtime" "$(image_id "$runtime")"
+  drop_old "$old_build" "$(image_id "$build")"
+  printf '%s, %s: built (Node.js %s, %d s)\n' "$runtime" "$build" "$version" $((SECONDS - started))
+}
+
 OLD_BASE_ID=
 build_base
 for name in "${selected[@]}"; do
-  build_image "$name"
+  case "$name" in
+    node:*) build_node "${name#node:}" ;;
+    *) build_image "$name" ;;
+  esac
 done
 drop_old "$OLD_BASE_ID" "$(image_id "$BASE_TAG")"

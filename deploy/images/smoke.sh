@@ -75,20 +75,59 @@ expect_refusal() {
 show_logs() { docker logs --tail 30 "$1" 2>&1 | sed 's/^/      | /'; }
 
 # --- node ----------------------------------------------------------------------------------------
+NODE_MAJORS=()
+while read -r kind name version _rest; do
+  [[ "$kind" == package && "$name" == node ]] || continue
+  major="${version%%.*}"
+  [[ " ${NODE_MAJORS[*]} " == *" $major "* ]] || NODE_MAJORS+=("$major")
+done < "$(dirname "${BASH_SOURCE[0]}")/node/versions"
+
 smoke_node() {
-  local out
-  if out="$(run_fg slipway/node:18 node -e 'console.log(process.versions.node)')" && [[ "$out" == 18.* ]]; then
-    pass "node -e: v$out"
+  local out major
+  for major in "${NODE_MAJORS[@]}"; do
+    if out="$(run_fg "slipway/node:$major" node -e 'console.log(process.versions.node)')" && [[ "$out" == "$major".* ]]; then
+      pass "slipway/node:$major: node v$out"
+    else
+      fail "slipway/node:$major node -e: ${out:-no output}"
+    fi
+    if out="$(run_fg "slipway/node:$major" sh -c 'echo "$(npm --version) $(corepack --version) $(id -u node) $(pwd)"; command -v pnpm > /dev/null && command -v yarn > /dev/null && echo 2')" \
+      && [[ "$out" == *' 1000 /app'$'\n''2' ]]; then
+      pass "slipway/node:$major: npm, corepack (pnpm and yarn shims), user node 1000, workdir /app"
+    else
+      fail "slipway/node:$major npm/corepack/user: $out"
+    fi
+    if run_fg "slipway/node:$major" sh -c 'command -v gcc || command -v make' > /dev/null 2>&1; then
+      fail "slipway/node:$major has a compiler (it is the runtime image)"
+    else
+      pass "slipway/node:$major: no compiler"
+    fi
+    if out="$(run_fg "slipway/node-build:$major" sh -c 'node --version; gcc --version | head -n 1; make --version | head -n 1; python3 --version; test -f "$npm_config_nodedir/include/node/node.h" && echo headers')" \
+      && [[ "$out" == *headers ]]; then
+      pass "slipway/node-build:$major: $(printf '%s' "$out" | head -n 4 | tr '\n' ';' | sed 's/;$//'), Node headers"
+    else
+      fail "slipway/node-build:$major toolchain: $out"
+    fi
+  done
+  # node-gyp compiles an addon offline against the image's headers (no download of them).
+  if out="$(run_fg "slipway/node-build:${NODE_MAJORS[-1]}" sh -c "$ADDON_CHECK" 2>&1)" && [[ "$out" == *'addon says 42' ]]; then
+    pass "slipway/node-build:${NODE_MAJORS[-1]}: node-gyp builds a C++ addon offline"
   else
-    fail "node -e: ${out:-no output}"
-  fi
-  if out="$(run_fg slipway/node:18 npm --version)"; then pass "npm --version: $out"; else fail 'npm --version'; fi
-  if out="$(run_fg slipway/node:18 sh -c 'echo "$(id -u node) $(pwd)"')" && [[ "$out" == '1000 /app' ]]; then
-    pass 'user node is uid 1000, workdir /app'
-  else
-    fail "user/workdir: $out"
+    fail "node-gyp build: $(printf '%s' "$out" | tail -n 5)"
   fi
 }
+
+ADDON_CHECK='set -e
+mkdir -p /tmp/addon && cd /tmp/addon
+cat > binding.gyp <<"GYP"
+{ "targets": [ { "target_name": "addon", "sources": [ "addon.cc" ] } ] }
+GYP
+cat > addon.cc <<"CC"
+#include <node_api.h>
+static napi_value Answer(napi_env env, napi_callback_info info) { napi_value v; napi_create_int32(env, 42, &v); return v; }
+NAPI_MODULE_INIT() { napi_value fn; napi_create_function(env, "answer", NAPI_AUTO_LENGTH, Answer, NULL, &fn); return fn; }
+CC
+node /usr/local/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js rebuild --nodedir="$npm_config_nodedir" > /dev/null 2>&1
+node -e "console.log(\"addon says\", require(\"./build/Release/addon.node\")())"'
 
 # --- python --------------------------------------------------------------------------------------
 smoke_python() {
@@ -132,24 +171,25 @@ cd / && python -c "import smokepkg; print(\"VALUE\", smokepkg.VALUE)"'
 
 # --- static --------------------------------------------------------------------------------------
 smoke_static() {
-  local c port token site body
-  c="$(run_bg slipway/static:1 -p 127.0.0.1::8080 --)"
+  local c port token site body headers
+  c="$(run_bg slipway/static:2 -p 127.0.0.1::8080 --)"
   port="$(host_port "$c" 8080)"
   if wait_for 10 curl -fsS "http://127.0.0.1:$port/" \
     && body="$(curl -fsS "http://127.0.0.1:$port/")" && [[ "$body" == *'<html'* ]]; then
-    pass "default index.html on 127.0.0.1:$port"
+    pass "default index.html on 127.0.0.1:$port (Caddy)"
   else
     fail 'default index.html'; show_logs "$c"
   fi
 
-  # A mounted folder, served on the port named by $PORT.
+  # A mounted folder, served on the port named by $PORT; then the same folder as a single-page app.
   token="smoke-$RUN_ID"
   site="$WORK_DIR/site"
-  mkdir -p "$site"
+  mkdir -p "$site/assets"
   printf '%s\n' "$token" > "$site/hello.txt"
   printf '<p>%s</p>\n' "$token" > "$site/index.html"
+  head -c 20000 /dev/zero | tr '\0' 'a' > "$site/assets/app-1234.js"
   chmod -R a+rX "$WORK_DIR"
-  c="$(run_bg slipway/static:1 -p 127.0.0.1::9000 -e PORT=9000 -v "$site:/app:ro" --)"
+  c="$(run_bg slipway/static:2 -p 127.0.0.1::9000 -e PORT=9000 -v "$site:/app:ro" --)"
   port="$(host_port "$c" 9000)"
   if wait_for 10 curl -fsS "http://127.0.0.1:$port/hello.txt" \
     && body="$(curl -fsS "http://127.0.0.1:$port/hello.txt")" && [[ "$body" == "$token" ]]; then
@@ -158,9 +198,28 @@ smoke_static() {
     fail 'mounted folder / PORT'; show_logs "$c"
   fi
   if [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/missing")" == 404 ]]; then
-    pass '404 for a missing file'
+    pass '404 for a missing file (no SPA fallback unless asked)'
   else
     fail 'missing file is not a 404'
+  fi
+  headers="$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/assets/app-1234.js")"
+  if [[ "$headers" == *'Content-Encoding: gzip'* && "$headers" == *'max-age=31536000, immutable'* ]]; then
+    pass 'hashed assets: gzip and Cache-Control immutable'
+  else
+    fail "asset headers: $headers"
+  fi
+  if [[ "$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/")" == *'Cache-Control: no-cache'* ]]; then
+    pass 'index.html: Cache-Control no-cache'
+  else
+    fail 'index.html is not no-cache'
+  fi
+  c="$(run_bg slipway/static:2 -p 127.0.0.1::8080 -e SLIPWAY_STATIC_FALLBACK=/index.html -v "$site:/app:ro" --)"
+  port="$(host_port "$c" 8080)"
+  if wait_for 10 curl -fsS "http://127.0.0.1:$port/" \
+    && body="$(curl -fsS "http://127.0.0.1:$port/some/client/route")" && [[ "$body" == "<p>$token</p>" ]]; then
+    pass 'SLIPWAY_STATIC_FALLBACK=/index.html: a client-side route gets index.html'
+  else
+    fail "SPA fallback: ${body:-no answer}"; show_logs "$c"
   fi
 }
 

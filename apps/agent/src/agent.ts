@@ -6,6 +6,8 @@ import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
 import { buildsHandlers } from './builds/builds.handlers';
+import { DEFAULT_RUNTIMES } from './builds/detect';
+import { DEFAULT_BASE_IMAGES } from './builds/dockerfiles';
 import { Containers } from './containers/containers';
 import { containersHandlers } from './containers/containers.handlers';
 import { DockerRuntime } from './containers/docker.runtime';
@@ -36,6 +38,8 @@ export interface AgentOptions {
   logger: Logger;
   /** Caddy's admin API (config.agent.caddyAdminUrl); default http://127.0.0.1:2019. */
   caddyAdminUrl?: string;
+  /** How long a new app container must keep running and answering before its route moves (config.agent.readySettleMs); default 3 s. */
+  readySettleMs?: number;
   /** Builds of uploaded .zip files (limits, base images, extra CA bundle); defaults in DEFAULT_BUILD_OPTIONS. */
   build?: Partial<BuildSettings>;
   /** This platform's identity on the engine (config SLIPWAY_PLATFORM_ID); empty or unset: derived from the enrollment's CA. */
@@ -47,10 +51,11 @@ export interface AgentOptions {
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
 export const DEFAULT_NETWORKS: NetworkSettings = { range: '100.64.0.0/10', subnetPrefix: 24 };
 
-export type BuildSettings = Pick<BuilderOptions, 'images' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
 
 export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
-  images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
+  images: DEFAULT_BASE_IMAGES,
+  runtimes: DEFAULT_RUNTIMES,
   extraCaBundle: null,
   cpus: 1,
   memoryMb: 2048,
@@ -82,7 +87,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
   const containers = new Containers(docker, networks, o.logger);
-  const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger);
+  const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger, o.readySettleMs ?? 3_000);
   const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger);
   const nodeInfo = () => ({
     name: enrollment.nodeName,

@@ -77,9 +77,14 @@ async function main(argv: string[]): Promise<number> {
         logger,
         platformId: config.agent.platformId,
         networks: config.agent.network,
+        readySettleMs: config.agent.readySettleMs,
         // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
         build: {
-          images: { node: config.images.node, python: config.images.python, static: config.images.static },
+          images: { node: config.images.node, nodeBuild: config.images.nodeBuild, python: config.images.python, static: config.images.static },
+          runtimes: {
+            node: { supported: [...config.runtimes.node.majors], default: config.runtimes.node.default },
+            python: { supported: [...config.runtimes.python.versions], default: config.runtimes.python.default },
+          },
           extraCaBundle: config.agent.extraCaBundle,
           ...config.agent.build,
         },

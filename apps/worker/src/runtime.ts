@@ -77,7 +77,7 @@ export async function startWorkerRuntime(
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
   const power = new AppPowerService({ apps: stores.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
-  const crashes = new CrashWatchService({ apps: stores.apps, agents, logger });
+  const crashes = new CrashWatchService({ apps: stores.apps, deployments: stores.deployments, agents, clock: systemClock, logger });
   // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
   const handlers: OperationHandlers = {
     'agent.noop': operations.noop,

@@ -24,13 +24,18 @@ export interface Config {
     caddyAdminUrl: string;
     dockerSocket: string;
     extraCaBundle: string | null;
+    /** How long a new app container must keep running and answering before its route moves to it. */
+    readySettleMs: number;
     build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number };
     /** Labelled on every Docker object the agent makes; empty: derived from the enrollment's CA. */
     platformId: string;
     /** Where workspace networks take their subnets: a CIDR range and the prefix length of each subnet. */
     network: { range: string; subnetPrefix: number };
   };
-  images: { node: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
+  /** `node`, `nodeBuild` and `python` are templates: `{major}` / `{version}` stand for the app's runtime version. */
+  images: { node: string; nodeBuild: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
+  /** The runtime versions builds may choose from (agent only). */
+  runtimes: { node: { majors: number[]; default: number }; python: { versions: string[]; default: string } };
   limits: { uploadZipBytes: number; uploadFileBytes: number };
 }
 
@@ -82,6 +87,10 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     if (!validatorFor(s)(values[s.env])) problems.push(`${s.env} ${describe(s)}`);
   }
   const encryptionKey = role === 'agent' ? Buffer.alloc(0) : decodeKey(values.SLIPWAY_ENCRYPTION_KEY, problems);
+  const nodeVersions = values.SLIPWAY_NODE_VERSIONS as string[] | undefined;
+  if (nodeVersions && !nodeVersions.includes(String(values.SLIPWAY_NODE_DEFAULT))) {
+    problems.push(`SLIPWAY_NODE_DEFAULT (${String(values.SLIPWAY_NODE_DEFAULT)}) must be one of SLIPWAY_NODE_VERSIONS (${nodeVersions.join(', ')})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Every value was validated against its setting's schema above.
@@ -123,6 +132,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
       dockerSocket: v.DOCKER_SOCKET,
       extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,
+      readySettleMs: v.SLIPWAY_READY_SETTLE_MS,
       build: {
         cpus: v.SLIPWAY_BUILD_CPUS,
         memoryMb: v.SLIPWAY_BUILD_MEMORY_MB,
@@ -134,12 +144,17 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     },
     images: {
       node: v.SLIPWAY_IMAGE_NODE,
+      nodeBuild: v.SLIPWAY_IMAGE_NODE_BUILD ?? 'slipway/node-build:{major}',
       python: v.SLIPWAY_IMAGE_PYTHON,
       static: v.SLIPWAY_IMAGE_STATIC,
       postgres: v.SLIPWAY_IMAGE_POSTGRES,
       mysql: v.SLIPWAY_IMAGE_MYSQL,
       redis: v.SLIPWAY_IMAGE_REDIS,
       mongodb: v.SLIPWAY_IMAGE_MONGODB,
+    },
+    runtimes: {
+      node: { majors: ((v.SLIPWAY_NODE_VERSIONS as string[] | undefined) ?? []).map(Number), default: v.SLIPWAY_NODE_DEFAULT ?? 24 },
+      python: { versions: v.SLIPWAY_PYTHON_VERSIONS ?? [], default: (v.SLIPWAY_PYTHON_VERSIONS as string[] | undefined)?.[0] ?? '3.11' },
     },
     limits: { uploadZipBytes: v.SLIPWAY_UPLOAD_ZIP_MAX_BYTES, uploadFileBytes: v.SLIPWAY_UPLOAD_FILE_MAX_BYTES },
   };

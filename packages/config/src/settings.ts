@@ -17,6 +17,8 @@ const CC: Role[] = ['control', 'cli'];
 const A: Role[] = ['agent'];
 const ALL: Role[] = ['control', 'agent', 'cli'];
 const imageName = { type: 'string', minLength: 1, pattern: '^[a-z0-9][a-z0-9._/:@-]*$' };
+// A Node.js or Python image may name the version it is for: `slipway/node:{major}`, `python:{version}-slim`.
+const imageTemplate = { type: 'string', minLength: 1, pattern: '^[a-z0-9{][a-z0-9._/:@{}-]*$' };
 const hostPort = { type: 'string', pattern: '^[^\\s:]+:\\d{1,5}$' };
 
 // The README's settings table is generated from this list (deploy/settings-table.ts): keep descriptions short.
@@ -46,6 +48,7 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_AGENT_PUBLIC_IPV4', type: 'list', default: ['127.0.0.1'], roles: A, schema: { type: 'array', items: { type: 'string', format: 'ipv4' } }, description: 'public IPv4 addresses of this server (A records of custom domains)' },
   { env: 'SLIPWAY_CADDY_ADMIN_URL', type: 'string', default: 'http://127.0.0.1:2019', roles: A, schema: { type: 'string', pattern: '^https?://' }, description: "Caddy's admin API" },
   { env: 'DOCKER_SOCKET', type: 'string', default: '/var/run/docker.sock', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'Docker engine socket' },
+  { env: 'SLIPWAY_READY_SETTLE_MS', type: 'integer', default: 3_000, roles: A, schema: { type: 'integer', minimum: 0, maximum: 600_000 }, description: 'a new app container must keep running and answering this long, with no restart, before its route moves to it' },
   { env: 'SLIPWAY_BUILD_CA_BUNDLE', type: 'string', default: '', roles: A, description: 'extra CA bundle trusted during builds (corporate proxies)' },
   { env: 'SLIPWAY_BUILD_CPUS', type: 'integer', default: 1, roles: A, schema: { type: 'integer', minimum: 1, maximum: 64 }, description: 'vCPUs one build of an upload may use' },
   { env: 'SLIPWAY_BUILD_MEMORY_MB', type: 'integer', default: 2048, roles: A, schema: { type: 'integer', minimum: 256 }, description: 'memory one build may use (MB)' },
@@ -54,9 +57,13 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_PLATFORM_ID', type: 'string', default: '', roles: A, schema: { anyOf: [{ const: '' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{2,62}$' }] }, description: "this platform's identity, labelled on every Docker object; orphan removal touches only its own (default: derived from the control plane's CA)" },
   { env: 'SLIPWAY_NETWORK_RANGE', type: 'string', default: '100.64.0.0/10', roles: A, schema: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}$' }, description: 'IPv4 range the workspace networks take their subnets from (default: shared address space, outside the usual LAN ranges)' },
   { env: 'SLIPWAY_NETWORK_SUBNET_PREFIX', type: 'integer', default: 24, roles: A, schema: { type: 'integer', minimum: 16, maximum: 29 }, description: "prefix length of each workspace's subnet (/24: 253 containers; 16,384 workspaces in the default range)" },
-  { env: 'SLIPWAY_IMAGE_NODE', type: 'string', default: 'slipway/node:18', roles: ALL, schema: imageName, description: 'Node.js runtime image' },
-  { env: 'SLIPWAY_IMAGE_PYTHON', type: 'string', default: 'slipway/python:3.11', roles: ALL, schema: imageName, description: 'Python runtime image' },
-  { env: 'SLIPWAY_IMAGE_STATIC', type: 'string', default: 'slipway/static:1', roles: ALL, schema: imageName, description: 'static site server image' },
+  { env: 'SLIPWAY_IMAGE_NODE', type: 'string', default: 'slipway/node:{major}', roles: ALL, schema: imageTemplate, description: 'Node.js runtime image, {major} the app\'s Node.js major (official: node:{major}-bookworm-slim)' },
+  { env: 'SLIPWAY_IMAGE_NODE_BUILD', type: 'string', default: 'slipway/node-build:{major}', roles: A, schema: imageTemplate, description: 'image Node.js apps are built in: with a compiler and python3 for native modules (official: node:{major}-bookworm)' },
+  { env: 'SLIPWAY_NODE_VERSIONS', type: 'list', default: ['20', '22', '24', '26'], roles: A, schema: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[1-9][0-9]?$' } }, description: 'Node.js majors apps may ask for (an image of each must exist)' },
+  { env: 'SLIPWAY_NODE_DEFAULT', type: 'integer', default: 24, roles: A, schema: { type: 'integer', minimum: 1 }, description: 'Node.js major of apps that name none (one of SLIPWAY_NODE_VERSIONS)' },
+  { env: 'SLIPWAY_IMAGE_PYTHON', type: 'string', default: 'slipway/python:{version}', roles: ALL, schema: imageTemplate, description: 'Python runtime image, {version} the app\'s Python version (official: python:{version}-slim)' },
+  { env: 'SLIPWAY_PYTHON_VERSIONS', type: 'list', default: ['3.11'], roles: A, schema: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^3\\.[0-9]{1,2}$' } }, description: 'Python versions apps may ask for; the first is the default' },
+  { env: 'SLIPWAY_IMAGE_STATIC', type: 'string', default: 'slipway/static:2', roles: ALL, schema: imageName, description: 'static site server image (Caddy\'s file server)' },
   { env: 'SLIPWAY_IMAGE_POSTGRES', type: 'string', default: 'slipway/postgres:15', roles: ALL, schema: imageName, description: 'PostgreSQL engine image' },
   { env: 'SLIPWAY_IMAGE_MYSQL', type: 'string', default: 'slipway/mariadb:10.11', roles: ALL, schema: imageName, description: 'MySQL engine image' },
   { env: 'SLIPWAY_IMAGE_REDIS', type: 'string', default: 'slipway/redis:7.0', roles: ALL, schema: imageName, description: 'Redis engine image' },

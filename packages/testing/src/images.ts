@@ -1,5 +1,6 @@
-// Small app images for tests and benchmarks, built FROM the local slipway/node:18 (no registry is reachable):
-// a Node HTTP server that answers its VERSION and environment values, one that never listens, one that exits.
+// Small app images for tests and benchmarks, built FROM the local slipway/node:24 (no registry is reachable):
+// a Node HTTP server that answers its VERSION and environment values, one that never listens, one that exits, and
+// the bad releases of the readiness tests (exit at once, exit after 1 s / 2 s, OOM, crash loop, loopback only).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,16 @@ export const APP_IMAGES = {
   v3: 'slipway-test/app:v3',
   silent: 'slipway-test/app:silent',
   crash: 'slipway-test/app:crash',
+  // Releases that must never go live (issue 23); crashLater and exit9s get well past the settle window (even on a
+  // loaded machine), then exit.
+  exitNow: 'slipway-test/app:exit-now',
+  exit1s: 'slipway-test/app:exit-1s',
+  exit2s: 'slipway-test/app:exit-2s',
+  oom: 'slipway-test/app:oom',
+  crashLoop: 'slipway-test/app:crash-loop',
+  loopback: 'slipway-test/app:loopback',
+  crashLater: 'slipway-test/app:crash-after-8s',
+  exit9s: 'slipway-test/app:exit-9s',
 } as const;
 
 // GET / → "<VERSION>\n"; GET /env/NAME → the variable's value (404 when unset); GET /file/NAME → a file of /app.
@@ -45,16 +56,37 @@ process.on('SIGTERM', () => {
 const SILENT = `console.log('starting, but never listening'); setInterval(() => {}, 1000); process.on('SIGTERM', () => process.exit(0));`;
 const CRASH = `console.log('boom: giving up'); setTimeout(() => process.exit(3), 200);`;
 
+// The good server, then an exit: it answers (HTTP 200) for a while and dies.
+const exitAfter = (ms: number) => `setTimeout(() => { console.log('exiting after ${ms} ms on purpose'); process.exit(5); }, ${ms}); require('/app/server.js');`;
+const BAD = {
+  exitNow: `console.log('nothing to do, exiting'); process.exit(0);`,
+  // Touches every page it allocates, so the kernel's OOM killer (not V8's heap limit) ends it.
+  oom: `console.log('loading a large model'); const kept = []; setInterval(() => kept.push(Buffer.alloc(16 * 1024 * 1024, 1)), 5);`,
+  // What the Fastify starter did on this Node: a module missing at start, exit 1, again at every restart.
+  crashLoop: `console.log('starting'); require('fastify-that-is-not-installed');`,
+  loopback: `require('node:http').createServer((q, r) => r.end('loopback\\n')).listen(Number(process.env.PORT || 8080), '127.0.0.1', () => console.log('listening on 127.0.0.1 only'));`,
+  crashLater: `console.log('working'); setTimeout(() => { console.log('boom: giving up'); process.exit(3); }, 8000);`,
+};
+const bad = (script: string) => ({ files: { 'server.js': SERVER, 'bad.js': script }, dockerfile: 'ENV VERSION=bad\nCOPY server.js bad.js /app/\nCMD ["node", "/app/bad.js"]' });
+
 const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, string>; dockerfile: string }> = {
   v1: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v1\n' }, dockerfile: 'ENV VERSION=v1\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
   v2: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v2\n' }, dockerfile: 'ENV VERSION=v2\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
   v3: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v3\n' }, dockerfile: 'ENV VERSION=v3\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
   silent: { files: { 'server.js': SILENT }, dockerfile: 'COPY server.js /app/\nCMD ["node", "/app/server.js"]' },
   crash: { files: { 'server.js': CRASH }, dockerfile: 'COPY server.js /app/\nCMD ["node", "/app/server.js"]' },
+  exitNow: bad(BAD.exitNow),
+  exit1s: bad(exitAfter(1000)),
+  exit2s: bad(exitAfter(2000)),
+  oom: bad(BAD.oom),
+  crashLoop: bad(BAD.crashLoop),
+  loopback: bad(BAD.loopback),
+  crashLater: bad(BAD.crashLater),
+  exit9s: bad(exitAfter(9000)),
 };
 
 /** Builds the images that are missing (once; later calls find them) and answers their tags. */
-export async function ensureAppImages(docker: Docker, base = 'slipway/node:18'): Promise<typeof APP_IMAGES> {
+export async function ensureAppImages(docker: Docker, base = 'slipway/node:24'): Promise<typeof APP_IMAGES> {
   for (const [key, tag] of Object.entries(APP_IMAGES) as [keyof typeof APP_IMAGES, string][]) {
     if ((await docker.listImages({ filters: { reference: [tag] } })).length > 0) continue;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-app-image-'));

@@ -70,7 +70,7 @@ export function staticSample(version = 'v1'): Record<string, string> {
 }
 
 /** An upload with its own Dockerfile (built as it is, from the local Node image). */
-export function dockerfileSample(version = 'v1', base = 'slipway/node:18'): Record<string, string> {
+export function dockerfileSample(version = 'v1', base = 'slipway/node:24'): Record<string, string> {
   return {
     Dockerfile: `FROM ${base}\nWORKDIR /app\nCOPY server.js ./\nENV PORT=8080\nCMD ["node", "server.js"]\n`,
     'server.js': `require('node:http').createServer((q, s) => s.end('dockerfile ${version}\\n')).listen(Number(process.env.PORT || 8080));

@@ -28,6 +28,8 @@ export class AppsRuntime {
     private readonly ingress: CaddyIngress,
     private readonly dataDir: string,
     private readonly logger: Logger,
+    /** How long a new container must keep running and answering before the route moves to it. */
+    private readonly readySettleMs = 3_000,
   ) {}
 
   folderOf(appId: string): string {
@@ -124,11 +126,16 @@ export class AppsRuntime {
       step = 'container';
       const containerId = await this.containers.launch(spec, networkId);
       emit(`Container ${containerId.slice(0, 12)} created`);
-      if (req.port) {
-        emit(`Waiting for the app to answer on port ${req.port}${req.healthPath ? ` (GET ${req.healthPath})` : ''}`);
-        await this.containers.ready(containerId, { hostPort, healthPath: req.healthPath, timeoutMs: req.readyTimeoutMs });
-        emit('The app answers');
-      }
+      // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
+      // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
+      if (req.port) emit(`Waiting for the app to answer HTTP on port ${req.port} (GET ${req.healthPath || '/'}${req.healthPath ? ', 2xx/3xx' : ', any status'})`);
+      else emit(`Waiting ${Math.round(this.readySettleMs / 100) / 10} s for the container to keep running`);
+      await this.containers.ready(
+        containerId,
+        { probe: req.port ? { kind: 'http', port: req.port, healthPath: req.healthPath } : null, timeoutMs: req.readyTimeoutMs, settleMs: this.readySettleMs, hostPort },
+        emit,
+      );
+      emit('The app is ready');
       const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
       step = 'route';
       if (req.routeHost && req.port) {

@@ -6,11 +6,15 @@ import Docker from 'dockerode';
 import { DockerRuntime } from '../containers/docker.runtime';
 import { silentLogger } from '@slipway/testing/logger';
 import { Builder, type BuilderOptions } from './builder';
+import { DEFAULT_RUNTIMES } from './detect';
+import { DEFAULT_BASE_IMAGES } from './dockerfiles';
 import { BuildError } from './extract';
 import { sample, zipOf, type SampleKind } from '@slipway/testing/samples';
 import { writeZip } from '@slipway/testing/zip';
 
 // Real Docker, local base images (deploy/images/build.sh), the npm registry through this machine's CA bundle.
+// Builds of a first upload run several stages (jest's per-project testTimeout is not applied: set it here).
+jest.setTimeout(240_000);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
 const CA = '/etc/ssl/certs/ca-certificates.crt';
 const appId = randomUUID();
@@ -20,7 +24,8 @@ function builder(o: Partial<BuilderOptions> = {}): Builder {
   return new Builder({
     docker: new DockerRuntime('/var/run/docker.sock', 'builder-test'),
     buildsDir: path.join(work, 'builds'),
-    images: { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' },
+    images: DEFAULT_BASE_IMAGES,
+    runtimes: DEFAULT_RUNTIMES,
     extraCaBundle: CA,
     cpus: 1,
     memoryMb: 1024,
@@ -118,7 +123,7 @@ describe('Builder: sample apps built into images that answer', () => {
   it('RUN steps run under the build\'s memory and CPU limits (cgroup v1)', async () => {
     const { result, lines } = await build(
       builder({ memoryMb: 700, cpus: 0.5 }),
-      zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo mem=$(cat /sys/fs/cgroup/memory/memory.limit_in_bytes) cpu=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) ${randomUUID()}\n` }),
+      zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo mem=$(cat /sys/fs/cgroup/memory/memory.limit_in_bytes) cpu=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) ${randomUUID()}\n` }),
     );
     if (result instanceof Error) throw result;
     expect(lines.find((l) => l.startsWith('mem='))).toMatch(new RegExp(`^mem=${700 * 1024 * 1024} cpu=50000 `));
@@ -143,7 +148,7 @@ describe('Builder: failures', () => {
   });
 
   it('a failing RUN step fails the build with docker’s message', async () => {
-    const { result, lines } = await build(builder(), zipOf({ Dockerfile: 'FROM slipway/node:18\nRUN echo about to fail && exit 3\n' }));
+    const { result, lines } = await build(builder(), zipOf({ Dockerfile: 'FROM slipway/node:24\nRUN echo about to fail && exit 3\n' }));
     expect(result).toBeInstanceOf(BuildError);
     expect((result as Error).message).toMatch(/The build failed: .*returned a non-zero code: 3/);
     expect(lines).toContain('about to fail');
@@ -151,7 +156,7 @@ describe('Builder: failures', () => {
 
   it('the time limit stops a build', async () => {
     const started = Date.now();
-    const { result } = await build(builder({ timeoutMs: 3_000 }), zipOf({ Dockerfile: 'FROM slipway/node:18\nRUN sleep 60\n' }));
+    const { result } = await build(builder({ timeoutMs: 3_000 }), zipOf({ Dockerfile: 'FROM slipway/node:24\nRUN sleep 60\n' }));
     expect((result as Error).message).toMatch(/longer than 3 s/);
     expect(Date.now() - started).toBeLessThan(15_000);
   });
@@ -161,7 +166,7 @@ describe('Builder: failures', () => {
     const marker = randomUUID().slice(0, 8);
     const running = new AbortController();
     const waiting = new AbortController();
-    const first = build(b, zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${marker} && sleep 60\n` }), running.signal);
+    const first = build(b, zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 60\n` }), running.signal);
     const secondLines: string[] = [];
     const second = b
       .build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: await zipFile(zipOf(sample('static'))), signal: waiting.signal }, (l) => secondLines.push(l))

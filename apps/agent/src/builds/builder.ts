@@ -3,15 +3,18 @@ import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/
 import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
-import { detect, readSourceTree, type BuildPlan } from './detect';
+import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
+import { applySettings, narrowToRoot, NO_SETTINGS, withStartCommand, type AppBuildSettings } from './settings';
 
 export interface BuilderOptions {
   docker: DockerRuntime;
   /** Build folders live under `<buildsDir>/<deploymentId>` while a build runs, and are removed after. */
   buildsDir: string;
   images: BaseImages;
+  /** The Node.js majors and Python versions builds may choose from (images of each must exist). */
+  runtimes: Runtimes;
   /** A PEM bundle trusted during builds (npm, pip, OpenSSL), on top of the base image's own; null for none. */
   extraCaBundle: string | null;
   /** CPUs a build may use (cgroup quota). */
@@ -29,6 +32,8 @@ export interface BuildRequest {
   appId: string;
   deploymentId: string;
   zipPath: string;
+  /** The app's build command, start command and root directory, over detection (settings.ts). */
+  settings?: AppBuildSettings;
   /** Aborting it stops the build (a cancelled deployment). */
   signal?: AbortSignal;
 }
@@ -82,9 +87,15 @@ export class Builder {
       emit(`Extracted ${files} file${files === 1 ? '' : 's'} (${formatBytes(bytes)}) in ${Date.now() - started} ms`);
       if (req.signal?.aborted) throw cancelled();
 
-      const plan = detect(await readSourceTree(app));
-      for (const r of plan.reasons) emit(r);
-      const dockerfile = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      const settings = req.settings ?? NO_SETTINGS;
+      await narrowToRoot(app, settings.rootDirectory);
+      const applied = applySettings(detect(withStartCommand(await readSourceTree(app), settings), this.o.runtimes), settings);
+      const plan = applied.plan;
+      for (const r of [...applied.lines, ...plan.reasons]) emit(r);
+      const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
+      const generated = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).
+      const dockerfile = generated === null ? null : `${generated}LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`;
       let context = app;
       if (dockerfile !== null) {
         context = dir;
@@ -100,7 +111,7 @@ export class Builder {
         for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
       }
       const imageRef = builtImageRef(req.appId, req.deploymentId);
-      const imageId = await this.dockerBuild(context, imageRef, req, emit);
+      const imageId = await this.dockerBuild(context, imageRef, req, dockerfile === null ? labels : {}, emit);
       emit(`Built ${imageRef} (${imageId.slice(0, 19)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       return { imageId, imageRef, language: plan.language };
     } finally {
@@ -109,7 +120,7 @@ export class Builder {
     }
   }
 
-  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, emit: Emit): Promise<string> {
+  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit): Promise<string> {
     const abort = new AbortController();
     let why: 'timeout' | 'cancelled' | null = null;
     const onCancel = () => {
@@ -133,7 +144,7 @@ export class Builder {
         tar.stdout,
         {
           t: imageRef,
-          labels: { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+          labels,
           version: '1',
           rm: true,
           forcerm: true,

@@ -8,6 +8,7 @@ import { clientStream, serve, serverStream, unary } from '../rpc/handlers';
 import { openUpload, receiveInto } from '../rpc/upload';
 import type { Builder } from './builder';
 import { BuildError } from './extract';
+import { parseSettings } from './settings';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -61,7 +62,8 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
           throw new BuildError('The uploaded .zip is no longer on the server: upload it again');
         });
         try {
-          const built = await deps.builder.build({ workspaceId, appId, deploymentId, zipPath, signal }, (line) => void send({ line }));
+          const settings = parseSettings(req);
+          const built = await deps.builder.build({ workspaceId, appId, deploymentId, zipPath, settings, signal }, (line) => void send({ line }));
           await rm(zipPath, { force: true });
           return built;
         } catch (e) {

@@ -1,9 +1,9 @@
 import { detect, pyprojectDependencies, requirementNames, webLine, type BuildPlan, type SourceTree } from './detect';
-import { dockerfileFor, dockerignoreFor } from './dockerfiles';
+import { DEFAULT_BASE_IMAGES, dockerfileFor, dockerignoreFor } from './dockerfiles';
 import { BuildError } from './extract';
 
 const tree = (files: Record<string, string>): SourceTree => ({ files: new Set(Object.keys(files)), read: (n) => files[n] ?? null });
-const images = { node: 'slipway/node:18', python: 'slipway/python:3.11', static: 'slipway/static:1' };
+const images = DEFAULT_BASE_IMAGES;
 const pkg = (o: object) => JSON.stringify(o);
 
 function fails(files: Record<string, string>): string {
@@ -44,36 +44,64 @@ describe('detection order', () => {
 });
 
 describe('Node', () => {
-  it('npm ci with package-lock.json, build script, start script', () => {
-    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'tsc', start: 'node dist/a.js' } }), 'package-lock.json': '{}' })), 'node');
-    expect(p).toMatchObject({ packageManager: 'npm', install: 'npm ci --no-audit --no-fund', build: 'npm run build', start: 'npm start', installFiles: ['package.json', 'package-lock.json'] });
+  it('npm ci with package-lock.json, build script, start script; deps, prod-deps, build and runtime stages', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'tsc', start: 'node dist/a.js' }, devDependencies: { typescript: '5' } }), 'package-lock.json': '{}' })), 'node');
+    expect(p).toMatchObject({ packageManager: 'npm', install: 'npm ci --no-audit --no-fund', build: 'npm run build', start: 'node dist/a.js', installFiles: ['package.json', 'package-lock.json'] });
+    expect(p.reasons[0]).toBe('Node 24, the default: no .nvmrc, .node-version, .tool-versions, volta.node, engines.node · npm ci · tsc · node dist/a.js');
     const df = dockerfileFor(p, { images, extraCa: false })!;
     expect(df.split('\n')).toEqual([
-      'FROM slipway/node:18',
+      'FROM slipway/node-build:24 AS deps',
       'WORKDIR /app',
-      'ENV NPM_CONFIG_UPDATE_NOTIFIER=false',
+      'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0',
       'COPY ["app/package.json","app/package-lock.json","./"]',
       'RUN npm ci --no-audit --no-fund',
+      '',
+      'FROM deps AS prod-deps',
+      'RUN npm prune --omit=dev --no-audit --no-fund',
+      '',
+      'FROM deps AS build',
       'COPY app/ ./',
       'RUN npm run build',
-      'ENV PORT=8080',
-      'CMD ["sh","-c","exec npm start"]',
+      'RUN rm -rf node_modules',
+      '',
+      'FROM slipway/node:24',
+      'WORKDIR /app',
+      'COPY --from=prod-deps /app/node_modules ./node_modules',
+      'COPY --from=build /app ./',
+      'ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 PATH=/app/node_modules/.bin:$PATH',
+      'CMD ["sh","-c","exec node dist/a.js"]',
       '',
     ]);
     expect(dockerignoreFor(p)).toContain('app/node_modules');
   });
-  it('pnpm by its lockfile, with the version of packageManager or of the lockfile', () => {
+  it('the Node.js major from engines picks both images', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ engines: { node: '^22' }, main: 'a.js' }) })), 'node');
+    expect(p.major).toBe(22);
+    const df = dockerfileFor(p, { images: { ...images, node: 'node:{major}-bookworm-slim', nodeBuild: 'node:{major}-bookworm' }, extraCa: false })!;
+    expect(df).toMatch(/^FROM node:22-bookworm AS deps$/m);
+    expect(df).toMatch(/^FROM node:22-bookworm-slim$/m);
+    expect(fails({ 'package.json': pkg({ engines: { node: '16.x' }, main: 'a.js' }) })).toMatch(/^engines\.node asks for Node\.js 16\.x/);
+  });
+  it('pnpm through corepack: the version of packageManager (fetched by corepack) or of the lockfile', () => {
     const a = as(detect(tree({ 'package.json': pkg({ main: 'i.js', packageManager: 'pnpm@8.15.1' }), 'pnpm-lock.yaml': "lockfileVersion: '6.0'" })), 'node');
     expect(a.packageManager).toBe('pnpm');
-    expect(a.install).toBe('npm install -g --no-audit --no-fund pnpm@8.15.1 && pnpm install --frozen-lockfile');
+    expect(a.install).toBe('pnpm install --frozen-lockfile');
+    expect(a.prune).toBe('pnpm prune --prod');
     const b = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'x', build: 'y' } }), 'pnpm-lock.yaml': "lockfileVersion: '9.0'" })), 'node');
-    expect(b.install).toContain('pnpm@9 ');
-    expect(b).toMatchObject({ build: 'pnpm run build', start: 'pnpm start' });
+    expect(b.install).toBe('corepack install -g pnpm@9 && pnpm install --frozen-lockfile');
+    expect(b).toMatchObject({ build: 'pnpm run build', start: 'x' });
   });
-  it('yarn by yarn.lock', () => {
+  it('yarn 1 by yarn.lock, yarn 2+ by packageManager or the lockfile (nothing pruned)', () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node .' } }), 'yarn.lock': '' })), 'node');
-    expect(p).toMatchObject({ packageManager: 'yarn', start: 'yarn start', installFiles: ['package.json', 'yarn.lock'] });
-    expect(p.install).toContain('yarn install --frozen-lockfile');
+    expect(p).toMatchObject({ packageManager: 'yarn', start: 'node .', installFiles: ['package.json', 'yarn.lock'] });
+    expect(p.install).toBe('corepack install -g yarn@1 && yarn install --frozen-lockfile --non-interactive');
+    const berry = as(detect(tree({ 'package.json': pkg({ main: 'a.js', packageManager: 'yarn@4.5.0' }), 'yarn.lock': '__metadata:\n  version: 8\n' })), 'node');
+    expect(berry).toMatchObject({ install: 'yarn install --immutable', prune: null });
+    expect(dockerfileFor(berry, { images, extraCa: false })).not.toContain('prod-deps');
+  });
+  it('a start script with shell syntax goes through npm', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'NODE_OPTIONS=--x node a.js && echo' } }) })), 'node');
+    expect(p.start).toBe('npm start');
   });
   it('npm install without a lockfile; no build script is said so', () => {
     const p = as(detect(tree({ 'package.json': pkg({ main: 'server.js' }) })), 'node');
@@ -82,7 +110,7 @@ describe('Node', () => {
   });
   it('starts server.js/index.js when there is no start script or main', () => {
     expect(as(detect(tree({ 'package.json': '{}', 'index.js': '' })), 'node').start).toBe('node index.js');
-    expect(fails({ 'package.json': '{}' })).toMatch(/no start script and no main/);
+    expect(fails({ 'package.json': '{}' })).toMatch(/no start script, no main and no build script/);
   });
   it('a Procfile web: line overrides the start script', () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a' } }), Procfile: 'worker: x\nweb: node web.js --port $PORT\n' })), 'node');
@@ -94,6 +122,63 @@ describe('Node', () => {
   });
   it('quotes an odd main', () => {
     expect(as(detect(tree({ 'package.json': pkg({ main: "my app's.js" }) })), 'node').start).toBe("node 'my app'\\''s.js'");
+  });
+});
+
+describe('framework presets', () => {
+  it('Next.js started by next start: built as standalone output, served by its server; the summary line says it all', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' }, engines: { node: '>=20.9.0' } }), 'package-lock.json': '{}' })), 'node');
+    expect(p.summary).toBe('Next.js · Node 24 from engines.node >=20.9.0 · npm ci · next build · next start (standalone server)');
+    expect(p.output).toEqual({ kind: 'next-standalone' });
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).toContain('ENV NEXT_TELEMETRY_DISABLED=1 NEXT_PRIVATE_STANDALONE=1\nRUN npm run build');
+    // The previous release's caches in the project folder are dropped when the build changed.
+    expect(df).toMatch(/^CMD \["sh","-c","if \[ \\"\$\(cat \.next\/BUILD_ID .*rm -rf \.next\/cache \.next\/server\/route-cache; .* && exec node server\.js"\]$/m);
+  });
+  it('Next.js with a custom start script or output: export', () => {
+    const custom = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'node server.mjs' }, dependencies: { next: '16' } }) })), 'node');
+    expect(custom).toMatchObject({ output: { kind: 'app' }, start: 'node server.mjs' });
+    const files = { 'package.json': pkg({ scripts: { build: 'next build' }, dependencies: { next: '16' } }), 'next.config.mjs': "export default { output: 'export' }" };
+    expect(as(detect(tree(files)), 'node').output).toEqual({ kind: 'static', dirs: ['out'], spa: false });
+  });
+  it("Next.js with output: 'standalone': the standalone server, its static files and public", () => {
+    const files = { 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'next.config.ts': "const c = { output: 'standalone' };" };
+    const p = as(detect(tree(files)), 'node');
+    expect(p.output).toEqual({ kind: 'next-standalone' });
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).toContain('COPY --from=build /app/.next/standalone ./\nCOPY --from=build /app/.next/static ./.next/static\nCOPY --from=build /app/public ./public');
+    expect(df).toContain('HOSTNAME=0.0.0.0');
+    expect(df).toContain('exec node server.js"]');
+    expect(df).not.toContain('prod-deps');
+  });
+  it('Vite: no start script and a build → the output folder as a static SPA on the static image', () => {
+    const files = { 'package.json': pkg({ scripts: { dev: 'vite', build: 'tsc -b && vite build' }, devDependencies: { vite: '8' }, dependencies: { react: '19' } }), 'vite.config.ts': "export default { build: { outDir: 'web' } }" };
+    const p = as(detect(tree(files)), 'node');
+    expect(p.output).toEqual({ kind: 'static', dirs: ['web', 'dist', 'build', 'out'], spa: true });
+    expect(p.summary).toBe('Vite · Node 24, the default: no .nvmrc, .node-version, .tool-versions, volta.node, engines.node · npm install · tsc -b && vite build · static site');
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).toMatch(/^FROM slipway\/static:2$/m);
+    expect(df).toContain('COPY --from=build /tmp/slipway-site/ /app/');
+    expect(df).toContain('SLIPWAY_STATIC_FALLBACK=/index.html');
+    expect(df).not.toContain('CMD');
+  });
+  it('NestJS: start:prod rather than nest start', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'nest build', start: 'nest start', 'start:prod': 'node dist/main' }, dependencies: { '@nestjs/core': '11' } }) })), 'node');
+    expect(p).toMatchObject({ framework: 'NestJS', start: 'node dist/main' });
+  });
+  it('Fastify: FASTIFY_ADDRESS=0.0.0.0', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'fastify start -l info app.js' }, dependencies: { fastify: '5', 'fastify-cli': '8' } }) })), 'node');
+    expect(p).toMatchObject({ framework: 'Fastify', start: 'fastify start -l info app.js', env: { FASTIFY_ADDRESS: '0.0.0.0' } });
+    expect(dockerfileFor(p, { images, extraCa: false })).toContain('ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 FASTIFY_ADDRESS=0.0.0.0 PATH=/app/node_modules/.bin:$PATH');
+  });
+  it('Express: named, started by its start script', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node ./bin/www' }, dependencies: { express: '4' } }) })), 'node');
+    expect(p).toMatchObject({ framework: 'Express', start: 'node ./bin/www' });
+    // Nothing to build, no devDependencies: no build or prune stage; node_modules as installed, the source from the context.
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).not.toContain('AS build');
+    expect(df).not.toContain('prod-deps');
+    expect(df).toContain('COPY --from=deps /app/node_modules ./node_modules\nCOPY app/ ./\n');
   });
 });
 
@@ -150,7 +235,7 @@ describe('Python', () => {
 describe('static', () => {
   it('served by the static image from /app', () => {
     const p = detect(tree({ 'index.html': '<p>hi</p>', 'style.css': '' }));
-    expect(dockerfileFor(p, { images, extraCa: false })).toBe('FROM slipway/static:1\nWORKDIR /app\nCOPY app/ /app/\nENV PORT=8080\n');
+    expect(dockerfileFor(p, { images, extraCa: false })).toBe('FROM slipway/static:2\nWORKDIR /app\nCOPY app/ /app/\nENV PORT=8080\n');
   });
 });
 

@@ -1,6 +1,8 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BuildError } from './extract';
+import { NEXT_CONFIGS, planNode, VITE_CONFIGS, type NodePlan } from './node-plan';
+import { choosePythonVersion, type NodeVersions, type PythonVersions } from './runtime-version';
 
 /** The root of an extracted upload, as detection sees it: the names at its top and the text of the few files it reads. */
 export interface SourceTree {
@@ -9,25 +11,53 @@ export interface SourceTree {
   read(name: string): string | null;
 }
 
-export type PackageManager = 'npm' | 'pnpm' | 'yarn';
+export type { PackageManager } from './node-plan';
 
 export type BuildPlan =
   | { language: 'dockerfile'; reasons: string[] }
+  | NodePlan
   | {
-      language: 'node';
+      language: 'python';
       reasons: string[];
-      packageManager: PackageManager;
-      /** Root files copied before the install step: the install layer is reused while these are unchanged. */
+      /** major.minor, one of the server's Python versions. */
+      version: string;
       installFiles: string[];
       install: string;
-      build: string | null;
+      installAfterSource: boolean;
+      requirements: string | null;
       start: string;
     }
-  | { language: 'python'; reasons: string[]; installFiles: string[]; install: string; installAfterSource: boolean; requirements: string | null; start: string }
   | { language: 'static'; reasons: string[]; start: string | null };
 
+/** The runtime versions a server builds with (config.runtimes). */
+export interface Runtimes {
+  node: NodeVersions;
+  python: PythonVersions;
+}
+
+export const DEFAULT_RUNTIMES: Runtimes = { node: { supported: [20, 22, 24, 26], default: 24 }, python: { supported: ['3.11'], default: '3.11' } };
+
 /** Files whose content detection may read (the rest only counts by name). */
-const READ = ['package.json', 'Procfile', 'requirements.txt', 'pyproject.toml', 'pnpm-lock.yaml', 'main.py', 'app.py', 'wsgi.py', 'asgi.py', 'server.py'];
+const READ = [
+  'package.json',
+  'Procfile',
+  'requirements.txt',
+  'pyproject.toml',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'main.py',
+  'app.py',
+  'wsgi.py',
+  'asgi.py',
+  'server.py',
+  '.nvmrc',
+  '.node-version',
+  '.tool-versions',
+  '.python-version',
+  'runtime.txt',
+  ...NEXT_CONFIGS,
+  ...VITE_CONFIGS,
+];
 const MAX_READ = 1_000_000;
 
 /** Reads what detection needs of a folder (root-level regular files only; nothing is followed). */
@@ -49,7 +79,7 @@ export async function readSourceTree(dir: string): Promise<SourceTree> {
  * (requirements.txt or pyproject.toml); a static site (index.html). A Procfile `web:` line overrides the start
  * command of a generated build. Every decision is a line in `reasons`, which the build log shows.
  */
-export function detect(tree: SourceTree): BuildPlan {
+export function detect(tree: SourceTree, runtimes: Runtimes = DEFAULT_RUNTIMES): BuildPlan {
   const reasons: string[] = [];
   const procfileWeb = webLine(tree.read('Procfile'));
 
@@ -61,12 +91,12 @@ export function detect(tree: SourceTree): BuildPlan {
 
   if (tree.files.has('package.json')) {
     reasons.push('Found package.json: a Node.js app');
-    return node(tree, reasons, procfileWeb);
+    return planNode(tree, reasons, procfileWeb, runtimes.node);
   }
 
   if (tree.files.has('requirements.txt') || tree.files.has('pyproject.toml')) {
     reasons.push(`Found ${tree.files.has('requirements.txt') ? 'requirements.txt' : 'pyproject.toml'}: a Python app`);
-    return python(tree, reasons, procfileWeb);
+    return python(tree, reasons, procfileWeb, runtimes.python);
   }
 
   if (tree.files.has('index.html')) {
@@ -82,70 +112,9 @@ export function detect(tree: SourceTree): BuildPlan {
   );
 }
 
-function node(tree: SourceTree, reasons: string[], procfileWeb: string | null): BuildPlan {
-  let pkg: { scripts?: Record<string, unknown>; main?: unknown; packageManager?: unknown };
-  try {
-    pkg = JSON.parse(tree.read('package.json') ?? '') as typeof pkg;
-    if (!pkg || typeof pkg !== 'object' || Array.isArray(pkg)) throw new Error('not an object');
-  } catch (e) {
-    throw new BuildError(`package.json is not valid JSON (${(e as Error).message})`);
-  }
-  const scripts = pkg.scripts && typeof pkg.scripts === 'object' ? pkg.scripts : {};
-  const extras = ['.npmrc'].filter((f) => tree.files.has(f));
-
-  let packageManager: PackageManager;
-  let installFiles: string[];
-  let install: string;
-  if (tree.files.has('pnpm-lock.yaml')) {
-    packageManager = 'pnpm';
-    const version = pinned(pkg.packageManager, 'pnpm') ?? pnpmForLockfile(tree.read('pnpm-lock.yaml'));
-    installFiles = ['package.json', 'pnpm-lock.yaml', ...['pnpm-workspace.yaml', '.npmrc'].filter((f) => tree.files.has(f))];
-    install = `npm install -g --no-audit --no-fund pnpm@${version} && pnpm install --frozen-lockfile`;
-    reasons.push(`Found pnpm-lock.yaml: dependencies installed with pnpm ${version} (pnpm install --frozen-lockfile)`);
-  } else if (tree.files.has('yarn.lock')) {
-    packageManager = 'yarn';
-    installFiles = ['package.json', 'yarn.lock', ...['.yarnrc', ...extras].filter((f) => tree.files.has(f))];
-    install = 'npm install -g --no-audit --no-fund yarn@1 && yarn install --frozen-lockfile --non-interactive';
-    reasons.push('Found yarn.lock: dependencies installed with yarn (yarn install --frozen-lockfile)');
-  } else if (tree.files.has('package-lock.json') || tree.files.has('npm-shrinkwrap.json')) {
-    packageManager = 'npm';
-    const lock = tree.files.has('npm-shrinkwrap.json') ? 'npm-shrinkwrap.json' : 'package-lock.json';
-    installFiles = ['package.json', lock, ...extras];
-    install = 'npm ci --no-audit --no-fund';
-    reasons.push(`Found ${lock}: dependencies installed with npm ci`);
-  } else {
-    packageManager = 'npm';
-    installFiles = ['package.json', ...extras];
-    install = 'npm install --no-audit --no-fund';
-    reasons.push('No lockfile (package-lock.json, pnpm-lock.yaml or yarn.lock): dependencies installed with npm install');
-  }
-
-  const run = (script: string) => (packageManager === 'npm' ? `npm run ${script}` : `${packageManager} run ${script}`);
-  const build = typeof scripts.build === 'string' ? run('build') : null;
-  reasons.push(build ? `package.json has a build script: ${build} runs after the install` : 'package.json has no build script: nothing to build');
-
-  let start: string;
-  if (procfileWeb) {
-    start = procfileWeb;
-    reasons.push(`Start command from the Procfile's web: line: ${start}`);
-  } else if (typeof scripts.start === 'string') {
-    start = packageManager === 'npm' ? 'npm start' : `${packageManager} start`;
-    reasons.push(`Start command from package.json's start script: ${start}`);
-  } else if (typeof pkg.main === 'string' && pkg.main.trim()) {
-    start = `node ${shellQuote(pkg.main.trim())}`;
-    reasons.push(`Start command from package.json's main: ${start}`);
-  } else {
-    const entry = ['server.js', 'index.js', 'app.js', 'main.js'].find((f) => tree.files.has(f));
-    if (!entry) {
-      throw new BuildError('Could not tell how to start this Node.js app: package.json has no start script and no main, there is no Procfile with a web: line, and none of server.js, index.js, app.js, main.js is at the root');
-    }
-    start = `node ${entry}`;
-    reasons.push(`No start script or main in package.json: starting ${entry}`);
-  }
-  return { language: 'node', reasons, packageManager, installFiles, install, build, start };
-}
-
-function python(tree: SourceTree, reasons: string[], procfileWeb: string | null): BuildPlan {
+function python(tree: SourceTree, reasons: string[], procfileWeb: string | null, versions: PythonVersions): BuildPlan {
+  const chosen = choosePythonVersion(tree, versions);
+  reasons.push(chosen.because.startsWith('the default') ? `Python ${chosen.version}, ${chosen.because}` : `Python ${chosen.version} from ${chosen.because}`);
   let installFiles: string[];
   let install: string;
   let installAfterSource = false;
@@ -195,7 +164,7 @@ function python(tree: SourceTree, reasons: string[], procfileWeb: string | null)
       reasons.push(`Start command: ${start}${server ? ` (${server} is a dependency but no app object was found)` : ''}`);
     }
   }
-  return { language: 'python', reasons, installFiles, install, installAfterSource, requirements, start };
+  return { language: 'python', reasons, version: chosen.version, installFiles, install, installAfterSource, requirements, start };
 }
 
 /** The command of a Procfile's `web:` line, or null. */
@@ -239,24 +208,4 @@ function appObject(tree: SourceTree): string | null {
     if (m?.[1]) return `${file.slice(0, -3)}:${m[1]}`;
   }
   return null;
-}
-
-function pinned(field: unknown, name: string): string | null {
-  if (typeof field !== 'string') return null;
-  const m = new RegExp(`^${name}@(\\d+(?:\\.\\d+){0,2}(?:-[0-9A-Za-z.]+)?)`).exec(field);
-  return m?.[1] ?? null;
-}
-
-/** pnpm's major from the lockfile version: 9.x lockfiles → pnpm 9, 6.x → pnpm 8, older → pnpm 7. */
-function pnpmForLockfile(lock: string | null): string {
-  const v = /lockfileVersion:\s*'?(\d+)/.exec(lock ?? '')?.[1];
-  if (v === '9') return '9';
-  if (v === '6') return '8';
-  if (v === '5') return '7';
-  return '9';
-}
-
-/** A file name as one shell word (the start command runs through sh -c so that $PORT expands). */
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

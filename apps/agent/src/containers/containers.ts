@@ -1,11 +1,15 @@
 import { AppError, LABELS, type ContainerExitEvent, type Logger } from '@slipway/core';
+import type Docker from 'dockerode';
 import type { DockerRuntime } from './docker.runtime';
-import { answers, type Readiness } from './readiness';
 import type { WorkspaceNetworks } from './networks';
-import { createOptions, type ContainerSpec } from './spec';
+import { answersOnHostPort, NamespaceProbe, type Readiness } from './readiness';
+import { createOptions, RESTART_POLICY, type ContainerSpec } from './spec';
 
 const LAST_LINES = 20;
+/** One probe's own time limit; a container slower than that to answer one request is not ready. */
+const PROBE_TIMEOUT_MS = 2_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * One lifecycle for every workload's containers, in the spirit of Nomad's task drivers: a workload (apps today,
@@ -22,11 +26,14 @@ export class Containers {
 
   /**
    * Creates the container on its workspace's one network (made or healed on demand, unless the caller did it) with the
-   * layer's hardening, and starts it. A container that cannot start is removed.
+   * layer's hardening, and starts it; one that cannot start is removed. Its restart policy is held back (`no`) until
+   * `ready` passes: a container that exits while it is being judged stays exited, with its exit code and OOM flag,
+   * instead of being restarted out of sight.
    */
   async launch(spec: ContainerSpec, networkId?: string): Promise<string> {
     const network = networkId ?? (await this.networks.ensure(spec.workspaceId));
-    const id = await this.docker.createContainer(createOptions(spec, { networkId: network, platformId: this.docker.platformId }));
+    const options = createOptions(spec, { networkId: network, platformId: this.docker.platformId });
+    const id = await this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
     try {
       await this.docker.startContainer(id);
     } catch (e) {
@@ -37,15 +44,24 @@ export class Containers {
   }
 
   /**
-   * Waits until a launched container answers. One that exits or never answers is removed, and the error carries
-   * its last log lines.
+   * Waits until a launched container answers its probe (from inside its own network namespace) and then keeps
+   * running and answering for the settle window with no exit and no restart; then it gets its restart policy back.
+   * One that fails is removed, and the error (`rollout_failed`) says why, with its last log lines.
    */
-  async ready(id: string, readiness: Readiness): Promise<void> {
-    const problem = await this.waitReady(id, readiness);
-    if (!problem) return;
-    const tail = await this.docker.lastLines(id, LAST_LINES);
+  async ready(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined): Promise<void> {
+    const problem = await this.judge(id, readiness, emit).catch((e: Error & { statusCode?: number }) =>
+      e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
+    );
+    if (!problem) {
+      await this.known(this.docker.setRestartPolicy(id, RESTART_POLICY)).catch((e: unknown) => {
+        if (e instanceof AppError && e.code === 'not_found') throw new AppError('rollout_failed', 'The container was removed (not by this rollout) once it was ready');
+        throw e;
+      });
+      return;
+    }
+    const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);
     await this.docker.removeContainer(id).catch(() => undefined);
-    throw new AppError('rollout_failed', [problem, 'Last log lines:', ...tail].join('\n'));
+    throw new AppError('rollout_failed', [problem, tail.length ? 'Last log lines:' : 'The app wrote no log lines.', ...tail].join('\n'));
   }
 
   /** Containers carrying every one of the labels (workload containers only, not the layer's helpers). */
@@ -92,20 +108,64 @@ export class Containers {
     return this.docker.watchExits(onEvent);
   }
 
-  /** null once the container answers; otherwise why it never did. */
-  private async waitReady(id: string, r: Readiness): Promise<string | null> {
-    const end = Date.now() + r.timeoutMs;
-    let lastInspect = 0;
-    while (Date.now() < end) {
-      if (await answers(r)) return null;
-      if (Date.now() - lastInspect > 300) {
-        lastInspect = Date.now();
-        const state = await this.docker.containerState(id);
-        if (!state.Running || state.Restarting || state.ExitCode) return `The container exited with code ${state.ExitCode} before it answered`;
+  /**
+   * null once the container has answered and then kept running and answering for `settleMs`; otherwise why not.
+   * The engine's state is read every round (exit code, OOM kill, restart count, pid): a probe alone can be lucky.
+   */
+  private async judge(id: string, r: Readiness, emit: (line: string) => void): Promise<string | null> {
+    const first = await this.docker.inspectContainer(id);
+    const exited = exitOf(first, first);
+    if (exited) return `${exited} before it answered`;
+    const probe = r.probe ? NamespaceProbe.enter(first.State.Pid) : null;
+    try {
+      const deadline = Date.now() + r.timeoutMs;
+      let answeredAt = probe ? null : Date.now();
+      let last = '';
+      for (;;) {
+        const state = await this.settled(id);
+        const gone = exitOf(state, first);
+        if (gone) return answeredAt === null ? `${gone} before it answered` : `${gone} ${seconds(Date.now() - answeredAt)} after it first answered`;
+        if (answeredAt !== null && Date.now() - answeredAt >= r.settleMs) break;
+        if (probe && r.probe) {
+          const a = await probe.ask(r.probe, PROBE_TIMEOUT_MS);
+          last = a.detail;
+          if (a.ok && answeredAt === null) {
+            answeredAt = Date.now();
+            emit(`The app answers (${a.detail}); it must keep running and answering for ${seconds(r.settleMs)}`);
+          } else if (!a.ok && answeredAt !== null) {
+            // Most often the process just died: say so rather than "stopped answering" when the engine knows.
+            await sleep(200);
+            const why = exitOf(await this.settled(id), first);
+            const after = seconds(Date.now() - answeredAt);
+            return why ? `${why} ${after} after it first answered` : `The app answered, then stopped answering ${after} later (${a.detail})`;
+          }
+        }
+        if (answeredAt === null && Date.now() > deadline) {
+          const asked = r.probe?.kind === 'http' ? `GET ${r.probe.healthPath || '/'} on port ${r.probe.port}${r.probe.healthPath ? ' (2xx/3xx)' : ' (any HTTP response)'}` : `a connection to port ${r.probe?.port}`;
+          return `The app did not answer on its port within ${Math.round(r.timeoutMs / 1000)} s: ${asked}, last try: ${last}`;
+        }
+        await sleep(answeredAt === null ? 100 : 250);
       }
-      await sleep(50);
+      if (r.probe?.kind === 'http' && r.hostPort) {
+        const a = await answersOnHostPort(r.hostPort, r.probe.healthPath, PROBE_TIMEOUT_MS);
+        if (!a.ok) return `The app answers inside its container but not on its published port 127.0.0.1:${r.hostPort} (${a.detail})`;
+      }
+      if (!probe) emit(`The container kept running for ${seconds(r.settleMs)}`);
+      return null;
+    } finally {
+      probe?.close();
     }
-    return `The app did not answer on its port within ${Math.round(r.timeoutMs / 1000)} s${r.healthPath ? ` (GET ${r.healthPath})` : ''}`;
+  }
+
+  /**
+   * The container's state, once the engine has finished recording an exit: a kill by the kernel's OOM killer can be
+   * seen as a plain exit 137 for a moment before the engine sets `OOMKilled` (its oom event comes separately).
+   */
+  private async settled(id: string): Promise<Docker.ContainerInspectInfo> {
+    const state = await this.docker.inspectContainer(id);
+    if (state.State.Running || state.State.ExitCode !== 137 || state.State.OOMKilled) return state;
+    await sleep(500);
+    return this.docker.inspectContainer(id);
   }
 
   private known(p: Promise<void>): Promise<void> {
@@ -114,6 +174,16 @@ export class Containers {
       throw e;
     });
   }
+}
+
+/** Why the container is no longer the one that was started (exited, killed, restarted), or null while it runs. */
+function exitOf(now: Docker.ContainerInspectInfo, first: Docker.ContainerInspectInfo): string | null {
+  const s = now.State;
+  if (s.OOMKilled) return `The container ran out of memory (its limit is ${Math.round((now.HostConfig.Memory ?? 0) / 1024 / 1024)} MB) and was killed`;
+  if (!s.Running && !s.Restarting && s.ExitCode === 137) return `The container was killed (SIGKILL, exit code 137; the engine did not report running out of memory)`;
+  if (!s.Running && !s.Restarting) return `The container exited with code ${s.ExitCode}`;
+  if (s.Restarting || now.RestartCount > first.RestartCount || s.Pid !== first.State.Pid) return `The container restarted (exit code ${s.ExitCode})`;
+  return null;
 }
 
 /** The workspace label of the layer's own short-lived containers (reading files out of an image): never a workload. */

@@ -132,6 +132,15 @@ export class DockerRuntime {
     return this.docker.getContainer(id).inspect().then((i) => i.State);
   }
 
+  inspectContainer(id: string): Promise<Docker.ContainerInspectInfo> {
+    return this.docker.getContainer(id).inspect();
+  }
+
+  /** Changes the restart policy of an existing container (`docker update --restart`). */
+  async setRestartPolicy(id: string, policy: Docker.HostRestartPolicy): Promise<void> {
+    await this.docker.getContainer(id).update({ RestartPolicy: policy });
+  }
+
   /** Exits (die, oom) of managed containers as the engine reports them. */
   async watchExits(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
     const stream = (await this.docker.getEvents({

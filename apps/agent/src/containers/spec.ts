@@ -2,6 +2,8 @@ import { LABELS } from '@slipway/core';
 import type Docker from 'dockerode';
 
 const PIDS_LIMIT = 512;
+/** Docker brings a crashed container back with backoff; `Containers.ready` arms it once the container is ready. */
+export const RESTART_POLICY: Docker.HostRestartPolicy = { Name: 'unless-stopped', MaximumRetryCount: 0 };
 
 /**
  * What a workload (an app's deployment today, a managed database next) asks of the container layer. The layer adds
@@ -53,7 +55,7 @@ export function createOptions(spec: ContainerSpec, placement: Placement): Docker
       Binds: spec.mounts.map((m) => `${m.hostPath}:${m.containerPath}`),
       NetworkMode: placement.networkId,
       PortBindings: port && spec.port ? { [port]: [{ HostIp: '127.0.0.1', HostPort: String(spec.port.host) }] } : undefined,
-      RestartPolicy: { Name: 'unless-stopped', MaximumRetryCount: 0 },
+      RestartPolicy: RESTART_POLICY,
       LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },
     },
   };

@@ -42,7 +42,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     waitFor(
       async () => {
         const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
-        return ['live', 'failed', 'cancelled'].includes(d.status) ? d : null;
+        return ['live', 'crashed', 'failed', 'cancelled'].includes(d.status) ? d : null;
       },
       60_000,
       `deployment ${deploymentId} to finish`,
@@ -244,14 +244,25 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect(empty).toMatchObject({ data: [], nextAfter: chunk.nextAfter, done: true });
   });
 
-  it('a container that exits on its own shows crashed with exit code, restarts and its last lines', async () => {
-    const res = await client.post(appsPath(), { name: `crashy ${randomBytes(2).toString('hex')}`, kind: 'worker', source: 'image', image: p.images.crash, memoryMb: 128 });
+  it('a container that exits on its own after going live shows crashed (app and deployment) with exit code, restarts and its last lines', async () => {
+    const res = await client.post(appsPath(), { name: `crashy ${randomBytes(2).toString('hex')}`, kind: 'worker', source: 'image', image: p.images.crashLater, memoryMb: 128 });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ url: null, subdomain: null, port: null });
-    await settled(res.body.id, (await deploy(res.body.id)).id);
+    // It keeps running past the settle window, so it goes live; it exits 8 s after its start.
+    const d = await settled(res.body.id, (await deploy(res.body.id)).id);
+    expect(['live', 'crashed']).toContain(d.status === 'failed' ? `failed: ${d.failureReason}` : d.status);
     const crashed = await appState(res.body.id, 'crashed');
     expect(crashed.statusDetail).toMatchObject({ exitCode: 3, restarts: expect.any(Number), message: expect.stringMatching(/code 3/) });
     expect(crashed.statusDetail.tail).toMatch(/boom: giving up/);
+    // Within a minute of going live: reported on the deployment too, with its last lines in the deployment's log.
+    const release = await waitFor(async () => {
+      const r = (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}`)).body;
+      return r.status === 'crashed' ? r : null;
+    }, 30_000, 'the deployment to be crashed');
+    expect(release.failureReason).toMatch(/^The container exited on its own with code 3 \d+ s after going live$/);
+    const log = (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}/logs`)).body.data.map((l: { text: string }) => l.text);
+    expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'boom: giving up']));
+    expect((await client.get(`${appsPath()}/${res.body.id}`)).body.currentDeployment).toMatchObject({ id: d.id, status: 'crashed' });
   });
 
   it('routes come back after Caddy loses its config and after the agent restarts', async () => {

@@ -211,7 +211,7 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
   it('cancelling a deployment while it builds stops the build', async () => {
     const app = await newApp();
     const marker = randomUUID().slice(0, 8);
-    const d = await uploaded(app.id, zipOf({ Dockerfile: `FROM slipway/node:18\nRUN echo ${marker} && sleep 120\nCMD ["node"]\n` }));
+    const d = await uploaded(app.id, zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 120\nCMD ["node"]\n` }));
     const buildRuns = async () => (await p.docker.listContainers()).some((c) => c.Command.includes(marker));
     await waitFor(async () => ((await logText(app.id, d.id)).includes(marker) && (await buildRuns()) ? true : null), 60_000, 'the RUN step to start');
     const cancel = await client.post(`${appsPath()}/${app.id}/deployments/${d.id}/cancel`, {});
@@ -221,5 +221,69 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     await waitFor(async () => ((await logText(app.id, d.id)).includes('Build stopped: the deployment was cancelled') ? true : null), 15_000, 'the worker to note the cancel');
     expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('cancelled');
     expect(await readdir(path.join(p.agent.dataDir, 'builds')).catch(() => [])).toEqual([]);
+  });
+  it("build settings: root directory, build and start commands override detection, are shown on the app and apply from the next deployment", async () => {
+    // A monorepo-ish upload: the app lives in services/web; its start script is wrong on purpose, its server is built.
+    const monorepo = (label: string) =>
+      zipOf({
+        'README.md': 'not the app\n',
+        'services/web/package.json': JSON.stringify({ name: 'web', version: '1.0.0', private: true, scripts: { start: 'node wrong.js' } }),
+        'services/web/build.js': `require('node:fs').mkdirSync('out', { recursive: true });
+require('node:fs').writeFileSync('out/server.js', "require('node:http').createServer((q, r) => r.end((process.env.ALT ? 'alt ' : '') + '${label}\\\\n')).listen(Number(process.env.PORT), () => console.log('built server up'));");
+console.log('build.js wrote out/server.js');
+`,
+      });
+    const settings = { rootDirectory: 'services/web/', buildCommand: 'node build.js', startCommand: 'node out/server.js' };
+    const res = await client.post(appsPath(), { name: `mono ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'upload', memoryMb: 128, ...settings });
+    expect(res.status).toBe(201);
+    created.push(res.body.id);
+    expect(res.body).toMatchObject({ rootDirectory: 'services/web', buildCommand: 'node build.js', startCommand: 'node out/server.js' });
+    const app = res.body as { id: string; url: string };
+
+    const first = await settled(app.id, (await uploaded(app.id, monorepo('settings v1'))).id);
+    if (first.status !== 'live') throw new Error(`${first.status}: ${first.failureReason}\n${await logText(app.id, first.id)}`);
+    await served(app.url, 'settings v1\n');
+    const build = await logText(app.id, first.id, 'build');
+    expect(build).toContain("Root directory from the app's settings: services/web/");
+    expect(build).toContain("Build command from the app's settings: node build.js");
+    expect(build).toContain("Start command from the app's settings: node out/server.js");
+    expect(build).toContain('build.js wrote out/server.js');
+    expect(build).not.toMatch(/wrong\.js|README/);
+
+    // A change applies from the next deployment that builds, not to the one serving.
+    const patched = await client.patch(`${appsPath()}/${app.id}`, { startCommand: 'ALT=1 node out/server.js' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ startCommand: 'ALT=1 node out/server.js', buildCommand: 'node build.js', rootDirectory: 'services/web' });
+    await served(app.url, 'settings v1\n');
+    const second = await settled(app.id, (await uploaded(app.id, monorepo('settings v2'))).id);
+    if (second.status !== 'live') throw new Error(`${second.status}: ${second.failureReason}\n${await logText(app.id, second.id)}`);
+    await served(app.url, 'alt settings v2\n');
+
+    // null goes back to detection: the start script (node wrong.js) then fails the rollout, the v2 build keeps serving.
+    expect((await client.patch(`${appsPath()}/${app.id}`, { startCommand: null })).body).toMatchObject({ startCommand: null });
+    const third = await settled(app.id, (await uploaded(app.id, monorepo('settings v3'))).id);
+    expect(third.status).toBe('failed');
+    expect(await logText(app.id, third.id)).toMatch(/Cannot find module '\/app\/wrong\.js'/);
+    await served(app.url, 'alt settings v2\n');
+
+    // A root directory the upload does not have fails the build with the reason.
+    await client.patch(`${appsPath()}/${app.id}`, { rootDirectory: 'services/api', startCommand: 'node out/server.js' });
+    const missing = await settled(app.id, (await uploaded(app.id, monorepo('settings v4'))).id);
+    expect(missing).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/root directory services\/api\/ is not a folder of the upload/) });
+
+    // Validation: confined relative folders, one-line commands, and only for apps built from source.
+    for (const [body, field] of [
+      [{ rootDirectory: '../etc' }, '/rootDirectory'],
+      [{ rootDirectory: '/srv/app' }, '/rootDirectory'],
+      [{ rootDirectory: 'a/./b' }, '/rootDirectory'],
+      [{ buildCommand: 'npm run build\nrm -rf /' }, '/buildCommand'],
+      [{ startCommand: '   ' }, '/startCommand'],
+      [{ buildCommand: 'x'.repeat(1025) }, '/buildCommand'],
+    ] as const) {
+      const bad = await client.patch(`${appsPath()}/${app.id}`, body);
+      expect([bad.status, bad.body.error.code, bad.body.error.details?.[0]?.field]).toEqual([400, 'validation_failed', field]);
+    }
+    const image = await client.post(appsPath(), { name: `img ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128, buildCommand: 'make' });
+    expect([image.status, image.body.error.details]).toEqual([400, [{ field: '/buildCommand', message: 'applies to apps built from source (upload, github), not to an image' }]]);
   });
 });

@@ -7,6 +7,32 @@ import { Deployment, ImageRef, LogChunk, LogQuery } from './deployments';
 const AppName = { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters, not only spaces' } as const;
 const AppPort = { type: 'integer', minimum: 1, maximum: 65535 } as const;
 
+// Build settings of apps built by Slipway (source upload or github), over detection; applied from the next
+// deployment. Commands are one line (the text rule refuses control characters) run by `sh -c` inside the build
+// (the build command) or the app's container (the start command), never by a shell of the server.
+const BuildCommand = {
+  type: ['string', 'null'],
+  minLength: 1,
+  maxLength: 1024,
+  pattern: '\\S',
+  description: 'replaces the detected build step (Node.js), run by sh -c in the build container; null: detected (PATCH null: back to detection)',
+} as const;
+const StartCommand = {
+  type: ['string', 'null'],
+  minLength: 1,
+  maxLength: 1024,
+  pattern: '\\S',
+  description: "replaces the detected start command (the image's CMD, run by sh -c; $PORT expands); null: detected",
+} as const;
+const RootDirectory = {
+  type: ['string', 'null'],
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._@+-]+(/[A-Za-z0-9._@+-]+)*/?$',
+  description: 'the folder of the upload to build from, relative (e.g. apps/web; no leading /, no . or .. segments); only it is built; null: the root',
+} as const;
+const BUILD_SETTINGS = { buildCommand: BuildCommand, startCommand: StartCommand, rootDirectory: RootDirectory } as const;
+
 export const AppStatus = {
   type: 'string',
   enum: ['idle', 'deploying', 'running', 'crashed', 'stopped', 'failed'],
@@ -44,7 +70,8 @@ export const App = {
   additionalProperties: false,
   required: [
     'id', 'workspaceId', 'name', 'slug', 'kind', 'source', 'image', 'port', 'cpuMillis', 'memoryMb', 'url', 'subdomain',
-    'github', 'desiredState', 'status', 'statusDetail', 'currentDeployment', 'runningSince', 'createdAt', 'updatedAt',
+    'github', 'buildCommand', 'startCommand', 'rootDirectory', 'desiredState', 'status', 'statusDetail', 'currentDeployment',
+    'runningSince', 'createdAt', 'updatedAt',
   ],
   properties: {
     id: Uuid,
@@ -64,6 +91,9 @@ export const App = {
       additionalProperties: false,
       properties: { ...GithubSource.properties, accessLost: { type: 'boolean' } },
     },
+    buildCommand: { type: ['string', 'null'], description: 'the build command the next deployment uses; null: detected' },
+    startCommand: { type: ['string', 'null'], description: 'the start command the next deployment uses; null: detected' },
+    rootDirectory: { type: ['string', 'null'], description: 'the folder of the upload the next deployment builds from; null: its root' },
     desiredState: { type: 'string', enum: ['running', 'stopped'] },
     status: AppStatus,
     statusDetail: StatusDetail,
@@ -88,8 +118,9 @@ export const CreateAppRequest = {
     cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000, description: 'default: the plan minimum for apps' },
     image: { ...ImageRef, description: 'required when source is image' },
     port: { ...AppPort, description: 'web apps: the port the container listens on (default 8080)' },
-    healthPath: { type: 'string', pattern: '^/[\\x21-\\x7e]{0,255}$', description: 'web apps: an HTTP path that must answer 2xx/3xx before a rollout switches (default: a TCP connect)' },
+    healthPath: { type: 'string', pattern: '^/[\\x21-\\x7e]{0,255}$', description: 'web apps: an HTTP path that must answer 2xx/3xx before a rollout switches (default: any HTTP response to GET /)' },
     github: GithubSource,
+    ...BUILD_SETTINGS,
   },
 } as const;
 
@@ -106,6 +137,7 @@ export const UpdateAppRequest = {
       properties: { cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000 }, memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576 } },
       description: 'reserved at once, applied to the container at the next deployment',
     },
+    ...BUILD_SETTINGS,
   },
 } as const;
 
@@ -165,7 +197,8 @@ export const APPS = {
       summary: 'Create an app; reserves its vCPU and memory; web apps get a subdomain and URL',
       description:
         'Nothing runs until the first deployment. `image` is required for source `image`. `cpuMillis` defaults to the plan ' +
-        'minimum for apps; below a minimum is 400 `validation_failed`. Web apps listen on `port` (default 8080).',
+        'minimum for apps; below a minimum is 400 `validation_failed`. Web apps listen on `port` (default 8080). ' +
+        '`buildCommand`, `startCommand` and `rootDirectory` override detection for apps built from source (`upload`, `github`).',
       auth: 'any',
       permission: 'apps.write',
       body: CreateAppRequest,
@@ -185,8 +218,11 @@ export const APPS = {
       method: 'patch',
       path: '/v1/workspaces/{workspaceId}/apps/{appId}',
       tag: 'apps',
-      summary: 'Rename, change image or port, or resize an app',
-      description: 'A new size is reserved at once (402 when it does not fit) and applied to the container at the next deployment.',
+      summary: 'Rename, change image or port, resize an app, or change its build settings',
+      description:
+        'A new size is reserved at once (402 when it does not fit) and applied to the container at the next deployment. ' +
+        '`buildCommand`, `startCommand` and `rootDirectory` (apps built from source only; null goes back to detection) ' +
+        'apply from the next deployment that builds.',
       auth: 'any',
       permission: 'apps.write',
       body: UpdateAppRequest,

@@ -12,8 +12,12 @@ export const ImageRef = {
 
 export const DeploymentStatus = {
   type: 'string',
-  enum: ['queued', 'building', 'deploying', 'live', 'superseded', 'failed', 'cancelled'],
-  description: 'queued → building → deploying → live; live → superseded when another goes live; failed (failureReason), cancelled',
+  enum: ['queued', 'building', 'deploying', 'live', 'crashed', 'superseded', 'failed', 'cancelled'],
+  description:
+    'queued → building → deploying → live; live → superseded when another goes live; failed (failureReason: why, the ' +
+    "app's last log lines are in the log), cancelled. crashed: it went live, then its container exited on its own " +
+    'within a minute (failureReason); it is still the current deployment, restarted by Docker with backoff, until ' +
+    'another goes live',
 } as const;
 
 export const Deployment = {

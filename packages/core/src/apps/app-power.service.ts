@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock';
 import type { AppJobStore, AppPowerRequest, AppTeardownRequest } from './app.ports';
 import type { AppsDomain } from './dto';
 import { appRoute } from './routing.service';
+import { isInUse } from './deployment-state';
 
 /**
  * The Operation handlers of an app's container on its server: `app.power` (start, stop, restart) and `app.teardown`
@@ -22,7 +23,7 @@ export class AppPowerService {
     const request = op.payload as unknown as AppPowerRequest;
     const app = await this.deps.apps.getById(request.appId);
     if (!app || app.deletedAt || app.workspaceId !== op.workspaceId) return { skipped: 'app deleted' };
-    const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+    const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
     if (!live?.containerId) return { skipped: 'no live deployment' };
     if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
     await this.deps.agents.appPower(

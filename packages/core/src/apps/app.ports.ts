@@ -17,6 +17,10 @@ export interface AppRecord {
   image: string | null;
   port: number | null;
   healthPath: string | null;
+  /** Build settings of apps built by Slipway (upload, github); null: detected. */
+  buildCommand: string | null;
+  startCommand: string | null;
+  rootDirectory: string | null;
   cpuMillis: number;
   memoryMb: number;
   subdomain: string | null;
@@ -63,7 +67,13 @@ export interface AppWithDeployment extends AppRecord {
 /** What creating an app writes: the record's own fields, before any status or deployment. */
 export type NewApp = Pick<
   AppRecord,
-  'id' | 'workspaceId' | 'name' | 'slug' | 'kind' | 'source' | 'image' | 'port' | 'healthPath' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'github'
+  | 'id' | 'workspaceId' | 'name' | 'slug' | 'kind' | 'source' | 'image' | 'port' | 'healthPath' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'github'
+  | 'buildCommand' | 'startCommand' | 'rootDirectory'
+>;
+
+/** What PATCH may change of an app's row. */
+export type AppChanges = Partial<
+  Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'buildCommand' | 'startCommand' | 'rootDirectory'>
 >;
 
 /** The workspace and the app: every request-side method is scoped by both. */
@@ -86,10 +96,7 @@ export interface AppRepository {
    * by any workspace's app: the database's unique index decides).
    */
   createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken'>;
-  updateApp(
-    scope: AppScope,
-    changes: Partial<Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'subdomain'>>,
-  ): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null>;
+  updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null>;
   /** Sets deletedAt and frees the slug and subdomain; null when already deleted or missing. */
   markDeleted(scope: AppScope, now: Date): Promise<AppRecord | null>;
   /** Status (and optionally desired state, detail, runningSince) of an app, unconditionally. */

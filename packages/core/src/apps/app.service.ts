@@ -18,8 +18,28 @@ import type { AppPowerRequest, AppRepository, AppScope, AppTeardownRequest, AppW
 import { toApp, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import { chunkLines } from './log-lines';
+import { isInUse } from './deployment-state';
 
 const DEFAULT_WEB_PORT = 8080;
+const BUILD_SETTINGS = ['buildCommand', 'startCommand', 'rootDirectory'] as const;
+
+/**
+ * The build settings a request sets (undefined: left as they are; null: back to detection), trimmed, the root
+ * directory without its trailing slash. They only mean something for apps Slipway builds (upload, github).
+ */
+function buildSettings(
+  input: Partial<Record<(typeof BUILD_SETTINGS)[number], string | null>>,
+  source: string,
+): Partial<Record<(typeof BUILD_SETTINGS)[number], string | null>> {
+  const out: Partial<Record<(typeof BUILD_SETTINGS)[number], string | null>> = {};
+  for (const key of BUILD_SETTINGS) {
+    const value = input[key];
+    if (value === undefined) continue;
+    if (source === 'image' && value !== null) throw invalid(`/${key}`, 'applies to apps built from source (upload, github), not to an image');
+    out[key] = value === null ? null : key === 'rootDirectory' ? value.trim().replace(/\/+$/, '') : value.trim();
+  }
+  return out;
+}
 const DNS_LABEL_MAX = 63;
 const APP_SLUG_MAX = 30;
 
@@ -61,6 +81,7 @@ export class AppService {
     if (input.source === 'image' && !input.image) throw invalid('/image', 'is required when source is image');
     if (input.source === 'github' && !input.github) throw invalid('/github', 'is required when source is github');
     if (input.kind === 'worker' && input.healthPath) throw invalid('/healthPath', 'applies to web apps only');
+    const build = buildSettings(input, input.source);
     const cpuMillis = input.cpuMillis ?? minimum.cpuMillis;
     checkMinimums({ cpuMillis, memoryMb: input.memoryMb }, minimum, '');
     const id = uuidv7(this.deps.clock().getTime());
@@ -82,6 +103,9 @@ export class AppService {
           memoryMb: input.memoryMb,
           subdomain,
           github: input.github ? { ...input.github } : null,
+          buildCommand: build.buildCommand ?? null,
+          startCommand: build.startCommand ?? null,
+          rootDirectory: build.rootDirectory ?? null,
         }),
       );
       if (created === 'name_taken') throw new AppError('name_taken', `An app named "${input.name.trim()}" already exists in this workspace`);
@@ -104,6 +128,7 @@ export class AppService {
       changes.image = input.image;
     }
     if (input.port !== undefined) changes.port = input.port;
+    Object.assign(changes, buildSettings(input, app.source));
     if (input.size && (input.size.cpuMillis !== undefined || input.size.memoryMb !== undefined)) {
       const size = { cpuMillis: input.size.cpuMillis ?? app.cpuMillis, memoryMb: input.size.memoryMb ?? app.memoryMb };
       checkMinimums(size, (await this.minimums(access)).app, '/size');
@@ -184,7 +209,7 @@ export class AppService {
 
   private async power(access: WorkspaceAccess, appId: string, action: PowerAction): Promise<App> {
     const app = await this.find(access, appId);
-    const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+    const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
     if (action !== 'stop' && !live) throw new AppError('app_not_deployed', 'The app has no live deployment');
     const scope = { workspaceId: access.workspace.id, appId: app.id };
     await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });

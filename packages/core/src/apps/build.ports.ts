@@ -5,6 +5,10 @@ export interface BuildZipInput {
   workspaceId: string;
   appId: string;
   deploymentId: string;
+  /** The app's build settings at the time of the build; "" means detected. */
+  buildCommand: string;
+  startCommand: string;
+  rootDirectory: string;
 }
 
 export interface BuildZipResult {

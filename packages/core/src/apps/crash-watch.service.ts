@@ -1,21 +1,40 @@
 import type { StatusDetail } from '@slipway/contracts';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } from '../ports/agents';
-import type { AppJobStore } from './app.ports';
+import type { Clock } from '../ports/clock';
+import type { AppJobStore, DeploymentJobStore } from './app.ports';
+import { DeployLog } from './deploy-log';
+import { isInUse } from './deployment-state';
 import { MAX_LOG_LINE } from './log-lines';
 
 /** Last log lines kept in a crashed app's statusDetail. */
 const CRASH_TAIL_LINES = 20;
 /** Exit codes of a container stopped by the platform (SIGTERM, then SIGKILL after the grace period). */
 const STOPPED_BY_PLATFORM = new Set([137, 143]);
+/** A release whose container exits on its own this soon after going live is reported on the deployment too. */
+export const RELEASE_CRASH_WINDOW_MS = 60_000;
 
-/** Container exits the agents report, turned into the app's `crashed` status. */
+export interface CrashWatchDeps {
+  apps: AppJobStore;
+  deployments: Pick<DeploymentJobStore, 'move' | 'lastSeq' | 'appendLogs'>;
+  agents: AgentGateway;
+  clock: Clock;
+  logger: Logger;
+  /** Default RELEASE_CRASH_WINDOW_MS. */
+  releaseCrashWindowMs?: number;
+}
+
+/**
+ * Container exits the agents report, turned into the app's `crashed` status — and, when the release went live less
+ * than a minute before, into its deployment's (`live → crashed`, with the reason and the app's last lines in its
+ * log): the rollout's settle window cannot see a crash that comes later, and it must not pass silently.
+ */
 export class CrashWatchService {
-  constructor(private readonly deps: { apps: AppJobStore; agents: AgentGateway; logger: Logger }) {}
+  constructor(private readonly deps: CrashWatchDeps) {}
 
   /**
-   * An exit of the app's live container that the platform did not cause (not a SIGTERM/SIGKILL stop, app meant to
-   * run) marks the app crashed, with the exit code, the restarts so far, a message and the last log lines; Docker's
+   * An exit of the app's current container that the platform did not cause (not a SIGTERM/SIGKILL stop, app meant
+   * to run) marks the app crashed, with the exit code, the restarts so far, a message and the last log lines; Docker's
    * restart policy brings the container back with backoff.
    */
   async containerExited(node: AgentTarget, e: ContainerExitEvent): Promise<void> {
@@ -24,6 +43,7 @@ export class CrashWatchService {
     if (!appId || !deploymentId) return;
     const app = await this.deps.apps.getById(appId);
     if (!app || app.deletedAt || app.currentDeploymentId !== deploymentId || app.desiredState !== 'running') return;
+    if (!isInUse(app.currentDeployment?.status)) return;
     const oom = e.action === 'oom';
     if (!oom && STOPPED_BY_PLATFORM.has(e.exitCode)) return;
     let tail = '';
@@ -33,7 +53,7 @@ export class CrashWatchService {
       this.deps.logger.warn({ appId, err: (err as Error).message }, 'could not read the last log lines of a crashed app');
     }
     const previous = app.status === 'crashed' ? app.statusDetail : null;
-    const detail: StatusDetail = {
+    const detail: NonNullable<StatusDetail> = {
       exitCode: oom ? 137 : e.exitCode,
       restarts: previous ? previous.restarts + 1 : 0,
       message: oom ? 'The container ran out of memory and was killed' : `The container exited on its own with code ${e.exitCode}`,
@@ -41,5 +61,23 @@ export class CrashWatchService {
       at: new Date(e.atMs).toISOString(),
     };
     await this.deps.apps.setState(app.id, { status: 'crashed', statusDetail: detail, runningSince: null });
+    await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
+  }
+
+  /** live → crashed when the exit came within the window after the deployment went live; once per deployment. */
+  private async reportOnRelease(d: { id: string; status: string; finishedAt: Date | null } | null, detail: NonNullable<StatusDetail>, atMs: number): Promise<void> {
+    if (!d || d.status !== 'live' || !d.finishedAt) return;
+    const after = atMs - d.finishedAt.getTime();
+    if (after > (this.deps.releaseCrashWindowMs ?? RELEASE_CRASH_WINDOW_MS)) return;
+    const reason = `${detail.message} ${Math.max(0, Math.round(after / 1000))} s after going live`;
+    const crashed = await this.deps.deployments.move(d.id, ['live'], 'crashed', { failureReason: reason });
+    if (!crashed) return;
+    const log = new DeployLog(this.deps.deployments, d.id, await this.deps.deployments.lastSeq(d.id), this.deps.clock);
+    log.add('deploy', `Crashed: ${reason}`);
+    if (detail.tail.trim()) {
+      log.add('deploy', 'Last log lines:');
+      for (const line of detail.tail.trimEnd().split('\n')) log.add('deploy', line);
+    }
+    await log.flush();
   }
 }

@@ -6,8 +6,8 @@ import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
 import { DeployLog } from './deploy-log';
+import { deploymentSources, isDeploymentFinished, isInUse } from './deployment-state';
 import { failureReasonOf, INTERRUPTED_REASON } from './failure-reason';
-import { deploymentSources, isDeploymentFinished } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import type { ImageSources } from './image-sources';
@@ -171,7 +171,7 @@ export class DeploymentRunner {
   private async settleApp(app: AppWithDeployment): Promise<void> {
     const fresh = await this.deps.apps.getById(app.id);
     if (!fresh || fresh.deletedAt) return;
-    const live = fresh.currentDeployment?.status === 'live';
+    const live = isInUse(fresh.currentDeployment?.status);
     const status = !live ? 'failed' : fresh.desiredState === 'stopped' ? 'stopped' : fresh.status === 'crashed' ? 'crashed' : 'running';
     await this.deps.apps.setState(fresh.id, { status: fresh.status === 'idle' && !live ? 'failed' : status });
   }

@@ -10,7 +10,9 @@ export const DEPLOYMENT_TRANSITIONS: Record<DeploymentStatus, readonly Deploymen
   queued: ['building', 'cancelled', 'failed'],
   building: ['building', 'deploying', 'cancelled', 'failed'],
   deploying: ['deploying', 'live', 'failed'],
-  live: ['superseded'],
+  live: ['superseded', 'crashed'],
+  // Still the app's current deployment (its container restarts with backoff) until another goes live.
+  crashed: ['superseded'],
   superseded: [],
   failed: [],
   cancelled: [],
@@ -21,6 +23,10 @@ export const { canMove: canMoveDeployment, sourcesOf: deploymentSources } = stat
 
 /** Finished: nothing more happens to it (live is finished too: it is in use, not in progress). */
 export const isDeploymentFinished = (s: DeploymentStatus): boolean => !['queued', 'building', 'deploying'].includes(s);
+
+/** The current deployment is in use (routed, started, stopped) while live, and still when it crashed after going live. */
+export const IN_USE: readonly DeploymentStatus[] = ['live', 'crashed'];
+export const isInUse = (s: DeploymentStatus | undefined): boolean => s !== undefined && IN_USE.includes(s);
 
 /** Cancel is allowed while nothing has been rolled out yet. */
 export const CANCELLABLE: readonly DeploymentStatus[] = ['queued', 'building'];

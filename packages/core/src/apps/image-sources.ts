@@ -86,7 +86,16 @@ export class UploadBuild implements ImageSource {
     try {
       const built = await this.builds.buildZip(
         target,
-        { operationId: `${d.id}-build`, workspaceId: app.workspaceId, appId: d.appId, deploymentId: d.id },
+        {
+          operationId: `${d.id}-build`,
+          workspaceId: app.workspaceId,
+          appId: d.appId,
+          deploymentId: d.id,
+          // The app's settings as they are now: a change applies from the next deployment that builds.
+          buildCommand: app.buildCommand ?? '',
+          startCommand: app.startCommand ?? '',
+          rootDirectory: app.rootDirectory ?? '',
+        },
         (line) => log.add('build', line),
         abort.signal,
       );

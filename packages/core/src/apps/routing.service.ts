@@ -3,6 +3,7 @@ import type { NodeRepository } from '../nodes/node.ports';
 import type { AgentGateway, AppRoute } from '../ports/agents';
 import type { AppJobStore, AppWithDeployment, DeploymentRecord } from './app.ports';
 import { appHost, type AppsDomain } from './dto';
+import { isInUse } from './deployment-state';
 
 /** The ingress route of an app's live deployment: web apps with a subdomain and a published port only. */
 export function appRoute(app: AppWithDeployment, live: DeploymentRecord, appsDomain: AppsDomain): AppRoute | null {
@@ -18,7 +19,7 @@ export class RoutingService {
   async routesOf(nodeId: string): Promise<AppRoute[]> {
     const routes: AppRoute[] = [];
     for (const app of await this.deps.apps.listOnNode(nodeId)) {
-      const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+      const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
       const route = live && app.desiredState === 'running' ? appRoute(app, live, this.deps.appsDomain) : null;
       if (route) routes.push(route);
     }

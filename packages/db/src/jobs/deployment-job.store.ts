@@ -34,7 +34,7 @@ export class PrismaDeploymentJobStore implements DeploymentJobStore {
       });
       const d = rows[0];
       if (!d) return null;
-      await tx.deployment.updateMany({ where: { appId: d.appId, status: 'live', id: { not: d.id } }, data: { status: 'superseded' } });
+      await tx.deployment.updateMany({ where: { appId: d.appId, status: { in: ['live', 'crashed'] }, id: { not: d.id } }, data: { status: 'superseded' } });
       await tx.app.updateMany({
         where: { id: d.appId },
         data: { currentDeploymentId: d.id, status: 'running', desiredState: 'running', statusDetail: Prisma.DbNull, runningSince: now },

@@ -1,4 +1,4 @@
-import type { AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp } from '@slipway/core';
+import type { AppChanges, AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
 import { appStateData, isUniqueViolation, toAppRecord, withDeployments } from './app-rows';
@@ -32,10 +32,7 @@ export class PrismaAppRepository implements AppRepository {
     return same > 0 ? 'name_taken' : 'subdomain_taken';
   }
 
-  async updateApp(
-    scope: AppScope,
-    changes: Partial<Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'subdomain'>>,
-  ): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null> {
+  async updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null> {
     try {
       const { count } = await this.db.app.updateMany({ where: { id: scope.appId, workspaceId: scope.workspaceId, deletedAt: null }, data: changes });
       if (count === 0) return null;

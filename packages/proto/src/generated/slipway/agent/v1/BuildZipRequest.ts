@@ -6,6 +6,16 @@ export interface BuildZipRequest {
   'workspaceId'?: (string);
   'appId'?: (string);
   'deploymentId'?: (string);
+  /**
+   * The app's build settings; empty: detected. Commands run through `sh -c` inside the build (the start command in
+   * the image's CMD), never on the server; the agent checks them again (one line, no control characters).
+   */
+  'buildCommand'?: (string);
+  'startCommand'?: (string);
+  /**
+   * A folder of the upload to build from (relative, no `..`, inside the upload whatever it holds).
+   */
+  'rootDirectory'?: (string);
 }
 
 export interface BuildZipRequest__Output {
@@ -13,4 +23,14 @@ export interface BuildZipRequest__Output {
   'workspaceId': (string);
   'appId': (string);
   'deploymentId': (string);
+  /**
+   * The app's build settings; empty: detected. Commands run through `sh -c` inside the build (the start command in
+   * the image's CMD), never on the server; the agent checks them again (one line, no control characters).
+   */
+  'buildCommand': (string);
+  'startCommand': (string);
+  /**
+   * A folder of the upload to build from (relative, no `..`, inside the upload whatever it holds).
+   */
+  'rootDirectory': (string);
 }

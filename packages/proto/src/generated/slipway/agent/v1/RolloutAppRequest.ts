@@ -15,7 +15,7 @@ export interface RolloutAppRequest {
   'port'?: (number);
   'env'?: ({[key: string]: string});
   /**
-   * Checked with HTTP GET when set (2xx/3xx), else a TCP connect.
+   * GET health_path must answer 2xx/3xx when set, else GET / any HTTP response; asked from inside the container.
    */
   'healthPath'?: (string);
   /**
@@ -44,7 +44,7 @@ export interface RolloutAppRequest__Output {
   'port': (number);
   'env': ({[key: string]: string});
   /**
-   * Checked with HTTP GET when set (2xx/3xx), else a TCP connect.
+   * GET health_path must answer 2xx/3xx when set, else GET / any HTTP response; asked from inside the container.
    */
   'healthPath': (string);
   /**

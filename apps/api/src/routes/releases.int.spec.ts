@@ -1,0 +1,130 @@
+// Readiness a crash can't fool (issue 23): bad releases shipped over a good one under steady requests through Caddy.
+// Each must end `failed` with a reason and the app's own log lines, and the good version must serve throughout.
+import { randomBytes } from 'node:crypto';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { waitFor } from '@slipway/testing/worker';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+
+jest.setTimeout(300_000);
+
+describe('bad releases over a good one never go live (real Docker and Caddy)', () => {
+  let p: TestPlatform;
+  let client: ApiClient;
+  let ws: { id: string };
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ name: 'releases', readyTimeoutMs: 6_000, stopGraceMs: 3_000 });
+    client = p.client();
+    await signUp(client);
+    ws = await createWorkspace(client);
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  const appsPath = () => `/v1/workspaces/${ws.id}/apps`;
+  const deploy = async (appId: string, body: Record<string, unknown> = {}) => {
+    const res = await client.post(`${appsPath()}/${appId}/deployments`, body);
+    expect(res.status).toBe(201);
+    return res.body as { id: string };
+  };
+  // The status and, when it failed, why: a failed assertion shows the reason.
+  const outcome = (d: { status: string; failureReason: string | null }) => (d.status === 'failed' ? `failed: ${d.failureReason}` : d.status);
+  const settled = (appId: string, deploymentId: string) =>
+    waitFor(
+      async () => {
+        const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
+        return ['live', 'crashed', 'failed', 'cancelled'].includes(d.status) ? d : null;
+      },
+      90_000,
+      `deployment ${deploymentId} to finish`,
+    );
+
+  it('exit at once, exit after 1 s and 2 s, OOM at start, crash loop, 127.0.0.1 only, never listening: each fails with why and its log; 0 failed requests', async () => {
+    const res = await client.post(appsPath(), { name: `good ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+    expect(res.status).toBe(201);
+    const app = res.body as { id: string; url: string };
+    expect(outcome(await settled(app.id, (await deploy(app.id)).id))).toBe('live');
+    expect(await p.viaIngress(app.url)).toEqual({ status: 200, body: 'v1\n' });
+
+    const answers: { status: number; body: string; at?: number }[] = [];
+    let looping = true;
+    const loop = (async () => {
+      while (looping) {
+        const at = Date.now();
+        answers.push({ ...(await p.viaIngress(app.url).catch((e: Error) => ({ status: 0, body: e.message }))), at });
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+
+    const cases: { image: string; reason: RegExp; line: RegExp }[] = [
+      { image: p.images.exitNow, reason: /^The container exited with code 0 before it answered$/, line: /nothing to do, exiting/ },
+      { image: p.images.exit1s, reason: /^The container exited with code 5 \d\.\d s after it first answered$/, line: /exiting after 1000 ms on purpose/ },
+      { image: p.images.exit2s, reason: /^The container exited with code 5 \d\.\d s after it first answered$/, line: /exiting after 2000 ms on purpose/ },
+      { image: p.images.oom, reason: /^The container ran out of memory \(its limit is 128 MB\) and was killed/, line: /loading a large model/ },
+      { image: p.images.crashLoop, reason: /^The container exited with code 1 before it answered$/, line: /Cannot find module 'fastify-that-is-not-installed'/ },
+      { image: p.images.loopback, reason: /^The app did not answer on its port within 6 s: GET \/ on port 8080 \(any HTTP response\), last try: ECONNREFUSED$/, line: /listening on 127.0.0.1 only/ },
+      { image: p.images.silent, reason: /^The app did not answer on its port within 6 s/, line: /starting, but never listening/ },
+    ];
+    const results: { image: string; status: string; failureReason: string; from: number; to: number }[] = [];
+    try {
+      for (const c of cases) {
+        const from = Date.now();
+        const d = await settled(app.id, (await deploy(app.id, { image: c.image })).id);
+        results.push({ image: c.image, status: d.status, failureReason: d.failureReason, from, to: Date.now() });
+        expect({ image: c.image, status: d.status }).toEqual({ image: c.image, status: 'failed' });
+        expect(d.failureReason).toMatch(c.reason);
+        // The deployment's log says the same, followed by the app's own last lines.
+        const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+        expect(log).toContain(d.failureReason);
+        expect(log).toContain('Last log lines:');
+        expect(log.join('\n')).toMatch(c.line);
+        // The failed container is gone; the good one still serves.
+        expect(await p.docker.listContainers({ all: true, filters: { label: [`slipway.deployment=${d.id}`] } })).toEqual([]);
+        expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', currentDeployment: { status: 'live', image: p.images.v1 } });
+      }
+      // A good release still rolls out after all that.
+      expect(outcome(await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id))).toBe('live');
+      await waitFor(async () => ((await p.viaIngress(app.url)).body === 'v2\n' ? true : null), 15_000, 'v2 to serve');
+    } finally {
+      looping = false;
+      await loop;
+      const t0 = answers[0]?.at ?? 0;
+      const bad = answers.filter((a) => a.status !== 200);
+      console.log(
+        `bad releases: ${answers.length} requests through the ingress, ${bad.length} failed` +
+          (bad.length ? ` (at ${bad.map((a) => `${a.at! - t0} ms: ${a.status || a.body}`).join(', ')})` : '') +
+          `\n${results.map((r) => `  ${r.image} (${r.from - t0}..${r.to - t0} ms): ${r.status}: ${r.failureReason}`).join('\n')}`,
+      );
+    }
+    const failed = answers.filter((a) => a.status !== 200);
+    expect(answers.length).toBeGreaterThan(500);
+    expect(failed.map(({ status, body }) => ({ status, body }))).toEqual([]);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+  });
+
+  it('a release that crashes after the switch, within a minute, is reported crashed on the deployment and the app', async () => {
+    const res = await client.post(appsPath(), { name: `late ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
+    const app = res.body as { id: string; url: string };
+    expect(outcome(await settled(app.id, (await deploy(app.id)).id))).toBe('live');
+    // Answers for 9 s, well past the settle window: it goes live, then exits.
+    const d = await settled(app.id, (await deploy(app.id, { image: p.images.exit9s })).id);
+    expect(['live', 'crashed']).toContain(d.status);
+    const release = await waitFor(async () => {
+      const r = (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body;
+      return r.status === 'crashed' ? r : null;
+    }, 30_000, 'the deployment to be crashed');
+    expect(release.failureReason).toMatch(/^The container exited on its own with code 5 \d+ s after going live$/);
+    const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+    expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'exiting after 9000 ms on purpose']));
+    const after = (await client.get(`${appsPath()}/${app.id}`)).body;
+    expect(after).toMatchObject({ status: 'crashed', statusDetail: { exitCode: 5 }, currentDeployment: { id: d.id, status: 'crashed' } });
+    // A rollback (or a fix) goes live over it and supersedes it.
+    const first = (await client.get(`${appsPath()}/${app.id}/deployments?limit=2`)).body.data[1] as { id: string };
+    const rb = await client.post(`${appsPath()}/${app.id}/deployments/${first.id}/rollback`);
+    expect(outcome(await settled(app.id, rb.body.id))).toBe('live');
+    expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('superseded');
+    expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running' });
+  });
+});

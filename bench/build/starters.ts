@@ -1,0 +1,141 @@
+// The frameworks' starters (fixtures/starters) through the whole platform: .zip upload → first 200 through the ingress
+// whose body carries this run's marker, for a cold build (package.json never seen: npm ci from the registry) and a warm
+// one (the same package.json and lockfile, one source file changed), and the size of the image the build produced.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createWorkspace, signUp } from '@slipway/testing';
+import Docker from 'dockerode';
+import { startTestPlatform } from '@slipway/testing/platform';
+import { verdict } from '../lib/verdict';
+
+const STARTERS = path.resolve(__dirname, '../../fixtures/starters');
+
+interface Starter {
+  /** The source file a warm build changes, and how: the marker lands in the served page. */
+  edit: { file: string; from: string; to: (marker: string) => string };
+  /** The page whose body must contain the marker. */
+  path: string;
+  memoryMb: number;
+  targets: { coldS?: number; warmS?: number; imageMb?: number };
+}
+
+const ALL: Record<string, Starter> = {
+  nextjs: { edit: { file: 'app/page.tsx', from: 'To get started, edit the', to: (m) => `To get started ${m}, edit the` }, path: '/', memoryMb: 256, targets: { coldS: 60, warmS: 20, imageMb: 300 } },
+  express: { edit: { file: 'public/index.html', from: 'Welcome to Express', to: (m) => `Welcome to Express ${m}` }, path: '/', memoryMb: 128, targets: { coldS: 15 } },
+  'vite-react': { edit: { file: 'index.html', from: '<title>vite-react</title>', to: (m) => `<title>vite-react ${m}</title>` }, path: '/', memoryMb: 128, targets: {} },
+  nestjs: { edit: { file: 'src/app.service.ts', from: "'Hello World!'", to: (m) => `'Hello World! ${m}'` }, path: '/', memoryMb: 256, targets: {} },
+  fastify: { edit: { file: 'routes/root.js', from: 'return { root: true }', to: (m) => `return { root: true, marker: '${m}' }` }, path: '/', memoryMb: 128, targets: {} },
+  'express-native': { edit: { file: 'server.js', from: 'better-sqlite3 and bcrypt', to: (m) => `better-sqlite3 and bcrypt ${m}` }, path: '/', memoryMb: 128, targets: {} },
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/** A copy of the starter with a nonce in package.json (cold: a dependency layer no build has made) and the marker in its source. */
+async function zipOf(name: string, nonce: string, marker: string): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `slipway-bench-${name}-`));
+  try {
+    await cp(path.join(STARTERS, name), dir, { recursive: true });
+    const pkgPath = path.join(dir, 'package.json');
+    const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(pkgPath, JSON.stringify({ ...pkg, description: `bench ${nonce}` }, null, 2) + '\n');
+    const { edit } = ALL[name]!;
+    const file = path.join(dir, edit.file);
+    const text = await readFile(file, 'utf8');
+    if (!text.includes(edit.from)) throw new Error(`${name}: ${edit.file} no longer contains ${JSON.stringify(edit.from)}`);
+    await writeFile(file, text.replace(edit.from, edit.to(marker)));
+    return execFileSync('zip', ['-q', '-r', '-', '.'], { cwd: dir, maxBuffer: 50_000_000 });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchStarters(list: string, runs: number, cpus: number, ca: string, verbose = false): Promise<void> {
+  const names = list === 'all' ? Object.keys(ALL) : list.split(',');
+  for (const n of names) if (!ALL[n]) throw new Error(`unknown starter ${n} (known: ${Object.keys(ALL).join(', ')})`);
+  const docker = new Docker({ socketPath: '/var/run/docker.sock' });
+  const p = await startTestPlatform({ name: 'bench-starters', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: ca, cpus, memoryMb: 3072 } });
+  console.log(`builds: ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter`);
+  let failedAll = 0;
+  try {
+    const client = p.client();
+    await signUp(client);
+    const ws = await createWorkspace(client);
+    const apps = `/v1/workspaces/${ws.id}/apps`;
+    for (const name of names) {
+      const starter = ALL[name]!;
+      const created = await client.post(apps, { name: `${name} ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'upload', memoryMb: starter.memoryMb });
+      if (created.status !== 201) throw new Error(`app creation answered ${created.status}: ${created.text}`);
+      const app = created.body as { id: string; url: string };
+      if (verbose) console.log(`${name}: app ${app.id} at ${app.url}`);
+
+      /** Upload → first 200 through Caddy whose body has the marker; the milliseconds, the image's size in MB and whether npm's install layer was reused. */
+      const timeTo = async (zip: Buffer, marker: string) => {
+        const t0 = performance.now();
+        const res = await client.request('POST', `${apps}/${app.id}/deployments/upload`, { raw: zip, headers: { 'content-type': 'application/zip' } });
+        if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
+        const id = (res.body as { id: string }).id;
+        for (;;) {
+          const r = await p.viaIngress(app.url, starter.path).catch(() => null);
+          if (r?.status === 200 && r.body.includes(marker)) break;
+          const d = (await client.get(`${apps}/${app.id}/deployments/${id}`)).body as { status: string; failureReason: string | null };
+          if (d.status === 'failed' || d.status === 'cancelled') {
+            const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
+            throw new Error(`deployment ${d.status}: ${d.failureReason}\n    ${log.data.slice(-12).map((l) => l.text).join('\n    ')}`);
+          }
+          if (performance.now() - t0 > 600_000) throw new Error(`no answer within 600 s (deployment ${d.status}, last answer ${r?.status ?? 'none'}: ${(r?.body ?? '').slice(0, 120)})`);
+          if (verbose && Math.floor((performance.now() - t0) / 10_000) !== Math.floor((performance.now() - t0 - 50) / 10_000)) {
+            console.log(`  … ${s(performance.now() - t0)}: deployment ${d.status}, ingress ${r?.status ?? 'no answer'} ${(r?.body ?? '').replace(/\s+/g, ' ').slice(0, 100)}`);
+          }
+          await sleep(50);
+        }
+        const ms = performance.now() - t0;
+        const image = await docker.getImage(`slipway-app/${app.id}:${id}`).inspect();
+        const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
+        const lines = log.data.map((l) => l.text);
+        const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack)/.test(l));
+        return { ms, imageMb: image.Size / 1e6, cached: install >= 0 && /Using cache/.test(lines[install + 1] ?? '') };
+      };
+
+      const cold: number[] = [];
+      const warm: number[] = [];
+      const sizes: number[] = [];
+      let failed = 0;
+      for (let i = 0; i < runs; i++) {
+        const nonce = randomBytes(4).toString('hex');
+        try {
+          const c = await timeTo(await zipOf(name, nonce, `c${i}${nonce}`), `c${i}${nonce}`);
+          if (c.cached) throw new Error('the cold build reused the dependency layer');
+          cold.push(c.ms);
+          sizes.push(c.imageMb);
+          const w = await timeTo(await zipOf(name, nonce, `w${i}${nonce}`), `w${i}${nonce}`);
+          if (!w.cached) throw new Error('the warm build did not reuse the dependency layer');
+          warm.push(w.ms);
+          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB`);
+        } catch (e) {
+          failed++;
+          console.log(`${name} run ${i + 1}: FAILED ${(e as Error).message}`);
+        }
+      }
+      failedAll += failed;
+      const t = starter.targets;
+      const line = (label: string, xs: number[], target: number | undefined, unit: 's' | 'MB') => {
+        if (xs.length === 0) return console.log(`${name} ${label}: no figure (${failed} run(s) failed)`);
+        const v = unit === 's' ? p50(xs) / 1000 : p50(xs);
+        const fig = unit === 's' ? `p50 ${v.toFixed(1)} s (min ${(Math.min(...xs) / 1000).toFixed(1)}, max ${(Math.max(...xs) / 1000).toFixed(1)})` : `${v.toFixed(0)} MB`;
+        console.log(`${name} ${label}: ${fig}${target !== undefined ? `   target ≤ ${target} ${unit}: ${verdict(v <= target, failed)}` : ''}`);
+      };
+      line('cold build → serving', cold, t.coldS, 's');
+      line('warm build → serving', warm, t.warmS, 's');
+      line('image size', sizes, t.imageMb, 'MB');
+      await client.delete(`${apps}/${app.id}`);
+    }
+  } finally {
+    await p.close();
+  }
+  if (failedAll > 0) process.exitCode = 1;
+}

@@ -4,6 +4,8 @@ import { failureReasonOf, NODE_UNREACHABLE_REASON, PLATFORM_ERROR_REASON } from 
 describe('a deployment failure reason', () => {
   it("keeps the sentence the agent wrote for users, first line only", () => {
     expect(failureReasonOf(new AppError('rollout_failed', 'The app did not answer on its port within 6 s\nLast log lines:\nboom'))).toBe('The app did not answer on its port within 6 s');
+    expect(failureReasonOf(new AppError('rollout_failed', 'The app did not answer on its port within 6 s: GET / on port 8080 (any HTTP response), last try: ECONNREFUSED'))).toMatch(/last try: ECONNREFUSED$/);
+    expect(failureReasonOf(new AppError('internal', "The server could not set up this workspace's network; the server's message is in the deployment log"))).toMatch(/^The server could not/);
     expect(failureReasonOf(new AppError('rollout_failed', 'The server has no free network for this workspace; the operator has been told'))).toBe(
       'The server has no free network for this workspace; the operator has been told',
     );

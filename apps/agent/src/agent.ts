@@ -11,14 +11,17 @@ import { DEFAULT_BASE_IMAGES } from './builds/dockerfiles';
 import { Containers } from './containers/containers';
 import { containersHandlers } from './containers/containers.handlers';
 import { DockerRuntime } from './containers/docker.runtime';
+import { WorkspaceNetworks, type NetworkSettings } from './containers/networks';
 import { filesHandlers } from './files/files.handlers';
 import { ProjectFiles } from './files/files.service';
 import { CaddyIngress } from './ingress/caddy.ingress';
 import { ingressHandlers } from './ingress/ingress.handlers';
 import { AGENT_VERSION, capacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
-import { readEnrollment, type Enrollment } from './node/tls-store';
+import { platformIdOf, readEnrollment, type Enrollment } from './node/tls-store';
 import { controlPlaneOnly } from './rpc/authorize';
+import { workspacesHandlers } from './workspaces/workspaces.handlers';
+import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
 import { DiskGuard, type DiskReserve } from './storage/disk-guard';
@@ -46,7 +49,14 @@ export interface AgentOptions {
   appTmpMb?: number;
   /** Free disk kept for running apps (config.agent.diskReserve); default 10 % or 5 GB, the smaller. */
   diskReserve?: DiskReserve;
+  /** This platform's identity on the engine (config SLIPWAY_PLATFORM_ID); empty or unset: derived from the enrollment's CA. */
+  platformId?: string;
+  /** Where workspace networks take their subnets; default DEFAULT_NETWORKS. */
+  networks?: NetworkSettings;
 }
+
+/** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
+export const DEFAULT_NETWORKS: NetworkSettings = { range: '100.64.0.0/10', subnetPrefix: 24 };
 
 export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb'>;
 
@@ -65,6 +75,8 @@ export const DEFAULT_DISK_RESERVE: DiskReserve = { percent: 10, mb: 5120 };
 
 export interface RunningAgent {
   port: number;
+  /** The `slipway.platform` label of every object this agent makes. */
+  platformId: string;
   enrollment: Enrollment;
   journal: OperationJournal;
   server: grpc.Server;
@@ -86,11 +98,14 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const storage = new LoopExt4Storage({ volumesDir: path.join(o.dataDir, 'volumes'), storageDir: path.join(o.dataDir, 'storage'), logger: o.logger });
   await storage.start();
   const disk = new DiskGuard(storage, enrollment.nodeName, o.diskReserve ?? DEFAULT_DISK_RESERVE);
-  const docker = new DockerRuntime(o.dockerSocket);
+  const platformId = o.platformId || platformIdOf(enrollment);
+  const docker = new DockerRuntime(o.dockerSocket, platformId);
+  const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
-  const containers = new Containers(docker, o.logger);
+  const containers = new Containers(docker, networks, o.logger);
   const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 });
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger);
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
@@ -108,6 +123,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
       ...storageHandlers({ storage }),
+      ...workspacesHandlers({ journal, workspaces }),
     }),
     healthHandlers(() => serving, o.logger),
     // Only the control plane's certificate may call, whatever the service: one check before every handler.
@@ -123,9 +139,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
   );
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
-  o.logger.info({ listen: o.listen, port, node: enrollment.nodeName }, 'agent listening (mutual TLS)');
+  o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
     port,
+    platformId,
     enrollment,
     journal,
     server,

@@ -1,4 +1,5 @@
-export { startAgent, NotEnrolledError, type AgentOptions, type BuildSettings, type RunningAgent } from './agent';
+export { startAgent, NotEnrolledError, DEFAULT_NETWORKS, type AgentOptions, type BuildSettings, type RunningAgent } from './agent';
+export { WorkspaceNetworks, type NetworkSettings } from './containers/networks';
 export { DockerRuntime } from './containers/docker.runtime';
 export { join, JoinError, type JoinOptions } from './node/join';
 export { OperationJournal, type JournalEntry } from './rpc/journal';

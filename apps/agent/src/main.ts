@@ -15,7 +15,8 @@ Options:
   -h, --help                        show this help
 
 Settings come from the environment: SLIPWAY_AGENT_LISTEN, SLIPWAY_AGENT_ADVERTISE_ADDRESS,
-SLIPWAY_AGENT_DATA_DIR, SLIPWAY_AGENT_NODE_NAME, SLIPWAY_AGENT_PUBLIC_IPV4, DOCKER_SOCKET.
+SLIPWAY_AGENT_DATA_DIR, SLIPWAY_AGENT_NODE_NAME, SLIPWAY_AGENT_PUBLIC_IPV4, DOCKER_SOCKET, SLIPWAY_PLATFORM_ID,
+SLIPWAY_NETWORK_RANGE, SLIPWAY_NETWORK_SUBNET_PREFIX (see the README's settings table).
 Exit codes: 0 done, 1 failed, 2 usage error, 3 enrollment refused or not enrolled.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -74,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
         maxUploadBytes: config.limits.uploadZipBytes,
         maxFileBytes: config.limits.uploadFileBytes,
         logger,
+        platformId: config.agent.platformId,
+        networks: config.agent.network,
         readySettleMs: config.agent.readySettleMs,
         // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
         build: {

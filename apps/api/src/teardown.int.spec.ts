@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemClock, WORKSPACE_TEARDOWN_JOB, WorkspaceTeardownService } from '@slipway/core';
+import { systemClock, WORKSPACE_TEARDOWN_JOB, WorkspaceTeardownService, type AgentGateway } from '@slipway/core';
 import { createJobStores, PrismaOperationStore } from '@slipway/db';
 import { createWorkspace, signUp } from '@slipway/testing';
 import { startTestApi, type TestApi } from '@slipway/testing/api';
@@ -11,7 +11,9 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
   const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
   beforeAll(async () => {
     api = await startTestApi();
-    teardown = new WorkspaceTeardownService({ teardown: createJobStores(api.db).teardown, operations: new PrismaOperationStore(api.db), clock: systemClock, logger: quiet });
+    // No server here (the end-to-end teardown on real Docker is apps/api/src/workspace-teardown.int.spec.ts).
+    const agents = { removeWorkspace: async () => ({ containers: 0, images: 0, networks: 0 }) } as unknown as AgentGateway;
+    teardown = new WorkspaceTeardownService({ teardown: createJobStores(api.db).teardown, agents, operations: new PrismaOperationStore(api.db), clock: systemClock, logger: quiet });
   });
   afterAll(() => api.close());
 
@@ -34,7 +36,7 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.options.jobId === row.id)!;
     expect(job.payload).toEqual({ operationId: row.id });
     const result = await teardown.run(job.options.jobId);
-    expect(result).toEqual({ tokens: 2, memberships: 2, reservations: 1 });
+    expect(result).toMatchObject({ apps: 0, tokens: 2, memberships: 2, reservations: 1 });
 
     const where = { workspaceId: w.id };
     expect([await api.db.apiToken.count({ where }), await api.db.membership.count({ where }), await api.db.reservation.count({ where })]).toEqual([0, 0, 0]);

@@ -72,7 +72,8 @@ describe('workspace.teardown and plan.suspend-expired (real BullMQ, Redis and Po
       const row = await db.operation.findUnique({ where: { id: operationId } });
       return row?.status === 'succeeded' ? row : null;
     }, 30_000, 'the teardown operation to succeed');
-    expect(op.result).toEqual({ tokens: 1, memberships: 1, reservations: 1 });
+    // Not placed on a server here: nothing to remove there (the server side: apps/api/src/workspaces-on-server.int.spec.ts).
+    expect(op.result).toEqual({ server: null, apps: 0, tokens: 1, memberships: 1, reservations: 1 });
     const where = { workspaceId: w.id };
     expect([await db.apiToken.count({ where }), await db.membership.count({ where }), await db.reservation.count({ where })]).toEqual([0, 0, 0]);
   });

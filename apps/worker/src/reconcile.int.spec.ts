@@ -56,9 +56,12 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
 
   const exists = (id: string) => docker.getContainer(id).inspect().then(() => true, () => false);
 
+  // This agent's own identity: its objects carry it; the reconciler never sees any other platform's.
+  const mine = () => ({ [LABELS.platform]: agent.agent.platformId });
+
   it('removes containers whose workspace row is gone and keeps the rest', async () => {
-    const kept = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: live, [LABELS.app]: randomUUID() } });
-    const orphan = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: gone, [LABELS.app]: randomUUID() } });
+    const kept = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine(), [LABELS.workspace]: live, [LABELS.app]: randomUUID() } });
+    const orphan = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine(), [LABELS.workspace]: gone, [LABELS.app]: randomUUID() } });
 
     const report = await runtime.services.reconcile.run('run-1');
     expect(report.nodesCompared).toEqual(['reconcile-node']);
@@ -70,7 +73,7 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
   });
 
   it('leaves everything alone on a node that does not answer, and deletes nothing of its rows', async () => {
-    const orphan = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: gone } });
+    const orphan = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine(), [LABELS.workspace]: gone } });
     await agent.agent.close(100);
     try {
       const report = await runtime.services.reconcile.run('run-2');
@@ -85,6 +88,45 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
     // Back online, the next run cleans up.
     await waitFor(async () => (await runtime.services.reconcile.run(`run-3-${Date.now()}`)).orphansRemoved.length === 1, 20_000, 'cleanup after the node is back');
     expect(await exists(orphan.id)).toBe(false);
+  });
+
+  it("never touches a second platform's containers on the same engine, whatever their workspace", async () => {
+    // Another platform (another test run, a benchmark next to a running platform) with a workspace this one never knew.
+    const theirs = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.platform]: `other-${prefix}`, [LABELS.workspace]: gone, [LABELS.app]: randomUUID() } });
+    for (const run of ['run-6a', 'run-6b']) {
+      const report = await runtime.services.reconcile.run(run);
+      expect(report.orphansRemoved).toEqual([]);
+      expect(report.workspacesRemoved).toEqual([]);
+    }
+    expect(await exists(theirs.id)).toBe(true);
+    await docker.getContainer(theirs.id).remove({ force: true });
+  });
+
+  it('removes the containers and network a failed teardown left of a deleted workspace', async () => {
+    const plan = await db.plan.findFirstOrThrow();
+    const deleted = await db.workspace.create({
+      data: { name: 'Deleted', slug: `deleted-${prefix}`, planId: plan.id, trialEndsAt: new Date(), graceEndsAt: new Date(), nodeId, deletedAt: new Date() },
+    });
+    // What the agent made for it, and a teardown that failed for good.
+    await db.operation.create({ data: { kind: 'workspace.teardown', nodeId, workspaceId: deleted.id, status: 'failed', payload: {} } });
+    const net = await docker.createNetwork({
+      Name: `slipway-wsnet-${deleted.id}`,
+      Driver: 'bridge',
+      Labels: { ...mine(), [LABELS.workspace]: deleted.id, 'slipway.network': 'workspace' },
+      // Subnets of their own (documentation addresses): the engine's default pools may be used up by other runs.
+      IPAM: { Driver: 'default', Config: [{ Subnet: '192.0.2.0/29' }] },
+    });
+    const left = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine(), [LABELS.workspace]: deleted.id }, HostConfig: { NetworkMode: net.id } });
+    // A live workspace's network with no container on it (all its apps stopped or removed) stays.
+    const liveNet = await docker.createNetwork({ Name: `slipway-wsnet-${live}`, Driver: 'bridge', Labels: { ...mine(), [LABELS.workspace]: live, 'slipway.network': 'workspace' }, IPAM: { Driver: 'default', Config: [{ Subnet: '192.0.2.8/29' }] } });
+    const report = await runtime.services.reconcile.run('run-7');
+    expect(report.workspacesRemoved).toEqual([{ node: 'reconcile-node', workspaceId: deleted.id, containers: 1, networks: 1 }]);
+    expect(await exists(left.id)).toBe(false);
+    expect(await docker.getNetwork(net.id).inspect().then(() => true, () => false)).toBe(false);
+    // The live workspace keeps what it has.
+    expect((await runtime.services.reconcile.run('run-8')).workspacesRemoved).toEqual([]);
+    expect(await docker.getNetwork(liveNet.id).inspect().then(() => true, () => false)).toBe(true);
+    await docker.getNetwork(liveNet.id).remove();
   });
 
   it('queues again the job of an operation left queued without one', async () => {

@@ -62,7 +62,7 @@ export async function startWorkerRuntime(
   const control = createRepositories(db, sql);
   // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
   const stores = createJobStores(db);
-  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, operations: repos.operationStore, clock: systemClock, logger });
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
   const deployments = new DeploymentRunner({
     apps: stores.apps,

@@ -33,6 +33,10 @@ export interface Config {
     appTmpMb: number;
     /** Free disk under which new builds, deployments and uploads are refused: the smaller of the two. */
     diskReserve: { percent: number; mb: number };
+    /** Labelled on every Docker object the agent makes; empty: derived from the enrollment's CA. */
+    platformId: string;
+    /** Where workspace networks take their subnets: a CIDR range and the prefix length of each subnet. */
+    network: { range: string; subnetPrefix: number };
   };
   /** `node`, `nodeBuild` and `python` are templates: `{major}` / `{version}` stand for the app's runtime version. */
   images: { node: string; nodeBuild: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
@@ -150,6 +154,8 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       },
       appTmpMb: v.SLIPWAY_APP_TMP_MB,
       diskReserve: { percent: v.SLIPWAY_DISK_RESERVE_PERCENT, mb: v.SLIPWAY_DISK_RESERVE_MB },
+      platformId: v.SLIPWAY_PLATFORM_ID ?? '',
+      network: { range: v.SLIPWAY_NETWORK_RANGE, subnetPrefix: v.SLIPWAY_NETWORK_SUBNET_PREFIX },
     },
     images: {
       node: v.SLIPWAY_IMAGE_NODE,

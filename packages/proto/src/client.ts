@@ -13,6 +13,8 @@ import type {
   FolderUsage,
   ManagedContainer,
   NoopResult,
+  RemoveWorkspaceInput,
+  WorkspaceNetworkInfo,
 } from '@slipway/core';
 import { agentTlsName } from '@slipway/pki';
 import { fromServiceError } from './errors';
@@ -150,6 +152,16 @@ export class AgentConnection {
     return { containers: res.containers, images: res.images };
   }
 
+  async removeWorkspace(input: RemoveWorkspaceInput): Promise<{ containers: number; images: number; networks: number }> {
+    const res = await this.unary<{ containers: number; images: number; networks: number }>((cb, o) => this.agent.removeWorkspace(input, o, cb), 300_000);
+    return { containers: res.containers, images: res.images, networks: res.networks };
+  }
+
+  async listWorkspaceNetworks(): Promise<WorkspaceNetworkInfo[]> {
+    const res = await this.unary<{ networks: WorkspaceNetworkInfo[] }>((cb, o) => this.agent.listWorkspaceNetworks({}, o, cb));
+    return res.networks.map((n) => ({ id: n.id, name: n.name, workspaceId: n.workspaceId, subnets: [...n.subnets] }));
+  }
+
   async syncRoutes(routes: AppRoute[]): Promise<{ added: number; removed: number }> {
     const res = await this.unary<{ added: number; removed: number }>((cb, o) => this.agent.syncRoutes({ routes }, o, cb));
     return { added: res.added, removed: res.removed };
@@ -248,6 +260,12 @@ export class AgentPool implements AgentGateway {
   }
   syncRoutes(target: AgentTarget, routes: AppRoute[]) {
     return this.connection(target).syncRoutes(routes);
+  }
+  removeWorkspace(target: AgentTarget, input: RemoveWorkspaceInput) {
+    return this.connection(target).removeWorkspace(input);
+  }
+  listWorkspaceNetworks(target: AgentTarget) {
+    return this.connection(target).listWorkspaceNetworks();
   }
   containerLogs(target: AgentTarget, input: { containerId: string; tail: number }) {
     return this.connection(target).containerLogs(input);

@@ -3,11 +3,11 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentTarget } from '@slipway/core';
+import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
 import { silentLogger } from './logger';
-import { saveEnrollment, startAgent, type BuildSettings, type RunningAgent } from '@slipway/agent';
+import { saveEnrollment, startAgent, type BuildSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
 
 export interface TestAgent {
   agent: RunningAgent;
@@ -26,7 +26,18 @@ export async function enrollOffline(ca: CertificateAuthority, dataDir: string, n
 
 export async function startTestAgent(
   ca: CertificateAuthority,
-  options: { nodeName?: string; nodeId?: string; dataDir?: string; port?: number; dockerSocket?: string; build?: Partial<BuildSettings> } = {},
+  options: {
+    nodeName?: string;
+    nodeId?: string;
+    dataDir?: string;
+    port?: number;
+    dockerSocket?: string;
+    build?: Partial<BuildSettings>;
+    /** Default: derived from the CA, which is the test's own, so parallel runs never share an identity. */
+    platformId?: string;
+    networks?: NetworkSettings;
+    logger?: Logger;
+  } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'slipway-agent-')));
@@ -40,8 +51,10 @@ export async function startTestAgent(
       publicIpv4: ['127.0.0.1'],
       dockerSocket: options.dockerSocket ?? '/var/run/docker.sock',
       maxUploadBytes: 10 * 1024 * 1024,
-      logger: silentLogger,
+      logger: options.logger ?? silentLogger,
       build: options.build,
+      platformId: options.platformId,
+      networks: options.networks,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

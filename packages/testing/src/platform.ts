@@ -3,7 +3,7 @@
 // Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { BuildSettings } from '@slipway/agent';
+import type { BuildSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
@@ -49,6 +49,10 @@ export async function startTestPlatform(
     maxZipUploadBytes?: number;
     /** Build and deploy log kept per deployment (default: the setting's 10 MB). */
     maxLogBytes?: number;
+    /** The agent's workspace network range (default: the documented one). */
+    networks?: NetworkSettings;
+    /** The agent's platform id (default: derived from this platform's own scratch CA, so no two test platforms share one). */
+    platformId?: string;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -56,7 +60,7 @@ export async function startTestPlatform(
   const database: TestDatabase = await createTestDatabase();
   const prefix = uniquePrefix(options.name ?? 'platform');
   const { ca, dir: caDir } = await openTestCa();
-  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build });
+  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build, networks: options.networks, platformId: options.platformId });
   const db = createDb(database.url);
   await insertNode(db, agent);
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));
@@ -88,15 +92,14 @@ export async function startTestPlatform(
     viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
     async close() {
       await stopServer();
-      // Everything the tests' workspaces left on the server goes: containers, networks, app image tags, routes.
-      const workspaces = (await db.workspace.findMany({ select: { id: true } })).map((w) => w.id);
+      // Everything this platform left on the server goes (its own label only: other runs on the engine keep theirs):
+      // containers, networks, app image tags, routes.
       const apps = (await db.app.findMany({ select: { id: true } })).map((a) => a.id);
-      for (const ws of workspaces) {
-        for (const c of await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${ws}`] } })) {
-          await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-        }
-        await docker.getNetwork(`slipway-ws-${ws}`).remove().catch(() => undefined);
+      const mine = { label: [`${LABELS.platform}=${agent.agent.platformId}`] };
+      for (const c of await docker.listContainers({ all: true, filters: mine })) {
+        await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
       }
+      for (const n of await docker.listNetworks({ filters: mine })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
       for (const appId of apps) {
         for (const img of await docker.listImages({ filters: { reference: [`slipway-app/${appId}:*`] } })) {
           for (const tag of img.RepoTags ?? []) await docker.getImage(tag).remove().catch(() => undefined);

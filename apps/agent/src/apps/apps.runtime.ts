@@ -14,9 +14,10 @@ import type { ProjectStorage } from '../storage/storage';
 
 /** An app's project folder when the control plane gave no size (an older control plane): the plans' minimum. */
 export const DEFAULT_DISK_MB = 512;
+import { engineMessage, engineUnreachable, pullFailure, rolloutFailure, type RolloutStep } from './failure-reasons';
 
 /** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
-const appRepository = (appId: string) => `slipway-app/${appId}`;
+export const appRepository = (appId: string) => `slipway-app/${appId}`;
 
 type Emit = (line: string) => void;
 
@@ -52,6 +53,14 @@ export class AppsRuntime {
 
   async prepareImage(req: PrepareImageInput, emit: Emit): Promise<DeployResult> {
     await this.disk.assertRoom('a new deployment');
+    try {
+      return await this.prepareImageSteps(req, emit);
+    } catch (e) {
+      throw this.explained(e, 'image', req, emit);
+    }
+  }
+
+  private async prepareImageSteps(req: PrepareImageInput, emit: Emit): Promise<DeployResult> {
     const imageRef = `${appRepository(req.appId)}:${req.deploymentId}`;
     let source = req.image;
     if (req.localOnly) {
@@ -63,9 +72,16 @@ export class AppsRuntime {
         await this.pull(source, emit);
         emit(`Pulled ${source}`);
       } catch (e) {
+        // The engine itself gone is no answer about the image: the caller retries (node_unavailable).
+        if (engineUnreachable(e)) throw e;
         const local = await this.docker.imageId(source);
-        if (!local) throw new AppError('rollout_failed', `The image ${source} could not be pulled and is not on this server: ${(e as Error).message}`);
-        emit(`No registry answered (${firstLine((e as Error).message)}); using the image present on this server`);
+        if (!local) {
+          const message = engineMessage(e);
+          emit(`The pull failed: ${message}`);
+          this.logger.warn({ appId: req.appId, deploymentId: req.deploymentId, image: source, err: message }, 'image pull failed');
+          throw pullFailure(source, message);
+        }
+        emit(`No registry answered (${firstLine(engineMessage(e))}); using the image present on this server`);
         source = local;
       }
     }
@@ -92,57 +108,82 @@ export class AppsRuntime {
 
   async rollout(req: RolloutInput, emit: Emit): Promise<DeployResult> {
     await this.disk.assertRoom('a new deployment');
-    const image = await this.docker.inspectImage(req.imageRef);
-    if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
-    const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
-    const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
-    await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
-    await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
-      if ((e as Error).message.includes('No space left on device')) {
-        throw new AppError('rollout_failed', `The image's ${mountPath} does not fit in the project folder (${req.diskMb || DEFAULT_DISK_MB} MB): give the app more disk`);
-      }
-      throw e;
-    });
+    // Which step the engine refused decides the sentence the user reads (failure-reasons.ts).
+    let step: RolloutStep = 'image';
+    try {
+      const image = await this.docker.inspectImage(req.imageRef);
+      if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
+      const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
+      step = 'folder';
+      const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
+      await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
+      await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
+        if ((e as Error).message.includes('No space left on device')) {
+          throw new AppError('rollout_failed', `The image's ${mountPath} does not fit in the project folder (${req.diskMb || DEFAULT_DISK_MB} MB): give the app more disk`);
+        }
+        throw e;
+      });
 
-    // A retried rollout starts over: the container of an earlier try of this deployment goes first.
-    await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
-    const hostPort = req.port ? await freeHostPort() : 0;
-    const spec: ContainerSpec = {
-      name: `slipway-app-${req.deploymentId}`,
-      image: req.imageRef,
-      workspaceId: req.workspaceId,
-      labels: { [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
-      env: { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env },
-      limits: { cpuMillis: req.cpuMillis, memoryMb: req.memoryMb },
-      mounts: [{ hostPath: this.folderOf(req.appId), containerPath: mountPath }],
-      readOnlyRoot: true,
-      tmpfs: { '/tmp': this.limits.tmpMb },
-      port: req.port ? { container: req.port, host: hostPort } : null,
-    };
-    const containerId = await this.containers.launch(spec);
-    emit(`Container ${containerId.slice(0, 12)} created`);
-    // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
-    // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
-    if (req.port) emit(`Waiting for the app to answer HTTP on port ${req.port} (GET ${req.healthPath || '/'}${req.healthPath ? ', 2xx/3xx' : ', any status'})`);
-    else emit(`Waiting ${Math.round(this.limits.readySettleMs / 100) / 10} s for the container to keep running`);
-    await this.containers.ready(
-      containerId,
-      { probe: req.port ? { kind: 'http', port: req.port, healthPath: req.healthPath } : null, timeoutMs: req.readyTimeoutMs, settleMs: this.limits.readySettleMs, hostPort },
-      emit,
-    );
-    emit('The app is ready');
-    const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
-    if (req.routeHost && req.port) {
-      await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort });
-      emit(`Route ${req.routeHost} → the new container`);
+      step = 'container';
+      // A retried rollout starts over: the container of an earlier try of this deployment goes first.
+      await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
+      const hostPort = req.port ? await freeHostPort() : 0;
+      const spec: ContainerSpec = {
+        name: `slipway-app-${req.deploymentId}`,
+        image: req.imageRef,
+        workspaceId: req.workspaceId,
+        labels: { [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId },
+        env: { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env },
+        limits: { cpuMillis: req.cpuMillis, memoryMb: req.memoryMb },
+        mounts: [{ hostPath: this.folderOf(req.appId), containerPath: mountPath }],
+        readOnlyRoot: true,
+        tmpfs: { '/tmp': this.limits.tmpMb },
+        port: req.port ? { container: req.port, host: hostPort } : null,
+      };
+      step = 'network';
+      const networkId = await this.containers.networks.ensure(req.workspaceId);
+      step = 'container';
+      const containerId = await this.containers.launch(spec, networkId);
+      emit(`Container ${containerId.slice(0, 12)} created`);
+      // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
+      // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
+      if (req.port) emit(`Waiting for the app to answer HTTP on port ${req.port} (GET ${req.healthPath || '/'}${req.healthPath ? ', 2xx/3xx' : ', any status'})`);
+      else emit(`Waiting ${Math.round(this.limits.readySettleMs / 100) / 10} s for the container to keep running`);
+      await this.containers.ready(
+        containerId,
+        { probe: req.port ? { kind: 'http', port: req.port, healthPath: req.healthPath } : null, timeoutMs: req.readyTimeoutMs, settleMs: this.limits.readySettleMs, hostPort },
+        emit,
+      );
+      emit('The app is ready');
+      const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
+      step = 'route';
+      if (req.routeHost && req.port) {
+        await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort });
+        emit(`Route ${req.routeHost} → the new container`);
+      }
+      if (previous.length) {
+        emit(`Stopping the previous container (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
+        // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
+        void this.containers.retire(previous, req.stopGraceMs);
+      }
+      for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
+      return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
+    } catch (e) {
+      throw this.explained(e, step, req, emit);
     }
-    if (previous.length) {
-      emit(`Stopping the previous container (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
-      // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
-      void this.containers.retire(previous, req.stopGraceMs);
-    }
-    for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
-    return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
+  }
+
+  /**
+   * An AppError passes as it is; anything else (the engine's or Caddy's refusal) becomes a sentence about the app,
+   * and its own message goes to the deployment log and the agent's log.
+   */
+  private explained(e: unknown, step: RolloutStep, req: { appId: string; deploymentId: string }, emit: Emit): unknown {
+    // An AppError is already what the user reads; an engine that cannot be reached is node_unavailable (rpc/errors.ts).
+    if (e instanceof AppError || engineUnreachable(e)) return e;
+    const message = engineMessage(e);
+    emit(`The server answered: ${message}`);
+    this.logger.warn({ appId: req.appId, deploymentId: req.deploymentId, step, err: message }, 'rollout step failed');
+    return rolloutFailure(step, message);
   }
 
   // ---------------------------------------------------------------------------------------------- folders
@@ -243,9 +284,14 @@ export class AppsRuntime {
     await this.containers.remove(containers);
     let removed = 0;
     for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
-    await this.storage.remove(req.appId);
-    await rm(this.metaOf(req.appId), { force: true });
+    await this.removeFolder(req.appId);
     return { containers: containers.length, images: removed };
+  }
+
+  /** The app's project folder and the record of what seeded it. */
+  async removeFolder(appId: string): Promise<void> {
+    await this.storage.remove(appId);
+    await rm(this.metaOf(appId), { force: true });
   }
 }
 

@@ -22,7 +22,7 @@ let work: string;
 
 function builder(o: Partial<BuilderOptions> = {}): Builder {
   return new Builder({
-    docker: new DockerRuntime('/var/run/docker.sock'),
+    docker: new DockerRuntime('/var/run/docker.sock', 'builder-test'),
     buildsDir: path.join(work, 'builds'),
     images: DEFAULT_BASE_IMAGES,
     runtimes: DEFAULT_RUNTIMES,

@@ -26,6 +26,7 @@ describe('managed containers over gRPC (real Docker)', () => {
 
   afterAll(async () => {
     conn.close();
+    // This test's workspace id is its own: what carries it (this platform's and the "other platform's") goes.
     const left = await docker.listContainers({ all: true, filters: { label: [`${LABELS.workspace}=${workspaceId}`] } });
     await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
     await docker.listContainers({ all: true, filters: { label: ['slipway-test-unmanaged'] } }).then((l) => Promise.all(l.map((c) => docker.getContainer(c.Id).remove({ force: true }))));
@@ -33,12 +34,15 @@ describe('managed containers over gRPC (real Docker)', () => {
     await rm(caDir, { recursive: true, force: true });
   });
 
-  it('lists and removes only containers carrying slipway labels (real Docker)', async () => {
+  it("lists and removes only containers carrying slipway labels and this platform's id (real Docker)", async () => {
     await ensureTestImage(docker);
     const appId = randomUUID();
-    const managed = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: appId } });
-    const other = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.workspace]: workspaceId } });
+    const mine = { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId };
+    const managed = await docker.createContainer({ Image: TEST_IMAGE, Labels: { ...mine, [LABELS.app]: appId } });
+    const other = await docker.createContainer({ Image: TEST_IMAGE, Labels: mine });
     const unmanaged = await docker.createContainer({ Image: TEST_IMAGE, Labels: { 'slipway-test-unmanaged': '1' } });
+    // Another platform's container on the same engine, even in a workspace of the same id, is neither listed nor removed.
+    const foreign = await docker.createContainer({ Image: TEST_IMAGE, Labels: { [LABELS.platform]: 'another-platform', [LABELS.workspace]: workspaceId } });
 
     const byWorkspace = await conn.listManagedContainers({ workspaceId });
     expect(byWorkspace.map((c) => c.id).sort()).toEqual([managed.id, other.id].sort());
@@ -47,10 +51,11 @@ describe('managed containers over gRPC (real Docker)', () => {
     expect(byApp[0]).toMatchObject({ id: managed.id, image: TEST_IMAGE, state: 'created', labels: { [LABELS.app]: appId } });
 
     const opId = randomUUID();
-    const removed = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id, unmanaged.id, 'f'.repeat(64)] });
+    const removed = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id, unmanaged.id, foreign.id, 'f'.repeat(64)] });
     expect(removed.removed).toEqual([managed.id]);
-    expect(removed.skipped.sort()).toEqual([unmanaged.id, 'f'.repeat(64)].sort());
+    expect(removed.skipped.sort()).toEqual([unmanaged.id, foreign.id, 'f'.repeat(64)].sort());
     expect((await unmanaged.inspect()).Id).toBe(unmanaged.id);
+    expect((await foreign.inspect()).Id).toBe(foreign.id);
     const replay = await conn.removeManagedContainers({ operationId: opId, containerIds: [managed.id] });
     expect(replay.removed).toEqual([managed.id]);
     expect((await conn.listManagedContainers({ workspaceId })).map((c) => c.id)).toEqual([other.id]);
@@ -64,7 +69,7 @@ describe('managed containers over gRPC (real Docker)', () => {
     const c = await docker.createContainer({
       Image: TEST_IMAGE,
       Cmd: ['/bin/busybox', 'sh', '-c', 'echo hello from slipway; exit 3'],
-      Labels: { [LABELS.workspace]: workspaceId, [LABELS.app]: 'exit-test' },
+      Labels: { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId, [LABELS.app]: 'exit-test' },
     });
     await c.start();
     await waitFor(() => events.some((e) => e.containerId === c.id));

@@ -1,8 +1,9 @@
 import { AppError, LABELS, type ContainerExitEvent, type Logger } from '@slipway/core';
 import type Docker from 'dockerode';
 import type { DockerRuntime } from './docker.runtime';
+import type { WorkspaceNetworks } from './networks';
 import { answersOnHostPort, NamespaceProbe, type Readiness } from './readiness';
-import { createOptions, RESTART_POLICY, workspaceNetwork, type ContainerSpec } from './spec';
+import { createOptions, RESTART_POLICY, type ContainerSpec } from './spec';
 
 const LAST_LINES = 20;
 /** One probe's own time limit; a container slower than that to answer one request is not ready. */
@@ -19,19 +20,26 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export class Containers {
   constructor(
     private readonly docker: DockerRuntime,
+    readonly networks: WorkspaceNetworks,
     private readonly logger: Logger,
   ) {}
 
   /**
-   * Creates the container on its workspace's network (made on demand) with the layer's hardening, and starts it.
-   * Its restart policy is held back (`no`) until `ready` passes: a container that exits while it is being judged
-   * stays exited, with its exit code and OOM flag, instead of being restarted out of sight.
+   * Creates the container on its workspace's one network (made or healed on demand, unless the caller did it) with the
+   * layer's hardening, and starts it; one that cannot start is removed. Its restart policy is held back (`no`) until
+   * `ready` passes: a container that exits while it is being judged stays exited, with its exit code and OOM flag,
+   * instead of being restarted out of sight.
    */
-  async launch(spec: ContainerSpec): Promise<string> {
-    await this.docker.ensureNetwork(workspaceNetwork(spec.workspaceId), { [LABELS.workspace]: spec.workspaceId });
-    const options = createOptions(spec);
+  async launch(spec: ContainerSpec, networkId?: string): Promise<string> {
+    const network = networkId ?? (await this.networks.ensure(spec.workspaceId));
+    const options = createOptions(spec, { networkId: network, platformId: this.docker.platformId });
     const id = await this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
-    await this.docker.startContainer(id);
+    try {
+      await this.docker.startContainer(id);
+    } catch (e) {
+      await this.docker.removeContainer(id).catch(() => undefined);
+      throw e;
+    }
     return id;
   }
 

@@ -21,16 +21,40 @@ export interface ProgressEvent {
 /** Options of `docker build`; aborting `abortSignal` stops the running step. */
 export type ImageBuildOptions = Docker.ImageBuildOptions & { abortSignal: AbortSignal };
 
+/** A workspace network as the engine reports it. */
+export interface ManagedNetwork {
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+  subnets: string[];
+  createdAtMs: number;
+  /** Ids of the containers attached (filled by `networkContainers`, empty in listings). */
+  containers: string[];
+}
+
 /**
  * The agent's only door to the Docker engine: nothing else holds a dockerode client. Every object Slipway makes
- * carries `slipway.workspace` (and app/deployment/database labels as they apply); listing and removal of managed
- * containers never reach past them. Errors keep the engine's `statusCode` (404, 409…) for the callers that care.
+ * carries `slipway.workspace` (and app/deployment/database labels as they apply) and `slipway.platform` = this
+ * platform's id; listing and removal of managed objects never reach past this platform's own. Errors keep the
+ * engine's `statusCode` (404, 409…) for the callers that care.
  */
 export class DockerRuntime {
   private readonly docker: Docker;
+  private readonly mine: string;
 
-  constructor(socketPath: string) {
+  constructor(
+    socketPath: string,
+    /** This platform's identity (config SLIPWAY_PLATFORM_ID, or derived from the enrollment's CA). */
+    readonly platformId: string,
+  ) {
     this.docker = new Docker({ socketPath });
+    this.mine = `${LABELS.platform}=${platformId}`;
+  }
+
+  /** Labels of an object this platform made, or made before objects carried a platform label. */
+  isMine(labels: Record<string, string> | undefined): boolean {
+    const platform = labels?.[LABELS.platform];
+    return platform === undefined || platform === this.platformId;
   }
 
   async ping(): Promise<void> {
@@ -40,7 +64,7 @@ export class DockerRuntime {
   // --------------------------------------------------------------------------------------------- containers
 
   async listManaged(filter: ContainerFilter = {}): Promise<ManagedContainer[]> {
-    const label: string[] = [MANAGED];
+    const label: string[] = [MANAGED, this.mine];
     if (filter.workspaceId) label.push(`${LABELS.workspace}=${filter.workspaceId}`);
     if (filter.appId) label.push(`${LABELS.app}=${filter.appId}`);
     if (filter.deploymentId) label.push(`${LABELS.deployment}=${filter.deploymentId}`);
@@ -56,7 +80,7 @@ export class DockerRuntime {
     }));
   }
 
-  /** Removes (forcefully) each container that exists and carries the slipway label; skips the rest. */
+  /** Removes (forcefully) each container that exists and carries this platform's label; skips the rest. */
   async removeManaged(ids: string[]): Promise<{ removed: string[]; skipped: string[] }> {
     const removed: string[] = [];
     const skipped: string[] = [];
@@ -64,7 +88,7 @@ export class DockerRuntime {
       const container = this.docker.getContainer(id);
       try {
         const info = await container.inspect();
-        if (!info.Config.Labels?.[MANAGED]) {
+        if (!info.Config.Labels?.[MANAGED] || info.Config.Labels[LABELS.platform] !== this.platformId) {
           skipped.push(id);
           continue;
         }
@@ -130,7 +154,7 @@ export class DockerRuntime {
   /** Exits (die, oom) of managed containers as the engine reports them. */
   async watchExits(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
     const stream = (await this.docker.getEvents({
-      filters: { type: ['container'], event: ['die', 'oom'], label: [MANAGED] },
+      filters: { type: ['container'], event: ['die', 'oom'], label: [MANAGED, this.mine] },
     })) as unknown as Readable;
     let buffer = '';
     stream.on('data', (chunk: Buffer) => {
@@ -234,10 +258,12 @@ export class DockerRuntime {
       );
   }
 
-  /** Every `<repository>:<tag>` the engine holds for the repository. */
-  async imageTags(repository: string): Promise<string[]> {
-    const images = await this.docker.listImages({ filters: { reference: [`${repository}:*`] } });
-    return images.flatMap((img) => (img.RepoTags ?? []).filter((t) => t.startsWith(`${repository}:`)));
+  /** Every `<repository>:<tag>` the engine holds for the repositories (one listing, however many). */
+  async imageTags(repository: string | string[]): Promise<string[]> {
+    const repos = Array.isArray(repository) ? repository : [repository];
+    if (repos.length === 0) return [];
+    const images = await this.docker.listImages({ filters: { reference: repos.map((r) => `${r}:*`) } });
+    return images.flatMap((img) => (img.RepoTags ?? []).filter((t) => repos.some((r) => t.startsWith(`${r}:`))));
   }
 
   /**
@@ -262,16 +288,87 @@ export class DockerRuntime {
 
   // ----------------------------------------------------------------------------------------------- networks
 
-  /** Makes a bridge network unless it exists (a concurrent maker winning is fine). */
-  async ensureNetwork(name: string, labels: Record<string, string>): Promise<void> {
+  /** Networks carrying every `key=value` of `labels`, and (when `name` is given) those named exactly `name`. */
+  async networks(query: { labels?: string[]; name?: string }): Promise<ManagedNetwork[]> {
+    const found = new Map<string, Docker.NetworkInspectInfo>();
+    if (query.labels) for (const n of await this.docker.listNetworks({ filters: { label: query.labels } })) found.set(n.Id, n);
+    // The engine's name filter matches substrings: keep exact names only.
+    if (query.name) for (const n of await this.docker.listNetworks({ filters: { name: [query.name] } })) if (n.Name === query.name) found.set(n.Id, n);
+    return [...found.values()].map(toNetwork);
+  }
+
+  /** Every IPv4 subnet any network of the engine holds (this platform's or not). */
+  async takenSubnets(): Promise<string[]> {
+    const all = await this.docker.listNetworks();
+    return all.flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? '').filter((s) => s.includes('.')));
+  }
+
+  /** The network with the containers attached to it; null when it is gone. */
+  async networkContainers(id: string): Promise<string[] | null> {
     try {
-      await this.docker.getNetwork(name).inspect();
+      const info = (await this.docker.getNetwork(id).inspect()) as Docker.NetworkInspectInfo;
+      return Object.keys(info.Containers ?? {});
     } catch (e) {
-      if (statusOf(e) !== 404) throw e;
-      await this.docker.createNetwork({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: labels }).catch((err: unknown) => {
-        if (statusOf(err) !== 409) throw err;
-      });
+      if (statusOf(e) === 404) return null;
+      throw e;
     }
+  }
+
+  /** Whether a container runs, and the networks it is attached to by name and id (a container never started has no id for them yet). */
+  async containerNetworks(containerId: string): Promise<{ running: boolean; networks: { name: string; networkId: string }[] }> {
+    try {
+      const info = await this.docker.getContainer(containerId).inspect();
+      return {
+        running: info.State.Running,
+        networks: Object.entries(info.NetworkSettings?.Networks ?? {}).map(([name, n]) => ({ name, networkId: n.NetworkID ?? '' })),
+      };
+    } catch (e) {
+      if (statusOf(e) === 404) return { running: false, networks: [] };
+      throw e;
+    }
+  }
+
+  /** A bridge network on a fixed subnet; returns its id. */
+  async createNetwork(o: { name: string; labels: Record<string, string>; subnet: string; gateway: string }): Promise<string> {
+    const network = await this.docker.createNetwork({
+      Name: o.name,
+      Driver: 'bridge',
+      CheckDuplicate: true,
+      Labels: o.labels,
+      IPAM: { Driver: 'default', Config: [{ Subnet: o.subnet, Gateway: o.gateway }] },
+    });
+    return network.id;
+  }
+
+  /** Attaches a container to a network; already attached is no error. */
+  async connectNetwork(networkId: string, containerId: string): Promise<void> {
+    await this.docker
+      .getNetwork(networkId)
+      .connect({ Container: containerId })
+      .catch((e: unknown) => {
+        if (statusOf(e) === 403 && /already exists/i.test((e as Error).message)) return;
+        throw e;
+      });
+  }
+
+  /** Detaches a container from a network; not attached (or gone) is no error. */
+  async disconnectNetwork(networkId: string, containerId: string): Promise<void> {
+    await this.docker
+      .getNetwork(networkId)
+      .disconnect({ Container: containerId, Force: true })
+      .catch((e: unknown) => {
+        if (statusOf(e) !== 404 && !/is not connected/i.test((e as Error).message)) throw e;
+      });
+  }
+
+  /** Removes a network; one already gone is no error. */
+  async removeNetwork(id: string): Promise<void> {
+    await this.docker
+      .getNetwork(id)
+      .remove()
+      .catch((e: unknown) => {
+        if (statusOf(e) !== 404) throw e;
+      });
   }
 
   /** Follows a progress stream to its end; an `error` event in it fails it unless `failOnError` is false. */
@@ -289,6 +386,15 @@ export class DockerRuntime {
     );
   }
 }
+
+const toNetwork = (n: Docker.NetworkInspectInfo): ManagedNetwork => ({
+  id: n.Id,
+  name: n.Name,
+  labels: n.Labels ?? {},
+  subnets: (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? '').filter(Boolean),
+  createdAtMs: Date.parse(n.Created) || 0,
+  containers: Object.keys(n.Containers ?? {}),
+});
 
 /** Docker's multiplexed log frames: 1 byte stream, 3 zero bytes, 4-byte big-endian length, payload. */
 class LogFrames {

@@ -1,5 +1,7 @@
 import { LABELS } from '@slipway/core';
-import { createOptions, type ContainerSpec } from './spec';
+import { createOptions as optionsOf, type ContainerSpec } from './spec';
+
+const createOptions = (s: ContainerSpec) => optionsOf(s, { networkId: 'net-of-w1', platformId: 'p1' });
 
 const spec: ContainerSpec = {
   name: 'slipway-app-d1',
@@ -13,10 +15,10 @@ const spec: ContainerSpec = {
 };
 
 describe('the container layer: what every Slipway container gets', () => {
-  it('joins the workspace network, carries the workspace label and the workload labels', () => {
+  it('joins the workspace network by id, carries the platform and workspace labels and the workload labels', () => {
     const o = createOptions(spec);
-    expect(o.HostConfig?.NetworkMode).toBe('slipway-ws-w1');
-    expect(o.Labels).toEqual({ [LABELS.workspace]: 'w1', [LABELS.app]: 'a1', [LABELS.deployment]: 'd1' });
+    expect(o.HostConfig?.NetworkMode).toBe('net-of-w1');
+    expect(o.Labels).toEqual({ [LABELS.platform]: 'p1', [LABELS.workspace]: 'w1', [LABELS.app]: 'a1', [LABELS.deployment]: 'd1' });
     expect(o.Env).toEqual(['PORT=8080', 'A=b=c']);
   });
 

@@ -1,9 +1,6 @@
 import { LABELS } from '@slipway/core';
 import type Docker from 'dockerode';
 
-/** One user-defined bridge per workspace: its apps and databases, and nothing else, share it. */
-export const workspaceNetwork = (workspaceId: string) => `slipway-ws-${workspaceId}`;
-
 const PIDS_LIMIT = 512;
 /** Docker brings a crashed container back with backoff; `Containers.ready` arms it once the container is ready. */
 export const RESTART_POLICY: Docker.HostRestartPolicy = { Name: 'unless-stopped', MaximumRetryCount: 0 };
@@ -34,15 +31,21 @@ export interface ContainerSpec {
   tmpfs?: Record<string, number>;
 }
 
+/** Where the layer puts a container: its workspace's network (by id: names can be ambiguous) and this platform's label. */
+export interface Placement {
+  networkId: string;
+  platformId: string;
+}
+
 /** The engine's create options for a spec (pure: what a container of Slipway looks like). */
-export function createOptions(spec: ContainerSpec): Docker.ContainerCreateOptions {
+export function createOptions(spec: ContainerSpec, placement: Placement): Docker.ContainerCreateOptions {
   const memory = spec.limits.memoryMb * 1024 * 1024;
   const port = spec.port ? `${spec.port.container}/tcp` : null;
   return {
     name: spec.name,
     Image: spec.image,
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-    Labels: { ...spec.labels, [LABELS.workspace]: spec.workspaceId },
+    Labels: { ...spec.labels, [LABELS.workspace]: spec.workspaceId, [LABELS.platform]: placement.platformId },
     ExposedPorts: port ? { [port]: {} } : undefined,
     HostConfig: {
       NanoCpus: spec.limits.cpuMillis * 1_000_000,
@@ -56,7 +59,7 @@ export function createOptions(spec: ContainerSpec): Docker.ContainerCreateOption
       Binds: spec.mounts.map((m) => `${m.hostPath}:${m.containerPath}`),
       ReadonlyRootfs: spec.readOnlyRoot ?? false,
       Tmpfs: spec.tmpfs ? Object.fromEntries(Object.entries(spec.tmpfs).map(([p, mb]) => [p, `rw,nosuid,nodev,size=${mb}m,mode=1777`])) : undefined,
-      NetworkMode: workspaceNetwork(spec.workspaceId),
+      NetworkMode: placement.networkId,
       PortBindings: port && spec.port ? { [port]: [{ HostIp: '127.0.0.1', HostPort: String(spec.port.host) }] } : undefined,
       RestartPolicy: RESTART_POLICY,
       LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },

@@ -28,6 +28,8 @@ export class CaddyIngress {
   private readonly owned = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly pendingRemovals = new Set<string>();
+  private removal: Promise<void> | null = null;
 
   constructor(
     private readonly adminUrl: string,
@@ -70,6 +72,29 @@ export class CaddyIngress {
       this.owned.delete(appId);
       await this.save();
     });
+  }
+
+  /**
+   * Removes many apps' routes with one change of Caddy's config: every change reloads it, which with hundreds of routes
+   * is what a workspace deletion waited on. Concurrent calls (teardowns of several workspaces) share one change.
+   */
+  removeAll(appIds: string[]): Promise<void> {
+    for (const id of appIds) this.pendingRemovals.add(id);
+    this.removal ??= this.serial(async () => {
+      // Callers from now on start the next batch; this one takes what is pending.
+      this.removal = null;
+      const ids = [...this.pendingRemovals];
+      this.pendingRemovals.clear();
+      for (const id of ids) this.wanted.delete(id);
+      await this.save();
+      const gone = new Set(ids.map(routeId));
+      const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
+      const kept = current.filter((r) => !gone.has(r['@id'] ?? ''));
+      if (kept.length !== current.length) await this.request('PATCH', ROUTES, kept);
+      for (const id of ids) this.owned.delete(id);
+      await this.save();
+    });
+    return this.removal;
   }
 
   /** Makes the wanted set exactly `routes`, then brings Caddy in line. */

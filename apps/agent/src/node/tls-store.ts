@@ -1,3 +1,4 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { createFilesOnce, readFiles } from '@slipway/pki';
 import type { TlsMaterial } from '@slipway/proto';
@@ -28,4 +29,13 @@ export function saveEnrollment(dataDir: string, e: Enrollment): Promise<boolean>
     'ca.crt': e.caPem,
     'node.json': `${JSON.stringify({ nodeId: e.nodeId, nodeName: e.nodeName, controlPlaneUrl: e.controlPlaneUrl }, null, 2)}\n`,
   });
+}
+
+/**
+ * This platform's identity when SLIPWAY_PLATFORM_ID is not set: a digest of the control plane's CA certificate, made
+ * at the control plane's setup. Two platforms (or two test runs) never share a CA, so they never share an id, and every
+ * agent of one platform derives the same one.
+ */
+export function platformIdOf(e: Pick<Enrollment, 'caPem'>): string {
+  return `ca-${createHash('sha256').update(new X509Certificate(e.caPem).raw).digest('hex').slice(0, 20)}`;
 }

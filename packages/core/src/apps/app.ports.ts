@@ -94,9 +94,12 @@ export interface AppRepository {
   findApp(scope: AppScope): Promise<AppWithDeployment | null>;
   /** Apps (not deleted), oldest first. */
   listApps(scope: { workspaceId: string }): Promise<AppWithDeployment[]>;
-  /** 'name_taken' when the slug (in the workspace) or the subdomain (platform-wide) is. */
-  createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken'>;
-  updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | null>;
+  /**
+   * 'name_taken' when the slug is taken in the workspace; 'subdomain_taken' when the subdomain is taken (platform-wide,
+   * by any workspace's app: the database's unique index decides).
+   */
+  createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken'>;
+  updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null>;
   /** Sets deletedAt and frees the slug and subdomain; null when already deleted or missing. */
   markDeleted(scope: AppScope, now: Date): Promise<AppRecord | null>;
   /** Status (and optionally desired state, detail, runningSince) of an app, unconditionally. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { App, CreateAppRequest, EnvVariable, LogChunk, Minimums, PutEnvRequest, UpdateAppRequest } from '@slipway/contracts';
 import type { WorkspaceAccess } from '../auth/actor';
 import type { SecretBox } from '../auth/secret-box';
@@ -96,25 +97,27 @@ export class AppService {
     const slug = appSlug(input.name);
     await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: id, cpuMillis, memoryMb: input.memoryMb, diskMb });
     try {
-      const created = await this.deps.apps.createApp({
-        id,
-        workspaceId: access.workspace.id,
-        name: input.name.trim(),
-        slug,
-        kind: input.kind,
-        source: input.source,
-        image: input.image ?? null,
-        port: input.kind === 'web' ? (input.port ?? DEFAULT_WEB_PORT) : (input.port ?? null),
-        healthPath: input.healthPath ?? null,
-        cpuMillis,
-        memoryMb: input.memoryMb,
-        diskMb,
-        subdomain: input.kind === 'web' ? subdomainOf(slug, access.workspace.slug) : null,
-        github: input.github ? { ...input.github } : null,
-        buildCommand: build.buildCommand ?? null,
-        startCommand: build.startCommand ?? null,
-        rootDirectory: build.rootDirectory ?? null,
-      });
+      const created = await this.withSubdomain(input.kind === 'web' ? subdomainOf(slug, access.workspace.slug) : null, id, (subdomain) =>
+        this.deps.apps.createApp({
+          id,
+          workspaceId: access.workspace.id,
+          name: input.name.trim(),
+          slug,
+          kind: input.kind,
+          source: input.source,
+          image: input.image ?? null,
+          port: input.kind === 'web' ? (input.port ?? DEFAULT_WEB_PORT) : (input.port ?? null),
+          healthPath: input.healthPath ?? null,
+          cpuMillis,
+          memoryMb: input.memoryMb,
+          diskMb,
+          subdomain,
+          github: input.github ? { ...input.github } : null,
+          buildCommand: build.buildCommand ?? null,
+          startCommand: build.startCommand ?? null,
+          rootDirectory: build.rootDirectory ?? null,
+        }),
+      );
       if (created === 'name_taken') throw new AppError('name_taken', `An app named "${input.name.trim()}" already exists in this workspace`);
       return this.dto(created);
     } catch (e) {
@@ -129,7 +132,6 @@ export class AppService {
     if (input.name !== undefined) {
       changes.name = input.name.trim();
       changes.slug = appSlug(input.name);
-      if (app.subdomain) changes.subdomain = subdomainOf(changes.slug, access.workspace.slug);
     }
     if (input.image !== undefined) {
       if (app.source !== 'image') throw invalid('/image', 'applies to apps whose source is image');
@@ -146,10 +148,26 @@ export class AppService {
       await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: app.id, ...size });
       Object.assign(changes, size);
     }
-    const updated = await this.deps.apps.updateApp({ workspaceId: access.workspace.id, appId }, changes);
+    const renamed = changes.slug !== undefined && app.subdomain && changes.slug !== app.slug;
+    const updated = await this.withSubdomain(renamed ? subdomainOf(changes.slug!, access.workspace.slug) : null, app.id, (subdomain) =>
+      this.deps.apps.updateApp({ workspaceId: access.workspace.id, appId }, subdomain ? { ...changes, subdomain } : changes),
+    );
     if (updated === 'name_taken') throw new AppError('name_taken', `An app named "${input.name?.trim()}" already exists in this workspace`);
     if (!updated) throw notFoundApp();
     return this.dto(updated, await this.folderUsage(access, [updated.id]));
+  }
+
+  /**
+   * Writes an app with its natural subdomain, or, when another app of the platform (any workspace's) holds it, with
+   * a distinct one: the natural one cut short and a suffix from the app's id, then random ones. The database's unique
+   * index is the judge; another workspace's app never makes a create or a rename fail.
+   */
+  private async withSubdomain<T>(natural: string | null, appId: string, write: (subdomain: string | null) => Promise<T | 'subdomain_taken'>): Promise<T> {
+    for (let attempt = 0; attempt < SUBDOMAIN_TRIES; attempt++) {
+      const result = await write(natural === null ? null : attempt === 0 ? natural : distinctSubdomain(natural, attempt === 1 ? appId.replace(/-/g, '').slice(-6) : randomSuffix()));
+      if (result !== 'subdomain_taken') return result;
+    }
+    throw new AppError('internal', 'No free subdomain was found for the app; try another name');
   }
 
   /** Gone from the API at once, quota released; the `app.teardown` job removes containers, images, route and folder. */
@@ -294,6 +312,14 @@ export function appSlug(name: string): string {
       .replace(/-+$/, '') || 'app'
   );
 }
+
+/** A subdomain that differs from the natural one taken by another app: `<natural, cut>-<suffix>`, one DNS label. */
+export function distinctSubdomain(natural: string, suffix: string): string {
+  return `${natural.slice(0, DNS_LABEL_MAX - suffix.length - 1).replace(/-+$/, '')}-${suffix}`;
+}
+
+const SUBDOMAIN_TRIES = 6;
+const randomSuffix = () => randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(-6);
 
 /** `<app-slug>-<workspace-slug>`, cut to one DNS label (63 characters). */
 export function subdomainOf(appSlug: string, workspaceSlug: string): string {

@@ -3,7 +3,7 @@ import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { AppJobStore, DeploymentJobStore } from './app.ports';
-import { DEFAULT_MAX_LOG_BYTES, DeployLog } from './deploy-log';
+import { DeployLog } from './deploy-log';
 import { isInUse } from './deployment-state';
 import { MAX_LOG_LINE } from './log-lines';
 
@@ -72,8 +72,7 @@ export class CrashWatchService {
     const reason = `${detail.message} ${Math.max(0, Math.round(after / 1000))} s after going live`;
     const crashed = await this.deps.deployments.move(d.id, ['live'], 'crashed', { failureReason: reason });
     if (!crashed) return;
-    const stored = await this.deps.deployments.logState(d.id);
-    const log = new DeployLog(this.deps.deployments, d.id, stored.lastSeq, this.deps.clock, { maxBytes: DEFAULT_MAX_LOG_BYTES, storedBytes: stored.bytes });
+    const log = await DeployLog.resume(this.deps.deployments, d.id, this.deps.clock);
     log.add('deploy', `Crashed: ${reason}`);
     if (detail.tail.trim()) {
       log.add('deploy', 'Last log lines:');

@@ -31,6 +31,17 @@ export class DeployLog {
     private readonly cap: { maxBytes: number; storedBytes: number } = { maxBytes: DEFAULT_MAX_LOG_BYTES, storedBytes: 0 },
   ) {}
 
+  /** A log that goes on after the lines the deployment already stored, within the same cap. */
+  static async resume(
+    deployments: Pick<DeploymentJobStore, 'appendLogs' | 'logState'>,
+    deploymentId: string,
+    clock: Clock,
+    maxBytes = DEFAULT_MAX_LOG_BYTES,
+  ): Promise<DeployLog> {
+    const stored = await deployments.logState(deploymentId);
+    return new DeployLog(deployments, deploymentId, stored.lastSeq, clock, { maxBytes, storedBytes: stored.bytes });
+  }
+
   add(phase: 'build' | 'deploy', text: string): void {
     const line = text.slice(0, MAX_LOG_LINE);
     const bytes = Buffer.byteLength(line) + LOG_ROW_OVERHEAD_BYTES;

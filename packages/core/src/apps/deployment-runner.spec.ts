@@ -101,7 +101,7 @@ describe('DeploymentRunner', () => {
     const { runner, byId } = setup([deployment({ status: 'building' }), deployment({ id: 'd-2', status: 'live' })]);
     await runner.failedForGood('d-1', 'stalled too often');
     await runner.failedForGood('d-2', 'stalled too often');
-    expect(byId.get('d-1')).toMatchObject({ status: 'failed', failureReason: 'stalled too often' });
+    expect(byId.get('d-1')).toMatchObject({ status: 'failed', failureReason: 'The deployment stopped before it finished (its worker was interrupted); deploy again' });
     expect(byId.get('d-2')!.status).toBe('live');
   });
 });

@@ -5,8 +5,9 @@ import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
-import { DEFAULT_MAX_LOG_BYTES, DeployLog } from './deploy-log';
+import { DeployLog } from './deploy-log';
 import { deploymentSources, isDeploymentFinished, isInUse } from './deployment-state';
+import { failureReasonOf, INTERRUPTED_REASON } from './failure-reason';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import type { ImageSources } from './image-sources';
@@ -56,8 +57,7 @@ export class DeploymentRunner {
     if (isDeploymentFinished(d.status)) return { status: d.status };
     const app = await apps.getById(d.appId);
     if (!app || app.deletedAt) return this.fail(d, null, 'The app was deleted');
-    const stored = await deployments.logState(d.id);
-    const log = new DeployLog(deployments, d.id, stored.lastSeq, this.deps.clock, { maxBytes: this.deps.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, storedBytes: stored.bytes });
+    const log = await DeployLog.resume(deployments, d.id, this.deps.clock, this.deps.maxLogBytes);
     try {
       const node = await apps.nodeOf(app.workspaceId);
       if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
@@ -87,7 +87,8 @@ export class DeploymentRunner {
       // Written before the deployment is seen failed: the log is complete (with what a cap dropped) by then.
       await log.close();
       if (!isTransient(e) || attempt.final) {
-        await this.fail(d, app, reason.split('\n')[0] ?? reason);
+        // The log has the whole message; the reason is a sentence about the app (failure-reason.ts).
+        await this.fail(d, app, failureReasonOf(e));
         if (e instanceof AppError && e.code === 'rollout_failed') return { status: 'failed' };
       }
       throw e;
@@ -101,7 +102,11 @@ export class DeploymentRunner {
   async failedForGood(deploymentId: string, reason: string): Promise<void> {
     const d = await this.deps.deployments.get(deploymentId);
     if (!d || isDeploymentFinished(d.status)) return;
-    await this.fail(d, await this.deps.apps.getById(d.appId), reason);
+    // The queue's own words (a stalled job, a bad payload) go to the log; the user reads what to do.
+    const log = await DeployLog.resume(this.deps.deployments, d.id, this.deps.clock, this.deps.maxLogBytes);
+    log.add(d.status === 'deploying' ? 'deploy' : 'build', `The job ended without finishing: ${reason}`);
+    await log.flush();
+    await this.fail(d, await this.deps.apps.getById(d.appId), INTERRUPTED_REASON);
   }
 
   /** The deploy phase: a new container from the stored image, ready on its port, then the deployment goes live. */

@@ -9,8 +9,12 @@ export interface AgentTarget {
   grpcAddress: string;
 }
 
-/** Docker labels on every object the agent makes; reconciliation only ever removes objects carrying them. */
+/**
+ * Docker labels on every object the agent makes; reconciliation only ever removes objects carrying them, and only
+ * those whose `slipway.platform` is the agent's own (a second platform on the same engine keeps its objects).
+ */
 export const LABELS = {
+  platform: 'slipway.platform',
   workspace: 'slipway.workspace',
   app: 'slipway.app',
   deployment: 'slipway.deployment',
@@ -133,6 +137,21 @@ export interface AppPowerInput {
   stopGraceMs: number;
 }
 
+export interface RemoveWorkspaceInput {
+  operationId: string;
+  workspaceId: string;
+  /** The workspace's apps, deleted ones included: images, routes and folders are found by app id. */
+  appIds: string[];
+}
+
+/** A workspace network this platform made on a server. */
+export interface WorkspaceNetworkInfo {
+  id: string;
+  name: string;
+  workspaceId: string;
+  subnets: string[];
+}
+
 export interface AgentGateway {
   /** grpc.health.v1 Check over mTLS; resolves only when the agent answers SERVING. */
   health(target: AgentTarget, timeoutMs?: number): Promise<void>;
@@ -156,6 +175,10 @@ export interface AgentGateway {
   appPower(target: AgentTarget, input: AppPowerInput): Promise<void>;
   removeApp(target: AgentTarget, input: { operationId: string; workspaceId: string; appId: string }): Promise<{ containers: number; images: number }>;
   syncRoutes(target: AgentTarget, routes: AppRoute[]): Promise<{ added: number; removed: number }>;
+  /** Everything a deleted workspace holds on the server (containers, images, routes, folders, networks); idempotent. */
+  removeWorkspace(target: AgentTarget, input: RemoveWorkspaceInput): Promise<{ containers: number; images: number; networks: number }>;
+  /** The workspace networks this platform made on the server. */
+  listWorkspaceNetworks(target: AgentTarget): Promise<WorkspaceNetworkInfo[]>;
   /** The whole output of a managed container (or its last `tail` lines), stdout and stderr interleaved. */
   containerLogs(target: AgentTarget, input: { containerId: string; tail: number }): Promise<string>;
   /** Size and usage of apps' project folders; apps without a folder there are left out. */

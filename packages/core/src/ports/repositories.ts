@@ -217,6 +217,11 @@ export interface PlanRepository {
 export interface TeardownStore {
   /** Whether the workspace exists and is marked deleted (teardown never touches a live workspace). */
   isDeleted(scope: { workspaceId: string }): Promise<boolean>;
-  /** Deletes the workspace's tokens, memberships and reservations in one transaction; counts what went. */
-  purge(scope: { workspaceId: string }): Promise<{ tokens: number; memberships: number; reservations: number }>;
+  /** Every app the workspace ever had (deleted ones included): the server finds their images, routes and folders by id. */
+  appIds(scope: { workspaceId: string }): Promise<string[]>;
+  /**
+   * Marks the workspace's apps deleted (their subdomains free again) and deletes its tokens, memberships and
+   * reservations, in one transaction; counts what went.
+   */
+  purge(scope: { workspaceId: string }, now: Date): Promise<{ apps: number; tokens: number; memberships: number; reservations: number }>;
 }

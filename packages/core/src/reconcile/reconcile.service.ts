@@ -1,6 +1,6 @@
 import { isOperationJob } from '../jobs';
 import type { Logger } from '../logging';
-import type { AgentGateway } from '../ports/agents';
+import { LABELS, type AgentGateway, type ManagedContainer } from '../ports/agents';
 import type { JobQueue } from '../ports/jobs';
 import type { HealthReport, NodeService } from '../nodes/node.service';
 import type { OperationStore } from '../operations/operation.ports';
@@ -11,12 +11,16 @@ import { claimedWorkspaceIds, findOrphans } from './orphans';
 export interface OwnerRepository {
   /** The ids among `ids` that have a workspace row (deleted or not). */
   existingWorkspaceIds(ids: string[]): Promise<Set<string>>;
+  /** Among `ids`, the workspaces marked deleted whose teardown is not queued or running, with all their app ids. */
+  deletedWorkspaces(ids: string[]): Promise<Map<string, string[]>>;
 }
 
 export interface ReconcileReport {
   health: HealthReport;
   nodesCompared: string[];
   orphansRemoved: { node: string; containerId: string; workspaceId: string }[];
+  /** Deleted (or unknown) workspaces whose leftovers (containers, networks, images, folders) were removed. */
+  workspacesRemoved: { node: string; workspaceId: string; containers: number; networks: number }[];
   requeued: string[];
 }
 
@@ -41,22 +45,24 @@ export class ReconcileService {
 
   async run(runId: string): Promise<ReconcileReport> {
     const health = await this.deps.nodes.checkHealth();
-    const report: ReconcileReport = { health, nodesCompared: [], orphansRemoved: [], requeued: [] };
+    const report: ReconcileReport = { health, nodesCompared: [], orphansRemoved: [], workspacesRemoved: [], requeued: [] };
 
     for (const node of await this.deps.nodes.reachable()) {
       const containers = await this.deps.agents.listManagedContainers(target(node));
       const existing = await this.deps.owners.existingWorkspaceIds(claimedWorkspaceIds(containers));
       const orphans = findOrphans(containers, new Set([...existing].map((id) => id.toLowerCase())));
       report.nodesCompared.push(node.name);
-      if (orphans.length === 0) continue;
-      const { removed } = await this.deps.agents.removeManagedContainers(target(node), {
-        operationId: `reconcile-${runId}-${node.id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128),
-        containerIds: orphans.map((c) => c.id),
-      });
-      for (const c of orphans.filter((o) => removed.includes(o.id))) {
-        report.orphansRemoved.push({ node: node.name, containerId: c.id, workspaceId: c.labels['slipway.workspace']! });
+      if (orphans.length > 0) {
+        const { removed } = await this.deps.agents.removeManagedContainers(target(node), {
+          operationId: operationIdOf(`reconcile-${runId}-${node.id}`),
+          containerIds: orphans.map((c) => c.id),
+        });
+        for (const c of orphans.filter((o) => removed.includes(o.id))) {
+          report.orphansRemoved.push({ node: node.name, containerId: c.id, workspaceId: c.labels[LABELS.workspace]! });
+        }
+        this.deps.logger.warn({ node: node.name, removed }, 'removed containers whose workspace is gone');
       }
-      this.deps.logger.warn({ node: node.name, removed }, 'removed containers whose workspace is gone');
+      await this.removeDeletedWorkspaces(node, runId, containers, existing, report);
     }
 
     const stale = await this.deps.operations.listQueuedBefore(new Date(Date.now() - (this.deps.requeueAfterMs ?? 120_000)), 500);
@@ -76,4 +82,38 @@ export class ReconcileService {
     }
     return report;
   }
+
+  /**
+   * What a failed teardown left: the containers and networks (this platform's only: the agent lists no other) of
+   * workspaces marked deleted whose teardown is over, and the networks of workspaces that no longer exist.
+   */
+  private async removeDeletedWorkspaces(
+    node: { id: string; name: string; grpcAddress: string },
+    runId: string,
+    containers: ManagedContainer[],
+    existing: Set<string>,
+    report: ReconcileReport,
+  ): Promise<void> {
+    const networks = await this.deps.agents.listWorkspaceNetworks(target(node));
+    const byNetwork = [...new Set(networks.map((n) => n.workspaceId).filter((id) => UUID.test(id)))];
+    // Rows of the workspaces only networks claim (a workspace whose containers are all gone has its network still).
+    const known = new Set([...existing, ...(await this.deps.owners.existingWorkspaceIds(byNetwork.filter((id) => !existing.has(id))))]);
+    const claimed = [...new Set([...claimedWorkspaceIds(containers), ...byNetwork])];
+    const deleted = await this.deps.owners.deletedWorkspaces(claimed.filter((id) => known.has(id)));
+    const unknown = byNetwork.filter((id) => !known.has(id));
+    const gone = new Map<string, string[]>(deleted);
+    for (const id of unknown) if (!gone.has(id)) gone.set(id, [...new Set(containers.filter((c) => c.labels[LABELS.workspace] === id).map((c) => c.labels[LABELS.app]).filter((a): a is string => !!a))]);
+    for (const [workspaceId, appIds] of gone) {
+      try {
+        const removed = await this.deps.agents.removeWorkspace(target(node), { operationId: operationIdOf(`reconcile-${runId}-${workspaceId}`), workspaceId, appIds });
+        report.workspacesRemoved.push({ node: node.name, workspaceId, containers: removed.containers, networks: removed.networks });
+        this.deps.logger.warn({ node: node.name, workspaceId, removed }, 'removed what a deleted workspace left on its server');
+      } catch (e) {
+        this.deps.logger.error({ node: node.name, workspaceId, err: (e as Error).message }, 'could not remove what a deleted workspace left');
+      }
+    }
+  }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const operationIdOf = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128);

@@ -143,4 +143,17 @@ export class PrismaOwnerRepository implements OwnerRepository {
     const rows = await this.db.workspace.findMany({ where: { id: { in: ids } }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
   }
+
+  async deletedWorkspaces(ids: string[]): Promise<Map<string, string[]>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.$queryRaw<{ id: string; app_ids: string[] }[]>`
+      SELECT w.id::text AS id, COALESCE(array_agg(a.id::text) FILTER (WHERE a.id IS NOT NULL), '{}') AS app_ids
+      FROM workspaces w
+      LEFT JOIN apps a ON a.workspace_id = w.id
+      WHERE w.id::text = ANY(${ids}::text[]) AND w.deleted_at IS NOT NULL
+        -- Its teardown still at work removes what it holds itself.
+        AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.workspace_id = w.id AND o.kind = 'workspace.teardown' AND o.status IN ('queued', 'running'))
+      GROUP BY w.id`;
+    return new Map(rows.map((r) => [r.id, r.app_ids]));
+  }
 }

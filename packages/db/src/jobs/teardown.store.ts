@@ -9,13 +9,19 @@ export class PrismaTeardownStore implements TeardownStore {
     return (await this.db.workspace.count({ where: { id: scope.workspaceId, deletedAt: { not: null } } })) > 0;
   }
 
-  async purge(scope: { workspaceId: string }): Promise<{ tokens: number; memberships: number; reservations: number }> {
+  async appIds(scope: { workspaceId: string }): Promise<string[]> {
+    return (await this.db.app.findMany({ where: { workspaceId: scope.workspaceId }, select: { id: true }, orderBy: { id: 'asc' } })).map((a) => a.id);
+  }
+
+  async purge(scope: { workspaceId: string }, now: Date): Promise<{ apps: number; tokens: number; memberships: number; reservations: number }> {
     const where = { workspaceId: scope.workspaceId };
-    const [tokens, memberships, reservations] = await this.db.$transaction([
+    const [apps, tokens, memberships, reservations] = await this.db.$transaction([
+      // As an app's own deletion does: the row stays, its subdomain is free for others.
+      this.db.app.updateMany({ where: { ...where, deletedAt: null }, data: { deletedAt: now, subdomain: null, desiredState: 'stopped', updatedAt: now } }),
       this.db.apiToken.deleteMany({ where }),
       this.db.membership.deleteMany({ where }),
       this.db.reservation.deleteMany({ where }),
     ]);
-    return { tokens: tokens.count, memberships: memberships.count, reservations: reservations.count };
+    return { apps: apps.count, tokens: tokens.count, memberships: memberships.count, reservations: reservations.count };
   }
 }

@@ -16,22 +16,28 @@ export class PrismaAppRepository implements AppRepository {
     return withDeployments(this.db, await this.db.app.findMany({ where: { workspaceId: scope.workspaceId, deletedAt: null }, orderBy: { id: 'asc' } }));
   }
 
-  async createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken'> {
+  async createApp(app: NewApp): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken'> {
     try {
       const row = await this.db.app.create({ data: { ...app, github: app.github === null ? Prisma.DbNull : (app.github as Prisma.InputJsonValue) } });
       return { ...toAppRecord(row), currentDeployment: null };
     } catch (e) {
-      if (isUniqueViolation(e)) return 'name_taken';
+      if (isUniqueViolation(e)) return this.whichTaken({ workspaceId: app.workspaceId, slug: app.slug }, null);
       throw e;
     }
   }
 
-  async updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | null> {
+  /** Which unique index refused a row: the workspace's slug (a name the user chose) or the platform's subdomain. */
+  private async whichTaken(scope: { workspaceId: string; slug: string }, exceptAppId: string | null): Promise<'name_taken' | 'subdomain_taken'> {
+    const same = await this.db.app.count({ where: { workspaceId: scope.workspaceId, slug: scope.slug, deletedAt: null, ...(exceptAppId ? { id: { not: exceptAppId } } : {}) } });
+    return same > 0 ? 'name_taken' : 'subdomain_taken';
+  }
+
+  async updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null> {
     try {
       const { count } = await this.db.app.updateMany({ where: { id: scope.appId, workspaceId: scope.workspaceId, deletedAt: null }, data: changes });
       if (count === 0) return null;
     } catch (e) {
-      if (isUniqueViolation(e)) return 'name_taken';
+      if (isUniqueViolation(e)) return changes.slug ? this.whichTaken({ workspaceId: scope.workspaceId, slug: changes.slug }, scope.appId) : 'subdomain_taken';
       throw e;
     }
     return this.findApp(scope);

@@ -16,6 +16,8 @@ import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNod
 import type { LabelFilter as _slipway_agent_v1_LabelFilter, LabelFilter__Output as _slipway_agent_v1_LabelFilter__Output } from './slipway/agent/v1/LabelFilter';
 import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from './slipway/agent/v1/ListManagedContainersRequest';
 import type { ListManagedContainersResponse as _slipway_agent_v1_ListManagedContainersResponse, ListManagedContainersResponse__Output as _slipway_agent_v1_ListManagedContainersResponse__Output } from './slipway/agent/v1/ListManagedContainersResponse';
+import type { ListWorkspaceNetworksRequest as _slipway_agent_v1_ListWorkspaceNetworksRequest, ListWorkspaceNetworksRequest__Output as _slipway_agent_v1_ListWorkspaceNetworksRequest__Output } from './slipway/agent/v1/ListWorkspaceNetworksRequest';
+import type { ListWorkspaceNetworksResponse as _slipway_agent_v1_ListWorkspaceNetworksResponse, ListWorkspaceNetworksResponse__Output as _slipway_agent_v1_ListWorkspaceNetworksResponse__Output } from './slipway/agent/v1/ListWorkspaceNetworksResponse';
 import type { LogChunk as _slipway_agent_v1_LogChunk, LogChunk__Output as _slipway_agent_v1_LogChunk__Output } from './slipway/agent/v1/LogChunk';
 import type { ManagedContainer as _slipway_agent_v1_ManagedContainer, ManagedContainer__Output as _slipway_agent_v1_ManagedContainer__Output } from './slipway/agent/v1/ManagedContainer';
 import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipway_agent_v1_NodeInfo__Output } from './slipway/agent/v1/NodeInfo';
@@ -26,11 +28,14 @@ import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppR
 import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from './slipway/agent/v1/RemoveAppResponse';
 import type { RemoveManagedContainersRequest as _slipway_agent_v1_RemoveManagedContainersRequest, RemoveManagedContainersRequest__Output as _slipway_agent_v1_RemoveManagedContainersRequest__Output } from './slipway/agent/v1/RemoveManagedContainersRequest';
 import type { RemoveManagedContainersResponse as _slipway_agent_v1_RemoveManagedContainersResponse, RemoveManagedContainersResponse__Output as _slipway_agent_v1_RemoveManagedContainersResponse__Output } from './slipway/agent/v1/RemoveManagedContainersResponse';
+import type { RemoveWorkspaceRequest as _slipway_agent_v1_RemoveWorkspaceRequest, RemoveWorkspaceRequest__Output as _slipway_agent_v1_RemoveWorkspaceRequest__Output } from './slipway/agent/v1/RemoveWorkspaceRequest';
+import type { RemoveWorkspaceResponse as _slipway_agent_v1_RemoveWorkspaceResponse, RemoveWorkspaceResponse__Output as _slipway_agent_v1_RemoveWorkspaceResponse__Output } from './slipway/agent/v1/RemoveWorkspaceResponse';
 import type { RolloutAppRequest as _slipway_agent_v1_RolloutAppRequest, RolloutAppRequest__Output as _slipway_agent_v1_RolloutAppRequest__Output } from './slipway/agent/v1/RolloutAppRequest';
 import type { SyncRoutesRequest as _slipway_agent_v1_SyncRoutesRequest, SyncRoutesRequest__Output as _slipway_agent_v1_SyncRoutesRequest__Output } from './slipway/agent/v1/SyncRoutesRequest';
 import type { SyncRoutesResponse as _slipway_agent_v1_SyncRoutesResponse, SyncRoutesResponse__Output as _slipway_agent_v1_SyncRoutesResponse__Output } from './slipway/agent/v1/SyncRoutesResponse';
 import type { TailContainerLogsRequest as _slipway_agent_v1_TailContainerLogsRequest, TailContainerLogsRequest__Output as _slipway_agent_v1_TailContainerLogsRequest__Output } from './slipway/agent/v1/TailContainerLogsRequest';
 import type { WatchContainerEventsRequest as _slipway_agent_v1_WatchContainerEventsRequest, WatchContainerEventsRequest__Output as _slipway_agent_v1_WatchContainerEventsRequest__Output } from './slipway/agent/v1/WatchContainerEventsRequest';
+import type { WorkspaceNetwork as _slipway_agent_v1_WorkspaceNetwork, WorkspaceNetwork__Output as _slipway_agent_v1_WorkspaceNetwork__Output } from './slipway/agent/v1/WorkspaceNetwork';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -55,6 +60,8 @@ export interface ProtoGrpcType {
         LabelFilter: MessageTypeDefinition<_slipway_agent_v1_LabelFilter, _slipway_agent_v1_LabelFilter__Output>
         ListManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersRequest__Output>
         ListManagedContainersResponse: MessageTypeDefinition<_slipway_agent_v1_ListManagedContainersResponse, _slipway_agent_v1_ListManagedContainersResponse__Output>
+        ListWorkspaceNetworksRequest: MessageTypeDefinition<_slipway_agent_v1_ListWorkspaceNetworksRequest, _slipway_agent_v1_ListWorkspaceNetworksRequest__Output>
+        ListWorkspaceNetworksResponse: MessageTypeDefinition<_slipway_agent_v1_ListWorkspaceNetworksResponse, _slipway_agent_v1_ListWorkspaceNetworksResponse__Output>
         LogChunk: MessageTypeDefinition<_slipway_agent_v1_LogChunk, _slipway_agent_v1_LogChunk__Output>
         ManagedContainer: MessageTypeDefinition<_slipway_agent_v1_ManagedContainer, _slipway_agent_v1_ManagedContainer__Output>
         NodeInfo: MessageTypeDefinition<_slipway_agent_v1_NodeInfo, _slipway_agent_v1_NodeInfo__Output>
@@ -65,11 +72,14 @@ export interface ProtoGrpcType {
         RemoveAppResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveAppResponse, _slipway_agent_v1_RemoveAppResponse__Output>
         RemoveManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersRequest, _slipway_agent_v1_RemoveManagedContainersRequest__Output>
         RemoveManagedContainersResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersResponse, _slipway_agent_v1_RemoveManagedContainersResponse__Output>
+        RemoveWorkspaceRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveWorkspaceRequest, _slipway_agent_v1_RemoveWorkspaceRequest__Output>
+        RemoveWorkspaceResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveWorkspaceResponse, _slipway_agent_v1_RemoveWorkspaceResponse__Output>
         RolloutAppRequest: MessageTypeDefinition<_slipway_agent_v1_RolloutAppRequest, _slipway_agent_v1_RolloutAppRequest__Output>
         SyncRoutesRequest: MessageTypeDefinition<_slipway_agent_v1_SyncRoutesRequest, _slipway_agent_v1_SyncRoutesRequest__Output>
         SyncRoutesResponse: MessageTypeDefinition<_slipway_agent_v1_SyncRoutesResponse, _slipway_agent_v1_SyncRoutesResponse__Output>
         TailContainerLogsRequest: MessageTypeDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_TailContainerLogsRequest__Output>
         WatchContainerEventsRequest: MessageTypeDefinition<_slipway_agent_v1_WatchContainerEventsRequest, _slipway_agent_v1_WatchContainerEventsRequest__Output>
+        WorkspaceNetwork: MessageTypeDefinition<_slipway_agent_v1_WorkspaceNetwork, _slipway_agent_v1_WorkspaceNetwork__Output>
       }
     }
   }

@@ -11,6 +11,8 @@ import type { FolderUsageResponse as _slipway_agent_v1_FolderUsageResponse, Fold
 import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNodeInfoRequest__Output as _slipway_agent_v1_GetNodeInfoRequest__Output } from '../../../slipway/agent/v1/GetNodeInfoRequest';
 import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from '../../../slipway/agent/v1/ListManagedContainersRequest';
 import type { ListManagedContainersResponse as _slipway_agent_v1_ListManagedContainersResponse, ListManagedContainersResponse__Output as _slipway_agent_v1_ListManagedContainersResponse__Output } from '../../../slipway/agent/v1/ListManagedContainersResponse';
+import type { ListWorkspaceNetworksRequest as _slipway_agent_v1_ListWorkspaceNetworksRequest, ListWorkspaceNetworksRequest__Output as _slipway_agent_v1_ListWorkspaceNetworksRequest__Output } from '../../../slipway/agent/v1/ListWorkspaceNetworksRequest';
+import type { ListWorkspaceNetworksResponse as _slipway_agent_v1_ListWorkspaceNetworksResponse, ListWorkspaceNetworksResponse__Output as _slipway_agent_v1_ListWorkspaceNetworksResponse__Output } from '../../../slipway/agent/v1/ListWorkspaceNetworksResponse';
 import type { LogChunk as _slipway_agent_v1_LogChunk, LogChunk__Output as _slipway_agent_v1_LogChunk__Output } from '../../../slipway/agent/v1/LogChunk';
 import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipway_agent_v1_NodeInfo__Output } from '../../../slipway/agent/v1/NodeInfo';
 import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from '../../../slipway/agent/v1/NoopRequest';
@@ -20,6 +22,8 @@ import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppR
 import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from '../../../slipway/agent/v1/RemoveAppResponse';
 import type { RemoveManagedContainersRequest as _slipway_agent_v1_RemoveManagedContainersRequest, RemoveManagedContainersRequest__Output as _slipway_agent_v1_RemoveManagedContainersRequest__Output } from '../../../slipway/agent/v1/RemoveManagedContainersRequest';
 import type { RemoveManagedContainersResponse as _slipway_agent_v1_RemoveManagedContainersResponse, RemoveManagedContainersResponse__Output as _slipway_agent_v1_RemoveManagedContainersResponse__Output } from '../../../slipway/agent/v1/RemoveManagedContainersResponse';
+import type { RemoveWorkspaceRequest as _slipway_agent_v1_RemoveWorkspaceRequest, RemoveWorkspaceRequest__Output as _slipway_agent_v1_RemoveWorkspaceRequest__Output } from '../../../slipway/agent/v1/RemoveWorkspaceRequest';
+import type { RemoveWorkspaceResponse as _slipway_agent_v1_RemoveWorkspaceResponse, RemoveWorkspaceResponse__Output as _slipway_agent_v1_RemoveWorkspaceResponse__Output } from '../../../slipway/agent/v1/RemoveWorkspaceResponse';
 import type { RolloutAppRequest as _slipway_agent_v1_RolloutAppRequest, RolloutAppRequest__Output as _slipway_agent_v1_RolloutAppRequest__Output } from '../../../slipway/agent/v1/RolloutAppRequest';
 import type { SyncRoutesRequest as _slipway_agent_v1_SyncRoutesRequest, SyncRoutesRequest__Output as _slipway_agent_v1_SyncRoutesRequest__Output } from '../../../slipway/agent/v1/SyncRoutesRequest';
 import type { SyncRoutesResponse as _slipway_agent_v1_SyncRoutesResponse, SyncRoutesResponse__Output as _slipway_agent_v1_SyncRoutesResponse__Output } from '../../../slipway/agent/v1/SyncRoutesResponse';
@@ -88,6 +92,21 @@ export interface AgentClient extends grpc.Client {
   listManagedContainers(argument: _slipway_agent_v1_ListManagedContainersRequest, callback: grpc.requestCallback<_slipway_agent_v1_ListManagedContainersResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The workspace networks this platform made on this server (reconciliation removes those of deleted workspaces).
+   */
+  ListWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  ListWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  ListWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  ListWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The workspace networks this platform made on this server (reconciliation removes those of deleted workspaces).
+   */
+  listWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  listWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  listWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  listWorkspaceNetworks(argument: _slipway_agent_v1_ListWorkspaceNetworksRequest, callback: grpc.requestCallback<_slipway_agent_v1_ListWorkspaceNetworksResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Does nothing, after an optional delay: the dispatch benchmark and the retry tests use it.
    */
   Noop(argument: _slipway_agent_v1_NoopRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_NoopResponse__Output>): grpc.ClientUnaryCall;
@@ -144,6 +163,25 @@ export interface AgentClient extends grpc.Client {
   removeManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
   removeManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
   removeManagedContainers(argument: _slipway_agent_v1_RemoveManagedContainersRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveManagedContainersResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Removes everything a deleted workspace holds on this server: the listed apps' containers, image tags, routes
+   * and project folders, then every container labelled with the workspace, then its networks. Fails (and is retried)
+   * while something is left; a workspace with nothing left answers zeros.
+   */
+  RemoveWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  RemoveWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  RemoveWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  RemoveWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Removes everything a deleted workspace holds on this server: the listed apps' containers, image tags, routes
+   * and project folders, then every container labelled with the workspace, then its networks. Fails (and is retried)
+   * while something is left; a workspace with nothing left answers zeros.
+   */
+  removeWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  removeWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  removeWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
+  removeWorkspace(argument: _slipway_agent_v1_RemoveWorkspaceRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveWorkspaceResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Rolls a deployment out: seeds the project folder when the image changed, starts the container on the
@@ -221,6 +259,11 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   ListManagedContainers: grpc.handleUnaryCall<_slipway_agent_v1_ListManagedContainersRequest__Output, _slipway_agent_v1_ListManagedContainersResponse>;
   
   /**
+   * The workspace networks this platform made on this server (reconciliation removes those of deleted workspaces).
+   */
+  ListWorkspaceNetworks: grpc.handleUnaryCall<_slipway_agent_v1_ListWorkspaceNetworksRequest__Output, _slipway_agent_v1_ListWorkspaceNetworksResponse>;
+  
+  /**
    * Does nothing, after an optional delay: the dispatch benchmark and the retry tests use it.
    */
   Noop: grpc.handleUnaryCall<_slipway_agent_v1_NoopRequest__Output, _slipway_agent_v1_NoopResponse>;
@@ -240,6 +283,13 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
    * Removes containers by id; a container without slipway labels is never touched.
    */
   RemoveManagedContainers: grpc.handleUnaryCall<_slipway_agent_v1_RemoveManagedContainersRequest__Output, _slipway_agent_v1_RemoveManagedContainersResponse>;
+  
+  /**
+   * Removes everything a deleted workspace holds on this server: the listed apps' containers, image tags, routes
+   * and project folders, then every container labelled with the workspace, then its networks. Fails (and is retried)
+   * while something is left; a workspace with nothing left answers zeros.
+   */
+  RemoveWorkspace: grpc.handleUnaryCall<_slipway_agent_v1_RemoveWorkspaceRequest__Output, _slipway_agent_v1_RemoveWorkspaceResponse>;
   
   /**
    * Rolls a deployment out: seeds the project folder when the image changed, starts the container on the
@@ -270,10 +320,12 @@ export interface AgentDefinition extends grpc.ServiceDefinition {
   FolderUsage: MethodDefinition<_slipway_agent_v1_FolderUsageRequest, _slipway_agent_v1_FolderUsageResponse, _slipway_agent_v1_FolderUsageRequest__Output, _slipway_agent_v1_FolderUsageResponse__Output>
   GetNodeInfo: MethodDefinition<_slipway_agent_v1_GetNodeInfoRequest, _slipway_agent_v1_NodeInfo, _slipway_agent_v1_GetNodeInfoRequest__Output, _slipway_agent_v1_NodeInfo__Output>
   ListManagedContainers: MethodDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersResponse, _slipway_agent_v1_ListManagedContainersRequest__Output, _slipway_agent_v1_ListManagedContainersResponse__Output>
+  ListWorkspaceNetworks: MethodDefinition<_slipway_agent_v1_ListWorkspaceNetworksRequest, _slipway_agent_v1_ListWorkspaceNetworksResponse, _slipway_agent_v1_ListWorkspaceNetworksRequest__Output, _slipway_agent_v1_ListWorkspaceNetworksResponse__Output>
   Noop: MethodDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopRequest__Output, _slipway_agent_v1_NoopResponse__Output>
   PrepareImage: MethodDefinition<_slipway_agent_v1_PrepareImageRequest, _slipway_agent_v1_DeployEvent, _slipway_agent_v1_PrepareImageRequest__Output, _slipway_agent_v1_DeployEvent__Output>
   RemoveApp: MethodDefinition<_slipway_agent_v1_RemoveAppRequest, _slipway_agent_v1_RemoveAppResponse, _slipway_agent_v1_RemoveAppRequest__Output, _slipway_agent_v1_RemoveAppResponse__Output>
   RemoveManagedContainers: MethodDefinition<_slipway_agent_v1_RemoveManagedContainersRequest, _slipway_agent_v1_RemoveManagedContainersResponse, _slipway_agent_v1_RemoveManagedContainersRequest__Output, _slipway_agent_v1_RemoveManagedContainersResponse__Output>
+  RemoveWorkspace: MethodDefinition<_slipway_agent_v1_RemoveWorkspaceRequest, _slipway_agent_v1_RemoveWorkspaceResponse, _slipway_agent_v1_RemoveWorkspaceRequest__Output, _slipway_agent_v1_RemoveWorkspaceResponse__Output>
   RolloutApp: MethodDefinition<_slipway_agent_v1_RolloutAppRequest, _slipway_agent_v1_DeployEvent, _slipway_agent_v1_RolloutAppRequest__Output, _slipway_agent_v1_DeployEvent__Output>
   SyncRoutes: MethodDefinition<_slipway_agent_v1_SyncRoutesRequest, _slipway_agent_v1_SyncRoutesResponse, _slipway_agent_v1_SyncRoutesRequest__Output, _slipway_agent_v1_SyncRoutesResponse__Output>
   TailContainerLogs: MethodDefinition<_slipway_agent_v1_TailContainerLogsRequest, _slipway_agent_v1_LogChunk, _slipway_agent_v1_TailContainerLogsRequest__Output, _slipway_agent_v1_LogChunk__Output>

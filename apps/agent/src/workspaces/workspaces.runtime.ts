@@ -1,0 +1,52 @@
+import { AppError, LABELS, type Logger } from '@slipway/core';
+import { appRepository, type AppsRuntime } from '../apps/apps.runtime';
+import type { DockerRuntime } from '../containers/docker.runtime';
+import type { CaddyIngress } from '../ingress/caddy.ingress';
+import type { WorkspaceNetworks } from '../containers/networks';
+
+/**
+ * What a workspace holds on this server, as a whole: its removal when the workspace is deleted (every app's
+ * containers, image tags, route and project folder, then any container still labelled with the workspace, then its
+ * networks), and the listing of this platform's workspace networks for reconciliation. Objects of another platform
+ * on the same engine are never touched (their `slipway.platform` differs).
+ */
+export class WorkspacesRuntime {
+  constructor(
+    private readonly docker: DockerRuntime,
+    private readonly networks: WorkspaceNetworks,
+    private readonly apps: AppsRuntime,
+    private readonly ingress: CaddyIngress,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Everything of the workspace, in batches (a teardown of hundreds of apps waits on the engine, not on round trips):
+   * the apps' routes in one change of Caddy's config, every container labelled with the workspace (apps, and databases
+   * as they land), the apps' image tags from one listing, their project folders, then the workspace's networks.
+   */
+  async remove(req: { workspaceId: string; appIds: string[] }): Promise<{ containers: number; images: number; networks: number }> {
+    // Routes first, so nothing is served from here on.
+    await this.ingress.removeAll(req.appIds);
+    const own = (await this.docker.containersWith([`${LABELS.workspace}=${req.workspaceId}`])).filter((c) => this.docker.isMine(c.Labels));
+    for (const c of own) {
+      await this.docker.removeContainer(c.Id).catch((e: { statusCode?: number }) => {
+        if (e.statusCode !== 404) throw e;
+      });
+    }
+    let images = 0;
+    for (const tag of await this.docker.imageTags(req.appIds.map(appRepository))) if (await this.docker.removeImage(tag)) images++;
+    for (const appId of req.appIds) await this.apps.removeFolder(appId);
+    const { removed, inUse } = await this.networks.remove(req.workspaceId);
+    if (inUse > 0) {
+      // A container joined the network between the two steps (a rollout still running): the caller tries again.
+      throw new AppError('internal', 'The workspace still had containers on its network; its removal will be tried again');
+    }
+    this.logger.info({ workspaceId: req.workspaceId, containers: own.length, images, networks: removed }, 'workspace removed from this server');
+    return { containers: own.length, images, networks: removed };
+  }
+
+  async listNetworks(): Promise<{ id: string; name: string; workspaceId: string; subnets: string[] }[]> {
+    return (await this.networks.list()).map((n) => ({ id: n.id, name: n.name, workspaceId: n.labels[LABELS.workspace] ?? '', subnets: n.subnets })).filter((n) => n.workspaceId && n.id);
+  }
+}
+

@@ -1,0 +1,8 @@
+// Original file: ../../proto/slipway/agent/v1/agent.proto
+
+
+export interface ListWorkspaceNetworksRequest {
+}
+
+export interface ListWorkspaceNetworksRequest__Output {
+}

@@ -2,6 +2,7 @@ import type { Config } from '@slipway/config';
 import {
   AppPowerService,
   CrashWatchService,
+  dependencyWarnings,
   DeploymentRunner,
   imageSources,
   NodeService,
@@ -16,12 +17,11 @@ import {
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
-import { Pool } from 'pg';
 import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
@@ -46,12 +46,15 @@ export async function startWorkerRuntime(
   logger: Logger,
   options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number } } = {},
 ): Promise<WorkerRuntime> {
-  const db = createDb(config.database.url);
-  const connection: Redis = createRedisConnection(config.redis.url);
+  // A PostgreSQL or Redis restart never ends the process: broken connections are logged and opened again; a job
+  // that failed meanwhile is retried by its catalog entry, and BullMQ waits for Redis to come back.
+  const onDbError = dependencyWarnings(logger, 'postgresql');
+  const db = createDb(config.database.url, { onError: onDbError });
+  const connection: Redis = createRedisConnection(config.redis.url, { onError: dependencyWarnings(logger, 'redis') });
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
   // The dispatch path's statements run on plain node-postgres (prepared statements), the rest through Prisma.
-  const sql = new Pool({ connectionString: config.database.url, max: Math.min(32, config.worker.concurrency * 2) });
+  const sql = createSqlPool(config.database.url, { max: Math.min(32, config.worker.concurrency * 2), onError: onDbError });
   const repos = createAgentRepositories(db, sql);
   const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
 

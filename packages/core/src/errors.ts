@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   'not_a_file',
   'not_a_folder',
   'node_unavailable',
+  /** A dependency of the control plane (PostgreSQL, Redis) is not reachable right now: try again shortly. */
+  'service_unavailable',
   'internal',
 ] as const;
 

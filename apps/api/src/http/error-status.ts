@@ -38,4 +38,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_many_attempts: 429,
   internal: 500,
   node_unavailable: 503,
+  service_unavailable: 503,
 };

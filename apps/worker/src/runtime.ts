@@ -121,6 +121,16 @@ export async function startWorkerRuntime(
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
       crashes.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
     },
+    // A snapshot comes first on every stream and again after the node's Docker engine restarted (exits may have been
+    // missed, the restart policy may have brought containers back): reconciliation compares the records with it now.
+    // Only where reconciliation is scheduled at all (not in tests that run jobs by hand).
+    onSnapshot: (node, s) => {
+      logger.info({ node: node.name, containers: s.containers.length }, 'container snapshot from the agent');
+      if (options.schedule === false) return;
+      jobs
+        .enqueue('reconcile.run', {}, { jobId: `snapshot-${node.id}-${Math.floor(s.atMs)}` })
+        .catch((err: Error) => logger.warn({ err: err.message }, 'could not queue a reconciliation after a snapshot'));
+    },
   });
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
 

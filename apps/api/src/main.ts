@@ -23,8 +23,9 @@ async function main() {
   const onDbError = dependencyWarnings(logger, 'postgresql');
   const db = createDb(config.database.url, { onError: onDbError });
   const sql = createSqlPool(config.database.url, { onError: onDbError });
-  const redis = createRedisConnection(config.redis.url, { role: 'producer', onError: dependencyWarnings(logger, 'redis') });
-  const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix });
+  const onRedisError = dependencyWarnings(logger, 'redis');
+  const redis = createRedisConnection(config.redis.url, { role: 'producer', onError: onRedisError });
+  const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix, onError: onRedisError });
   // The agents' CA (created on first start) and its client certificate: readiness and runtime logs call agents over mTLS.
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);

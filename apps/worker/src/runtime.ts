@@ -50,13 +50,14 @@ export async function startWorkerRuntime(
   // that failed meanwhile is retried by its catalog entry, and BullMQ waits for Redis to come back.
   const onDbError = dependencyWarnings(logger, 'postgresql');
   const db = createDb(config.database.url, { onError: onDbError });
-  const connection: Redis = createRedisConnection(config.redis.url, { onError: dependencyWarnings(logger, 'redis') });
+  const onRedisError = dependencyWarnings(logger, 'redis');
+  const connection: Redis = createRedisConnection(config.redis.url, { onError: onRedisError });
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
   // The dispatch path's statements run on plain node-postgres (prepared statements), the rest through Prisma.
   const sql = createSqlPool(config.database.url, { max: Math.min(32, config.worker.concurrency * 2), onError: onDbError });
   const repos = createAgentRepositories(db, sql);
-  const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
+  const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix, onError: onRedisError });
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
   const operations = new OperationService({ operations: repos.operationStore, agents, jobs });

@@ -94,7 +94,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
     }),
-    healthHandlers(() => serving, o.logger),
+    // NOT_SERVING while the Docker engine is away (restarting): the control plane's /readyz shows it.
+    healthHandlers(() => serving && events.engineReachable, o.logger),
     // Only the control plane's certificate may call, whatever the service: one check before every handler.
     { interceptors: [controlPlaneOnly] },
   );

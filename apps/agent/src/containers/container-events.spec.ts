@@ -56,11 +56,13 @@ describe('ContainerEventHub', () => {
     engine.up = false;
     engine.close!(null);
     expect(hub.connected).toBe(false);
+    expect(hub.engineReachable).toBe(false);
     await new Promise((r) => setTimeout(r, 600));
     engine.containers = [{ ...engine.containers[0]!, state: 'exited' }];
     engine.up = true;
     await until(() => snapshots.length === 2);
     expect(hub.subscriptions).toBe(2);
+    expect(hub.engineReachable).toBe(true);
     expect(snapshots[1]!.containers[0]!.state).toBe('exited');
     hub.stop();
   });

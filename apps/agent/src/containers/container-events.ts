@@ -20,6 +20,7 @@ export class ContainerEventHub {
   private retry: NodeJS.Timeout | null = null;
   private delayMs = MIN_DELAY_MS;
   private running = false;
+  private lost_ = false;
   /** Times the engine's stream was opened (1 after the first subscription; more after engine restarts). */
   subscriptions = 0;
 
@@ -47,6 +48,11 @@ export class ContainerEventHub {
     return this.stopWatch !== null;
   }
 
+  /** False from the moment the engine's stream broke (or could not be opened) until it is open again. */
+  get engineReachable(): boolean {
+    return !this.lost_;
+  }
+
   /** Adds a listener; it gets a snapshot at once when the engine answers (else as soon as it does again). */
   subscribe(listener: ContainerEventListener): () => void {
     this.listeners.add(listener);
@@ -68,17 +74,20 @@ export class ContainerEventHub {
       );
       if (!this.running) return stop();
       this.stopWatch = stop;
+      this.lost_ = false;
       this.subscriptions++;
       if (this.subscriptions > 1) this.logger.info({ subscriptions: this.subscriptions }, 'subscribed to the Docker engine events again');
       this.delayMs = MIN_DELAY_MS;
       await this.snapshot([...this.listeners]);
     } catch (e) {
+      this.lost_ = true;
       this.schedule((e as Error).message);
     }
   }
 
   private lost(err: Error | null): void {
     this.stopWatch = null;
+    this.lost_ = true;
     this.logger.warn({ err: err?.message ?? 'stream ended' }, 'the Docker engine event stream ended (engine restarting?): subscribing again');
     this.schedule(err?.message ?? 'stream ended');
   }

@@ -9,7 +9,7 @@ export interface ContainerEventListener {
 /**
  * The agent's one subscription to the engine's container events, shared by every WatchContainerEvents stream.
  * When the engine's stream ends (the Docker engine restarted or stopped), it subscribes again with backoff
- * (250 ms doubling to 5 s) for as long as it takes, and once subscribed sends every listener a snapshot of all
+ * (250 ms doubling to 2 s) for as long as it takes, and once subscribed sends every listener a snapshot of all
  * managed containers: exits that happened while nobody listened, and containers the restart policy brought back,
  * are in it. A listener that joins gets a snapshot of its own first. The streams to the control plane stay open
  * through an engine restart.
@@ -113,4 +113,4 @@ export class ContainerEventHub {
 }
 
 const MIN_DELAY_MS = 250;
-const MAX_DELAY_MS = 5_000;
+const MAX_DELAY_MS = 2_000;

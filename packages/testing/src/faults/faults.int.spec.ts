@@ -385,7 +385,7 @@ async function buildImages(docker: Docker): Promise<void> {
     try {
       await writeFile(path.join(dir, 'server.js'), SERVER);
       const start = key === 'slow' ? 'CMD ["sh", "-c", "sleep 6 && exec node /app/server.js"]' : 'CMD ["node", "/app/server.js"]';
-      await writeFile(path.join(dir, 'Dockerfile'), `FROM slipway/node:18\nWORKDIR /app\nENV VERSION=${key}\nCOPY server.js /app/\n${start}\n`);
+      await writeFile(path.join(dir, 'Dockerfile'), `FROM slipway/node:24\nWORKDIR /app\nENV VERSION=${key}\nCOPY server.js /app/\n${start}\n`);
       const stream = await docker.buildImage({ context: dir, src: ['Dockerfile', 'server.js'] }, { t: tag });
       await new Promise<void>((resolve, reject) =>
         docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => (err || out.find((o) => o.error) ? reject(err ?? new Error(out.find((o) => o.error)!.error)) : resolve())),

@@ -229,11 +229,14 @@ describe('faults against the running platform', () => {
     const t0 = Date.now();
     let lastFailure = 0;
     let backAt = 0;
+    let failing = '';
     let polling = true;
     const loop = (async () => {
       while (polling) {
-        const ok = await platform.readyz().then((r) => r.status === 200, () => false);
+        const r = await platform.readyz().catch((e: Error) => ({ status: 0, body: { ok: false, checks: [{ name: 'request', ok: false, error: e.message }] } }));
+        const ok = r.status === 200;
         if (!ok) {
+          failing = r.body.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.error ?? ''}`.slice(0, 160)).join('; ');
           lastFailure = Date.now();
           backAt = 0;
         } else if (lastFailure && !backAt) backAt = Date.now();
@@ -245,6 +248,7 @@ describe('faults against the running platform', () => {
       stop: async () => {
         polling = false;
         await loop;
+        if (failing && process.env.SLIPWAY_FAULTS_VERBOSE === '1') console.log(`last /readyz failure ${lastFailure - t0} ms after the fault: ${failing}`);
         return lastFailure ? (backAt || Date.now()) - t0 : 0;
       },
     };

@@ -3,7 +3,7 @@
 // platform: PostgreSQL with `pg_ctl restart -m fast` (connections end with 57P01), Redis and Caddy stopped with
 // SIGTERM and started again on the same port (Caddy starts from its bootstrap config: routes are gone).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -216,82 +216,5 @@ export class PrivateCaddy {
     const env = { ...process.env, HOME: path.join(this.dir, 'home'), XDG_DATA_HOME: path.join(this.dir, 'home'), XDG_CONFIG_HOME: path.join(this.dir, 'home') };
     this.child = spawn('caddy', ['run', '--config', path.join(this.dir, 'caddy.json')], { stdio: 'ignore', env });
     await waitUntil(`Caddy's admin API on ${this.adminPort}`, async () => (await fetch(`${this.adminUrl}/config/`)).ok, 15_000, 50);
-  }
-}
-
-// --------------------------------------------------------------------------------------------------- Docker engine
-
-/**
- * A Docker engine of its own (dockerd with its own socket, data and exec roots, and its own containerd), so that
- * restarting it disturbs no other run on the machine. It cannot share the host's iptables chains with the machine's
- * engine, so it runs without them: no default bridge, networks from 10.213.0.0/16, published ports through the
- * userland proxy (which accepts connections for a container that does not listen yet: give apps a health path).
- * Images come from the machine's engine (`docker save | docker load`).
- */
-export class PrivateDocker {
-  private constructor(readonly dir: string) {}
-
-  static async start(): Promise<PrivateDocker> {
-    const engine = new PrivateDocker(await mkdtemp(path.join(os.tmpdir(), 'slipway-faults-docker-')));
-    await writeFile(path.join(engine.dir, 'daemon.json'), '{}');
-    await engine.launch();
-    return engine;
-  }
-
-  get socket(): string {
-    return path.join(this.dir, 'docker.sock');
-  }
-
-  /** Copies images from the machine's engine. */
-  load(tags: string[]): void {
-    const r = spawnSync('bash', ['-c', `docker save "$@" | DOCKER_HOST=unix://${this.socket} docker load -q`, 'save', ...tags], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`docker save | docker load failed: ${r.stderr}`);
-  }
-
-  /** SIGTERM to dockerd (it stops every container), then a new dockerd on the same folders: containers come back by their restart policy. */
-  async restart(options: { downMs?: number } = {}): Promise<void> {
-    await this.stop();
-    await whileDown(options);
-    await this.launch();
-  }
-
-  async remove(): Promise<void> {
-    await this.stop();
-    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
-  }
-
-  private pid(): number | null {
-    try {
-      const pid = Number(readFileSync(path.join(this.dir, 'docker.pid'), 'utf8').trim());
-      process.kill(pid, 0);
-      return pid;
-    } catch {
-      return null;
-    }
-  }
-
-  private async stop(): Promise<void> {
-    const pid = this.pid();
-    if (!pid) return;
-    process.kill(pid, 'SIGTERM');
-    await waitUntil('the private dockerd to stop', async () => this.pid() === null, 60_000, 100);
-  }
-
-  private async launch(): Promise<void> {
-    const out = openSync(path.join(this.dir, 'dockerd.log'), 'a');
-    const args = [
-      `--host=unix://${this.socket}`,
-      `--data-root=${path.join(this.dir, 'data')}`,
-      `--exec-root=${path.join(this.dir, 'exec')}`,
-      `--pidfile=${path.join(this.dir, 'docker.pid')}`,
-      `--config-file=${path.join(this.dir, 'daemon.json')}`,
-      '--bridge=none',
-      '--iptables=false',
-      '--ip-masq=false',
-      '--userland-proxy=true',
-      '--default-address-pool=base=10.213.0.0/16,size=24',
-    ];
-    spawn('dockerd', args, { stdio: ['ignore', out, out] }).unref();
-    await waitUntil('the private Docker engine', async () => spawnSync('docker', ['-H', `unix://${this.socket}`, 'version'], { stdio: 'ignore' }).status === 0, 60_000, 200);
   }
 }

@@ -8,6 +8,7 @@ import { Builder, type BuilderOptions } from './builds/builder';
 import { buildsHandlers } from './builds/builds.handlers';
 import { DEFAULT_RUNTIMES } from './builds/detect';
 import { DEFAULT_BASE_IMAGES } from './builds/dockerfiles';
+import { ContainerEventHub } from './containers/container-events';
 import { Containers } from './containers/containers';
 import { containersHandlers } from './containers/containers.handlers';
 import { DockerRuntime } from './containers/docker.runtime';
@@ -104,6 +105,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
   const containers = new Containers(docker, networks, o.logger);
+  // One subscription to the engine's events for every watcher, opened again after an engine restart.
+  const events = new ContainerEventHub(docker, o.logger);
+  events.start();
   const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 });
   const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger);
   const nodeInfo = async () => ({
@@ -119,13 +123,14 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     // The Agent service: one table, each feature owning its rows.
     serve<AgentHandlers>(o.logger, {
       ...nodeHandlers({ journal, nodeInfo }),
-      ...containersHandlers({ journal, docker, containers }),
+      ...containersHandlers({ journal, docker, containers, events }),
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
       ...storageHandlers({ storage }),
       ...workspacesHandlers({ journal, workspaces }),
     }),
-    healthHandlers(() => serving, o.logger),
+    // NOT_SERVING while the Docker engine is away (restarting): the control plane's /readyz shows it.
+    healthHandlers(() => serving && events.engineReachable, o.logger),
     // Only the control plane's certificate may call, whatever the service: one check before every handler.
     { interceptors: [controlPlaneOnly] },
   );
@@ -152,6 +157,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       new Promise<void>((resolve) => {
         serving = false;
         ingress.stop();
+        events.stop();
         const timer = setTimeout(() => {
           server.forceShutdown();
           resolve();

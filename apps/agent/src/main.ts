@@ -72,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
         nodeName: config.agent.nodeName,
         publicIpv4: [...config.agent.publicIpv4],
         dockerSocket: config.agent.dockerSocket,
+        caddyAdminUrl: config.agent.caddyAdminUrl,
         maxUploadBytes: config.limits.uploadZipBytes,
         maxFileBytes: config.limits.uploadFileBytes,
         logger,

@@ -1,12 +1,11 @@
 // Composition root of the control plane: settings, database, Redis, routes; graceful shutdown.
 import { once } from 'node:events';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
-import { PlanCatalogConflict } from '@slipway/core';
+import { dependencyWarnings, PlanCatalogConflict } from '@slipway/core';
 import { createAgentRepositories, createDb, createSqlPool, migrate } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
-import { BullJobQueue } from '@slipway/queue';
-import Redis from 'ioredis';
+import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { createApp } from './app';
 import { agentsCheck } from './nodes/agents.readiness';
@@ -19,10 +18,14 @@ async function main() {
   const migrations = await migrate(config.database.url);
   if (migrations.applied.length) logger.info({ applied: migrations.applied }, 'migrations applied');
 
-  const db = createDb(config.database.url);
-  const sql = createSqlPool(config.database.url);
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: null, lazyConnect: false });
-  const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix });
+  // PostgreSQL or Redis restarting never ends the process: broken connections are logged and opened again, and
+  // requests that needed them are answered 503 service_unavailable meanwhile (/readyz says which one is down).
+  const onDbError = dependencyWarnings(logger, 'postgresql');
+  const db = createDb(config.database.url, { onError: onDbError });
+  const sql = createSqlPool(config.database.url, { onError: onDbError });
+  const onRedisError = dependencyWarnings(logger, 'redis');
+  const redis = createRedisConnection(config.redis.url, { role: 'producer', onError: onRedisError });
+  const jobs = new BullJobQueue({ connection: redis, prefix: config.redis.prefix, onError: onRedisError });
   // The agents' CA (created on first start) and its client certificate: readiness and runtime logs call agents over mTLS.
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
@@ -38,7 +41,7 @@ async function main() {
     secureCookies: config.api.secureCookies,
     bodyLimitBytes: config.api.bodyLimitBytes,
   });
-  const app = createApp({ logger, readiness: [databaseCheck(db), redisCheck(redis), agentsReady], v1: [v1] });
+  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1] });
   const server = app.listen(config.api.port, config.api.host);
   await once(server, 'listening');
   const address = server.address();

@@ -1,9 +1,15 @@
-import type { Db } from '@slipway/db';
+import type { Db, SqlPool } from '@slipway/db';
 import type Redis from 'ioredis';
 import type { ReadinessCheck } from './health.routes';
 
-export function databaseCheck(db: Db): ReadinessCheck {
-  return { name: 'database', check: async () => void (await db.$queryRaw`SELECT 1`) };
+/** Both ways the API reaches PostgreSQL answer: Prisma's pool and the plain pool of the per-request lookups. */
+export function databaseCheck(db: Db, sql?: SqlPool): ReadinessCheck {
+  return {
+    name: 'database',
+    check: async () => {
+      await Promise.all([db.$queryRaw`SELECT 1`, sql?.query('SELECT 1')]);
+    },
+  };
 }
 
 export function redisCheck(redis: Redis): ReadinessCheck {

@@ -2,6 +2,7 @@ import type { Config } from '@slipway/config';
 import {
   AppPowerService,
   CrashWatchService,
+  dependencyWarnings,
   DeploymentRunner,
   imageSources,
   LogRetentionService,
@@ -17,12 +18,11 @@ import {
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
-import { Pool } from 'pg';
 import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
@@ -47,14 +47,18 @@ export async function startWorkerRuntime(
   logger: Logger,
   options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number } } = {},
 ): Promise<WorkerRuntime> {
-  const db = createDb(config.database.url);
-  const connection: Redis = createRedisConnection(config.redis.url);
+  // A PostgreSQL or Redis restart never ends the process: broken connections are logged and opened again; a job
+  // that failed meanwhile is retried by its catalog entry, and BullMQ waits for Redis to come back.
+  const onDbError = dependencyWarnings(logger, 'postgresql');
+  const db = createDb(config.database.url, { onError: onDbError });
+  const onRedisError = dependencyWarnings(logger, 'redis');
+  const connection: Redis = createRedisConnection(config.redis.url, { onError: onRedisError });
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
   // The dispatch path's statements run on plain node-postgres (prepared statements), the rest through Prisma.
-  const sql = new Pool({ connectionString: config.database.url, max: Math.min(32, config.worker.concurrency * 2) });
+  const sql = createSqlPool(config.database.url, { max: Math.min(32, config.worker.concurrency * 2), onError: onDbError });
   const repos = createAgentRepositories(db, sql);
-  const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix });
+  const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix, onError: onRedisError });
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
   const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
@@ -127,6 +131,16 @@ export async function startWorkerRuntime(
     onExit: (node, e) => {
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
       crashes.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
+    },
+    // A snapshot comes first on every stream and again after the node's Docker engine restarted (exits may have been
+    // missed, the restart policy may have brought containers back): reconciliation compares the records with it now.
+    // Only where reconciliation is scheduled at all (not in tests that run jobs by hand).
+    onSnapshot: (node, s) => {
+      logger.info({ node: node.name, containers: s.containers.length }, 'container snapshot from the agent');
+      if (options.schedule === false) return;
+      jobs
+        .enqueue('reconcile.run', {}, { jobId: `snapshot-${node.id}-${Math.floor(s.atMs)}` })
+        .catch((err: Error) => logger.warn({ err: err.message }, 'could not queue a reconciliation after a snapshot'));
     },
   });
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);

@@ -13,7 +13,7 @@ export function pathParameters(path: string): string[] {
 
 /**
  * The errors an operation can answer, by status: its own plus those every operation of its kind shares
- * (credentials, CSRF, body parsing and validation, unknown ids, 500).
+ * (credentials, CSRF, body parsing and validation, unknown ids, 500, 503 while a dependency restarts).
  */
 export function operationErrors(op: OperationSpec): Map<number, string[]> {
   const errors = new Map<number, string[]>();
@@ -38,6 +38,8 @@ export function operationErrors(op: OperationSpec): Map<number, string[]> {
   if (pathParameters(op.path).length > 0) add(404, 'not_found');
   for (const [status, codes] of Object.entries(op.errors ?? {})) add(Number(status), ...codes);
   add(500, 'internal');
+  // Any operation may meet PostgreSQL or Redis restarting (the operation's own 503s come first).
+  add(503, 'service_unavailable');
   return new Map([...errors.entries()].sort(([a], [b]) => a - b));
 }
 
@@ -71,7 +73,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
     for (const [status, codes] of operationErrors(spec)) {
       responses[String(status)] = {
         description: codes.map((c) => `\`${c}\``).join(', '),
-        headers: status === 429 ? { ...headers, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : headers,
+        headers: status === 429 || status === 503 ? { ...headers, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : headers,
         content: { 'application/json': { schema: errorSchema(codes) } },
       };
     }

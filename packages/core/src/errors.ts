@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'node_unavailable',
   /** The server's free disk is below its reserve: new builds, deployments and uploads wait; running apps run on. */
   'server_disk_low',
+  /** A dependency of the control plane (PostgreSQL, Redis) is not reachable right now: try again shortly. */
+  'service_unavailable',
   'internal',
 ] as const;
 

@@ -19,3 +19,22 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
   'res.headers["set-cookie"]',
 ];
+
+/**
+ * A warning for a dependency's connection errors (PostgreSQL or Redis restarting) that logs the first one and then
+ * at most one every `everyMs`, with the count of those it held back: a restart is a line or two, not thousands.
+ */
+export function dependencyWarnings(logger: Logger, dependency: string, everyMs = 5_000): (err: Error) => void {
+  let last = 0;
+  let held = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - last < everyMs) {
+      held++;
+      return;
+    }
+    logger.warn({ dependency, err: err.message, code: (err as { code?: string }).code, suppressed: held }, `${dependency} connection error (reconnecting)`);
+    last = now;
+    held = 0;
+  };
+}

@@ -9,6 +9,7 @@ import type {
   RolloutInput,
   AgentTarget,
   ContainerExitEvent,
+  ContainerSnapshot,
   ContainerFilter,
   FolderUsage,
   ManagedContainer,
@@ -21,6 +22,7 @@ import { fromServiceError } from './errors';
 import type { AgentClient } from './generated/slipway/agent/v1/Agent';
 import type { HealthClient } from './generated/grpc/health/v1/Health';
 import type { DeployEvent__Output } from './generated/slipway/agent/v1/DeployEvent';
+import type { ContainerEvent__Output } from './generated/slipway/agent/v1/ContainerEvent';
 import type { ListManagedContainersResponse__Output } from './generated/slipway/agent/v1/ListManagedContainersResponse';
 import type { RemoveManagedContainersResponse__Output } from './generated/slipway/agent/v1/RemoveManagedContainersResponse';
 import { loadAgentProto, loadHealthProto } from './load';
@@ -114,7 +116,7 @@ export class AgentConnection {
     return { removed: res.removed, skipped: res.skipped };
   }
 
-  watchContainerEvents(onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void): { stop(): void } {
+  watchContainerEvents(onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void, onSnapshot?: (s: ContainerSnapshot) => void): { stop(): void } {
     const call = this.agent.watchContainerEvents({});
     let stopped = false;
     let ended = false;
@@ -123,7 +125,10 @@ export class AgentConnection {
       ended = true;
       onEnd(error);
     };
-    call.on('data', (e) => onEvent({ ...e, labels: { ...e.labels } }));
+    call.on('data', (e: ContainerEvent__Output) => {
+      if (e.action === 'snapshot') onSnapshot?.({ atMs: e.atMs, containers: e.containers.map((c) => ({ ...c, labels: { ...c.labels } })) });
+      else onEvent({ containerId: e.containerId, action: e.action, exitCode: e.exitCode, labels: { ...e.labels }, atMs: e.atMs });
+    });
     call.on('error', (err: grpc.ServiceError) => end(stopped ? null : fromServiceError(err, this.label)));
     call.on('end', () => end(null));
     return {
@@ -242,8 +247,8 @@ export class AgentPool implements AgentGateway {
   removeManagedContainers(target: AgentTarget, input: { operationId: string; containerIds: string[] }) {
     return this.connection(target).removeManagedContainers(input);
   }
-  watchContainerEvents(target: AgentTarget, onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void) {
-    return this.connection(target).watchContainerEvents(onEvent, onEnd);
+  watchContainerEvents(target: AgentTarget, onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void, onSnapshot?: (s: ContainerSnapshot) => void) {
+    return this.connection(target).watchContainerEvents(onEvent, onEnd, onSnapshot);
   }
 
   prepareImage(target: AgentTarget, input: PrepareImageInput, onLine: (line: string) => void) {

@@ -19,6 +19,7 @@ export const GRPC_STATUS: Partial<Record<ErrorCode, grpc.status>> = {
   destination_exists: Status.ALREADY_EXISTS,
   name_taken: Status.ALREADY_EXISTS,
   node_unavailable: Status.UNAVAILABLE,
+  service_unavailable: Status.UNAVAILABLE,
   internal: Status.INTERNAL,
 };
 

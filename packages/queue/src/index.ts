@@ -1,4 +1,4 @@
 export * from './catalog';
-export { createRedisConnection } from './connection';
+export { createRedisConnection, isRedisUnavailable, type RedisConnectionOptions } from './connection';
 export { BullJobQueue, jobOptions, type QueueSettings } from './job-queue';
 export { assertPayload, InvalidPayloadError } from './validate';

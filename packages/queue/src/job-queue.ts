@@ -12,6 +12,11 @@ export interface QueueSettings {
   connection: Redis;
   /** Key prefix of every queue (config.redis.prefix). */
   prefix: string;
+  /**
+   * Connection errors of the queues (Redis restarting). Without a listener BullMQ prints each one to stderr; the
+   * connection reconnects either way.
+   */
+  onError?: (err: Error) => void;
 }
 
 /** The BullMQ options of one job from its catalog entry. */
@@ -40,6 +45,7 @@ export class BullJobQueue implements JobQueue {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.settings.connection, prefix: this.settings.prefix });
+      q.on('error', (err: Error) => this.settings.onError?.(err));
       this.queues.set(name, q);
     }
     return q;

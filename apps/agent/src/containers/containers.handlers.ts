@@ -2,6 +2,7 @@ import { AppError } from '@slipway/core';
 import type { AgentHandlers } from '@slipway/proto';
 import { serverStream, unary, untilCancelled, type HandlerTable } from '../rpc/handlers';
 import type { OperationJournal } from '../rpc/journal';
+import type { ContainerEventHub } from './container-events';
 import type { Containers } from './containers';
 import type { DockerRuntime } from './docker.runtime';
 
@@ -12,8 +13,9 @@ export function containersHandlers(deps: {
   journal: OperationJournal;
   docker: DockerRuntime;
   containers: Containers;
+  events: ContainerEventHub;
 }): Pick<HandlerTable<AgentHandlers>, 'ListManagedContainers' | 'RemoveManagedContainers' | 'WatchContainerEvents' | 'TailContainerLogs'> {
-  const { journal, docker, containers } = deps;
+  const { journal, docker, containers, events } = deps;
   return {
     ListManagedContainers: unary(async (req) => {
       const f = req.filter;
@@ -31,12 +33,14 @@ export function containersHandlers(deps: {
       return { ...result, replayed };
     }),
 
+    // Open until the control plane cancels: an engine restart does not end it; a snapshot follows the restart.
     WatchContainerEvents: serverStream(async (_req, send, signal) => {
-      const stop = await containers.exits((e) => void send(e)).catch(() => {
-        throw unreachable();
+      const unsubscribe = events.subscribe({
+        onExit: (e) => void send({ ...e, containers: [] }),
+        onSnapshot: (s) => void send({ containerId: '', action: 'snapshot', exitCode: 0, labels: {}, atMs: s.atMs, containers: s.containers }),
       });
       await untilCancelled(signal);
-      stop();
+      unsubscribe();
     }),
 
     TailContainerLogs: serverStream(async (req, send, signal) => {

@@ -151,12 +151,22 @@ export class DockerRuntime {
     await this.docker.getContainer(id).update({ RestartPolicy: policy });
   }
 
-  /** Exits (die, oom) of managed containers as the engine reports them. */
-  async watchExits(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
+  /**
+   * Exits (die, oom) of managed containers as the engine reports them. `onClosed` is called once when the engine's
+   * stream ends for any reason other than the returned stop (the engine restarted or went away): subscribe again.
+   */
+  async watchExits(onEvent: (e: ContainerExitEvent) => void, onClosed: (err: Error | null) => void = () => undefined): Promise<() => void> {
     const stream = (await this.docker.getEvents({
       filters: { type: ['container'], event: ['die', 'oom'], label: [MANAGED, this.mine] },
     })) as unknown as Readable;
     let buffer = '';
+    let stopped = false;
+    let closed = false;
+    const close = (err: Error | null) => {
+      if (closed) return;
+      closed = true;
+      if (!stopped) onClosed(err);
+    };
     stream.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       let nl: number;
@@ -164,14 +174,24 @@ export class DockerRuntime {
         const line = buffer.slice(0, nl).trim();
         buffer = buffer.slice(nl + 1);
         if (!line) continue;
-        const e = JSON.parse(line) as { Action: string; Actor: { ID: string; Attributes: Record<string, string> }; timeNano: number };
+        let e: { Action: string; Actor: { ID: string; Attributes: Record<string, string> }; timeNano: number };
+        try {
+          e = JSON.parse(line) as typeof e;
+        } catch {
+          continue;
+        }
         const { exitCode, ...attributes } = e.Actor.Attributes;
         const labels = Object.fromEntries(Object.entries(attributes).filter(([k]) => k.startsWith('slipway.')));
         onEvent({ containerId: e.Actor.ID, action: e.Action, exitCode: Number(exitCode ?? -1), labels, atMs: e.timeNano / 1e6 });
       }
     });
-    stream.on('error', () => undefined);
-    return () => stream.destroy();
+    stream.on('error', (err: Error) => close(err));
+    stream.on('end', () => close(null));
+    stream.on('close', () => close(null));
+    return () => {
+      stopped = true;
+      stream.destroy();
+    };
   }
 
   /** stdout/stderr of a managed container, demultiplexed, chunk by chunk. */

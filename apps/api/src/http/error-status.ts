@@ -40,4 +40,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   internal: 500,
   node_unavailable: 503,
   server_disk_low: 503,
+  service_unavailable: 503,
 };

@@ -1,35 +1,21 @@
-import { AppError } from '@slipway/core';
 import { toAppError } from './errors';
+import { ERROR_STATUS } from './error-status';
 
-describe('toAppError: the last-resort mapping of library errors', () => {
-  it('turns a database refusing the text it was given into 400 validation_failed, never 500', () => {
-    // The shapes seen from Prisma 7 over @prisma/adapter-pg and from pg itself.
-    const prisma = Object.assign(new Error('Invalid `db.user.create()` invocation'), {
-      code: 'P2039',
-      meta: {
-        modelName: 'User',
-        driverAdapterError: {
-          name: 'DriverAdapterError',
-          cause: { originalCode: '22021', kind: 'postgres', code: '22021', message: 'invalid byte sequence for encoding "UTF8": 0x00' },
-        },
-      },
-    });
-    const raw = Object.assign(new Error('Raw query failed'), { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '22P05' } } } });
-    const pg = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021', severity: 'ERROR' });
-    const adapter = Object.assign(new Error('DriverAdapterError'), { cause: { originalCode: '22021' } });
-    for (const err of [prisma, raw, pg, adapter]) {
-      const mapped = toAppError(err);
-      expect(mapped.code).toBe('validation_failed');
-      expect(mapped.message).not.toMatch(/UTF8|0x00|invocation/);
+describe('toAppError: a dependency restarting', () => {
+  it('answers 503 service_unavailable with Retry-After for PostgreSQL and Redis outages', () => {
+    for (const err of [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('Reached the max retries per request limit (which is 2).'), { name: 'MaxRetriesPerRequestError' }),
+    ]) {
+      const e = toAppError(err);
+      expect(e.code).toBe('service_unavailable');
+      expect(ERROR_STATUS[e.code]).toBe(503);
+      expect(e.retryAfter).toBe(5);
     }
-    expect(toAppError(Object.assign(new Error('unique'), { code: '23505' })).code).toBe('internal');
-    expect(toAppError(Object.assign(new Error('x'), { code: 'P2002', meta: { driverAdapterError: { cause: { originalCode: '23505' } } } })).code).toBe('internal');
   });
 
-  it('maps an undecodable path segment to 404 and a truncated body to invalid_json', () => {
-    expect(toAppError(Object.assign(new URIError("Failed to decode param '%E0'"), { status: 400 })).code).toBe('not_found');
-    expect(toAppError(Object.assign(new Error('request size did not match content length'), { type: 'request.size.invalid', status: 400 })).code).toBe('invalid_json');
-    const own = new AppError('invalid_json', 'The request body is not valid UTF-8');
-    expect(toAppError(Object.assign(own, { type: 'entity.verify.failed', status: 403 }))).toBe(own);
+  it('keeps other errors internal', () => {
+    expect(toAppError(new Error('boom')).code).toBe('internal');
   });
 });

@@ -1,4 +1,6 @@
 import { AppError } from '@slipway/core';
+import { isDatabaseUnavailable } from '@slipway/db';
+import { isRedisUnavailable } from '@slipway/queue';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ERROR_STATUS } from './error-status';
 import { loggerOf } from './request-log';
@@ -20,14 +22,20 @@ export function toAppError(err: unknown): AppError {
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new AppError('unsupported_media_type', 'The request body encoding is not supported');
   }
+  // PostgreSQL or Redis restarting: the request may be tried again in a moment (GET /readyz says when).
+  if (isDatabaseUnavailable(err)) return new AppError('service_unavailable', 'The database is not reachable right now; try again shortly', undefined, RETRY_AFTER_S);
+  if (isRedisUnavailable(err)) return new AppError('service_unavailable', 'The job queue is not reachable right now; try again shortly', undefined, RETRY_AFTER_S);
   return new AppError('internal', 'Something went wrong on our side');
 }
+
+const RETRY_AFTER_S = 5;
 
 /** Last middleware: `{ error: { code, message, details? } }`, never a stack, SQL or server path. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
   const status = ERROR_STATUS[appError.code];
-  if (status >= 500) loggerOf(req)?.error({ err }, 'request failed');
+  if (appError.code === 'service_unavailable') loggerOf(req)?.warn({ err: (err as Error)?.message }, 'request failed: a dependency is unavailable');
+  else if (status >= 500) loggerOf(req)?.error({ err }, 'request failed');
   if (appError.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfter)));
   if (res.headersSent) {
     res.destroy();

@@ -138,7 +138,18 @@ export class DeploymentService {
       port: app.port,
       triggeredBy: user ? { id: user.id, name: user.name } : null,
     });
-    await this.deps.jobs.enqueue(DEPLOYMENT_RUN_JOB, { deploymentId: d.id }, { jobId: d.id });
+    try {
+      await this.deps.jobs.enqueue(DEPLOYMENT_RUN_JOB, { deploymentId: d.id }, { jobId: d.id });
+    } catch (e) {
+      // Redis unreachable: no job will ever run this row, so it must not stay queued. The caller gets the error (503).
+      await this.deps.deployments
+        .move({ workspaceId: access.workspace.id, appId: app.id, deploymentId: d.id }, ['queued'], 'failed', {
+          failureReason: 'The deployment could not be queued (the job queue was not reachable); deploy again',
+          finishedAt: new Date(),
+        })
+        .catch(() => undefined);
+      throw e;
+    }
     return d;
   }
 

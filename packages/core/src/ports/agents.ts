@@ -53,6 +53,16 @@ export interface ContainerExitEvent {
   atMs: number;
 }
 
+/**
+ * Every managed container of a server and its state, as the agent saw them at `atMs`. The agent sends one when a
+ * watch starts and whenever it has subscribed to the engine's events anew (after an engine restart): exits may
+ * have been missed meanwhile, so the control plane compares its records with this.
+ */
+export interface ContainerSnapshot {
+  containers: ManagedContainer[];
+  atMs: number;
+}
+
 export interface AgentNodeInfo {
   name: string;
   version: string;
@@ -167,6 +177,7 @@ export interface AgentGateway {
     target: AgentTarget,
     onEvent: (e: ContainerExitEvent) => void,
     onEnd: (error: Error | null) => void,
+    onSnapshot?: (s: ContainerSnapshot) => void,
   ): { stop(): void };
   /** The build phase of an image deployment; each log line goes to `onLine` as the agent reports it. */
   prepareImage(target: AgentTarget, input: PrepareImageInput, onLine: (line: string) => void): Promise<DeployResult>;

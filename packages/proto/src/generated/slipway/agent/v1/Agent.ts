@@ -225,12 +225,14 @@ export interface AgentClient extends grpc.Client {
   tailContainerLogs(argument: _slipway_agent_v1_TailContainerLogsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_LogChunk__Output>;
   
   /**
-   * Exits of managed containers as they happen; the control plane keeps one subscription per server.
+   * Exits of managed containers as they happen, and a snapshot of them all first and after every engine restart;
+   * the control plane keeps one subscription per server.
    */
   WatchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
   WatchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
   /**
-   * Exits of managed containers as they happen; the control plane keeps one subscription per server.
+   * Exits of managed containers as they happen, and a snapshot of them all first and after every engine restart;
+   * the control plane keeps one subscription per server.
    */
   watchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
   watchContainerEvents(argument: _slipway_agent_v1_WatchContainerEventsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_ContainerEvent__Output>;
@@ -309,7 +311,8 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   TailContainerLogs: grpc.handleServerStreamingCall<_slipway_agent_v1_TailContainerLogsRequest__Output, _slipway_agent_v1_LogChunk>;
   
   /**
-   * Exits of managed containers as they happen; the control plane keeps one subscription per server.
+   * Exits of managed containers as they happen, and a snapshot of them all first and after every engine restart;
+   * the control plane keeps one subscription per server.
    */
   WatchContainerEvents: grpc.handleServerStreamingCall<_slipway_agent_v1_WatchContainerEventsRequest__Output, _slipway_agent_v1_ContainerEvent>;
   

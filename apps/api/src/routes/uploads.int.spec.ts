@@ -231,6 +231,7 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
         'services/web/build.js': `require('node:fs').mkdirSync('out', { recursive: true });
 require('node:fs').writeFileSync('out/server.js', "require('node:http').createServer((q, r) => r.end((process.env.ALT ? 'alt ' : '') + '${label}\\\\n')).listen(Number(process.env.PORT), () => console.log('built server up'));");
 console.log('build.js wrote out/server.js');
+// ${randomBytes(6).toString('hex')}: this run's own build, never a layer cached by an earlier run
 `,
       });
     const settings = { rootDirectory: 'services/web/', buildCommand: 'node build.js', startCommand: 'node out/server.js' };

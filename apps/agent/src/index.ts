@@ -4,3 +4,4 @@ export { DockerRuntime } from './containers/docker.runtime';
 export { join, JoinError, type JoinOptions } from './node/join';
 export { OperationJournal, type JournalEntry } from './rpc/journal';
 export { readEnrollment, saveEnrollment, type Enrollment } from './node/tls-store';
+export { LoopExt4Storage } from './storage/loop-ext4.storage';

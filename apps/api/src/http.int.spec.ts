@@ -102,13 +102,13 @@ describe('what every request gets (real PostgreSQL and Redis, through HTTP)', ()
 });
 
 describe('failures inside the server', () => {
-  it('answer 500 internal without stack, SQL, or server paths, and are logged with the request id', async () => {
-    // A database nobody listens on: every query fails inside Prisma.
+  it('a database nobody listens on: 503 service_unavailable with Retry-After, without stack, SQL, or server paths, logged with the request id', async () => {
+    // Every query fails inside Prisma or pg with a connection error: a dependency down, not a defect (issue 11).
     const db = createDb('postgresql://nobody:secret@127.0.0.1:1/nowhere');
     const sql = createSqlPool('postgresql://nobody:secret@127.0.0.1:1/nowhere');
     const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     const lines: { msg: string; reqId?: string; err?: { message: string } }[] = [];
-    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: 'k'.repeat(32), redisPrefix: 'x', encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN });
     const app = createApp({ logger, readiness: [], v1: [apiRouter(services, { publicOrigin: 'http://x', secureCookies: false, bodyLimitBytes: 1 << 20 })] });
     const server = app.listen(0, '127.0.0.1');
@@ -120,12 +120,13 @@ describe('failures inside the server', () => {
         await fetch(`${base}/v1/auth/me`, { headers: { cookie: 'svc_session=abc' } }),
         await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@b.test', password: 'x' }) }),
       ]) {
-        expect(res.status).toBe(500);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('5');
         const text = await res.text();
-        expect(JSON.parse(text)).toEqual({ error: { code: 'internal', message: 'Something went wrong on our side' } });
+        expect(JSON.parse(text)).toEqual({ error: { code: 'service_unavailable', message: expect.stringMatching(/not reachable right now/) } });
         expect(text).not.toMatch(/ECONNREFUSED|SELECT|prisma|\/work\/|at .*\.ts|nobody|secret/i);
         const logged = lines.filter((l) => l.reqId === res.headers.get('x-request-id'));
-        expect(logged).toEqual([expect.objectContaining({ msg: 'request failed', err: expect.objectContaining({ message: expect.any(String) }) })]);
+        expect(logged).toEqual([expect.objectContaining({ msg: 'request failed: a dependency is unavailable' })]);
       }
     } finally {
       server.close();

@@ -16,32 +16,36 @@ describe('plans, quota and suspension (real PostgreSQL, through HTTP)', () => {
   });
   afterAll(() => api.close());
 
+  /** The newest published version of each plan in the catalog (what the API shows). */
+  const newest = (slug: string) => catalogEntries().filter((e) => e.slug === slug).reduce((a, b) => (b.version > a.version ? b : a));
+
   describe('GET /v1/plans', () => {
     it('lists the newest version of each paid plan, cheapest first, without login', async () => {
       const res = await api.client().get('/v1/plans');
       expect(res.status).toBe(200);
-      const paid = catalogEntries().filter((e) => e.kind === 'paid');
+      const paid = [...new Set(catalogEntries().filter((e) => e.kind === 'paid').map((e) => e.slug))].map(newest);
       expect(res.body.data.map((p: { slug: string }) => p.slug)).toEqual(paid.sort((a, b) => a.priceCents - b.priceCents).map((p) => p.slug));
       expect(res.body.data[0]).toEqual({
         id: expect.any(String),
         slug: 'starter',
         name: 'Starter',
         kind: 'paid',
-        version: 1,
+        version: newest('starter').version,
         priceCents: 900,
         currency: 'USD',
-        limits: { cpuMillis: 2000, memoryMb: 2048, maxMembers: 5 },
+        limits: { cpuMillis: 2000, memoryMb: 2048, maxMembers: 5, diskMb: 10240 },
       });
     });
 
     it('shows a newer version of a plan once it is published, never the older one', async () => {
-      const starter = catalogEntries().find((e) => e.slug === 'starter')!;
-      await api.db.plan.create({ data: { ...starter, version: 2, priceCents: 1200, minimums: starter.minimums as object } });
+      const starter = newest('starter');
+      const next = starter.version + 1;
+      await api.db.plan.create({ data: { ...starter, version: next, priceCents: 1200, minimums: starter.minimums as object } });
       try {
         const plans = (await api.client().get('/v1/plans')).body.data.filter((p: { slug: string }) => p.slug === 'starter');
-        expect(plans).toEqual([expect.objectContaining({ version: 2, priceCents: 1200 })]);
+        expect(plans).toEqual([expect.objectContaining({ version: next, priceCents: 1200 })]);
       } finally {
-        await api.db.plan.deleteMany({ where: { slug: 'starter', version: 2 } });
+        await api.db.plan.deleteMany({ where: { slug: 'starter', version: next } });
       }
     });
   });
@@ -56,16 +60,16 @@ describe('plans, quota and suspension (real PostgreSQL, through HTTP)', () => {
       const row = await api.db.workspace.findUniqueOrThrow({ where: { id: w.id } });
       expect(res.body).toEqual({
         status: 'none',
-        plan: { id: row.planId, slug: 'trial', name: 'Trial', kind: 'trial', version: 1, priceCents: 0 },
+        plan: { id: row.planId, slug: 'trial', name: 'Trial', kind: 'trial', version: newest('trial').version, priceCents: 0 },
         trialEndsAt: row.trialEndsAt.toISOString(),
         graceEndsAt: row.graceEndsAt.toISOString(),
         suspendedAt: null,
-        limits: { cpuMillis: 1000, memoryMb: 1024, maxMembers: 3 },
+        limits: { cpuMillis: 1000, memoryMb: 1024, maxMembers: 3, diskMb: 2048 },
         usage: { cpuMillis: 0, memoryMb: 0, diskMb: 0, members: 1 },
         overQuota: false,
         hasExtras: false,
         minimums: {
-          app: { cpuMillis: 100, memoryMb: 128, diskMb: 0 },
+          app: { cpuMillis: 100, memoryMb: 128, diskMb: 512 },
           postgres: { cpuMillis: 250, memoryMb: 256, diskMb: 1024 },
           mysql: { cpuMillis: 250, memoryMb: 512, diskMb: 1024 },
           redis: { cpuMillis: 100, memoryMb: 64, diskMb: 256 },
@@ -82,7 +86,7 @@ describe('plans, quota and suspension (real PostgreSQL, through HTTP)', () => {
       await api.services.quota.reserve(w.id, { resourceType: 'app', resourceId: randomUUID(), cpuMillis: 1200, memoryMb: 1024, diskMb: 10 });
       await api.services.quota.reserve(w.id, { resourceType: 'postgres', resourceId: randomUUID(), cpuMillis: 250, memoryMb: 256, diskMb: 1024 });
       let plan = (await c.get(`/v1/workspaces/${w.id}/plan`)).body;
-      expect(plan.limits).toEqual({ cpuMillis: 1500, memoryMb: 1536, maxMembers: 3 });
+      expect(plan.limits).toEqual({ cpuMillis: 1500, memoryMb: 1536, maxMembers: 3, diskMb: 2048 });
       expect(plan.usage).toEqual({ cpuMillis: 1450, memoryMb: 1280, diskMb: 1034, members: 1 });
       expect(plan.hasExtras).toBe(true);
       expect(plan.overQuota).toBe(false);

@@ -9,6 +9,8 @@ import { existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { LoopExt4Storage } from '@slipway/agent';
+import { silentLogger } from '../logger';
 import { freePort, waitUntil } from './private-services';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -156,7 +158,11 @@ export class FaultPlatform {
       await gone;
       clearTimeout(timer);
     }
-    if (!keepDir) await rm(this.dir, { recursive: true, force: true });
+    if (keepDir) return;
+    // The agent's project folders are loop-mounted ext4 images on immutable mount points: unmounted and freed first.
+    const agentDir = path.join(this.dir, 'agent');
+    await new LoopExt4Storage({ volumesDir: path.join(agentDir, 'volumes'), storageDir: path.join(agentDir, 'storage'), logger: silentLogger }).teardown();
+    await rm(this.dir, { recursive: true, force: true });
   }
 
   private supervise(role: Role): void {

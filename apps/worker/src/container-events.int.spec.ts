@@ -49,7 +49,7 @@ describe('container exit events: the control plane subscribes to every online ag
     subs.start(300);
     try {
       const exitWith = async (code: number) => {
-        const c = await docker.createContainer({ Image: TEST_IMAGE, Cmd: ['/bin/busybox', 'sh', '-c', `exit ${code}`], Labels: { [LABELS.workspace]: workspaceId } });
+        const c = await docker.createContainer({ Image: TEST_IMAGE, Cmd: ['/bin/busybox', 'sh', '-c', `exit ${code}`], Labels: { [LABELS.platform]: agent.agent.platformId, [LABELS.workspace]: workspaceId } });
         await c.start();
         return c.id;
       };

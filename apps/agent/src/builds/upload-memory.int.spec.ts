@@ -39,7 +39,8 @@ describe('Builds.UploadZip memory (the agent in its own process)', () => {
     const port = await freeHostPort();
     target = { name: 'upload-memory', grpcAddress: `127.0.0.1:${port}` };
     const root = path.resolve(__dirname, '../../../..');
-    agent = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/agent/src/main.ts'), 'run'], {
+    // The flags production runs the agent with (deploy/lib/supervise.sh, the systemd units): a 4 MB young generation.
+    agent = spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', path.join(root, 'apps/agent/src/main.ts'), 'run'], {
       cwd: root,
       env: {
         ...process.env,

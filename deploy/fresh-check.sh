@@ -53,7 +53,14 @@ outside() {
   fi
 
   local rc=0
-  unshare -m --propagation private bash "$work/slipway/deploy/fresh-check.sh" --inside "$work" || rc=$?
+  # The agent loop-mounts project folders from inside the namespace and dockerd, outside it, mounts them into
+  # containers: that one folder is a shared mount, so its mounts propagate out. Nothing else does while / is private.
+  local volumes=/var/lib/slipway/agent/volumes propagation=private
+  mkdir -p "$volumes"
+  mountpoint -q "$volumes" || mount --bind "$volumes" "$volumes"
+  mount --make-shared "$volumes"
+  [[ $(findmnt -no PROPAGATION /) == private ]] && propagation=unchanged
+  unshare -m --propagation "$propagation" bash "$work/slipway/deploy/fresh-check.sh" --inside "$work" || rc=$?
   if ((${#was_running[@]})); then bash "$REPO_ROOT/deploy/platform.sh" start "${was_running[@]}"; fi
   if [[ ${SLIPWAY_FRESH_KEEP:-0} == 1 || $rc != 0 ]]; then
     say "fresh check: clone and logs kept in $work"

@@ -1,5 +1,6 @@
 import type { Config } from '@slipway/config';
 import {
+  AppConvergeService,
   AppPowerService,
   CrashWatchService,
   DeploymentRunner,
@@ -13,10 +14,11 @@ import {
   ReconcileService,
   systemClock,
   WorkspaceTeardownService,
+  LABELS,
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, PgAppLocks, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
@@ -57,26 +59,52 @@ export async function startWorkerRuntime(
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
   const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
-  const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
   const control = createRepositories(db, sql);
   // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
   const stores = createJobStores(db);
-  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, operations: repos.operationStore, clock: systemClock, logger });
-  const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
-  const deployments = new DeploymentRunner({
+  // Per-app locks: one connection each while held (a job waiting for an app holds one too), apart from the queries.
+  const lockPool = new Pool({ connectionString: config.database.url, max: config.worker.concurrency * 2 + 4 });
+  lockPool.on('error', (e) => logger.warn({ err: e.message }, 'an idle connection of the app lock pool failed'));
+  const locks = new PgAppLocks(lockPool);
+  const secrets = new SecretBox(config.secrets.encryptionKey);
+  const converge = new AppConvergeService({
     apps: stores.apps,
     deployments: stores.deployments,
     env: control.env,
-    secrets: new SecretBox(config.secrets.encryptionKey),
+    secrets,
     agents,
-    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
     ...options.apps,
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
-  const power = new AppPowerService({ apps: stores.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
+  const reconcile = new ReconcileService({
+    nodes,
+    owners: repos.owners,
+    operations: repos.operationStore,
+    agents,
+    jobs,
+    logger,
+    apps: { apps: stores.apps, deployments: stores.deployments, converge, locks, routing },
+  });
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, operations: repos.operationStore, clock: systemClock, logger });
+  const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
+  const deployments = new DeploymentRunner({
+    apps: stores.apps,
+    deployments: stores.deployments,
+    env: control.env,
+    secrets,
+    agents,
+    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
+    appsDomain: config.apps,
+    clock: systemClock,
+    logger,
+    locks,
+    converge,
+    ...options.apps,
+  });
+  const power = new AppPowerService({ apps: stores.apps, agents, converge, locks });
   const crashes = new CrashWatchService({ apps: stores.apps, deployments: stores.deployments, agents, clock: systemClock, logger });
   // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
   const handlers: OperationHandlers = {
@@ -114,9 +142,16 @@ export async function startWorkerRuntime(
     agents,
     logger,
     // An app's live container that exits on its own makes the app `crashed` (exit code, restarts, last lines).
+    // Then the app is compared with its containers at once (a container stopped behind the platform's back starts
+    // again; one Docker is restarting is left to its backoff).
     onExit: (node, e) => {
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
-      crashes.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
+      const appId = e.labels[LABELS.app];
+      crashes
+        .containerExited(node, e)
+        .catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'))
+        .then(() => (appId ? reconcile.reconcileApp(node, appId, `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`) : null))
+        .catch((err: Error) => logger.warn({ appId, err: err.message }, 'could not compare the app with its containers after an exit'));
     },
   });
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
@@ -134,6 +169,7 @@ export async function startWorkerRuntime(
       agents.close();
       await db.$disconnect();
       await sql.end();
+      await lockPool.end();
       connection.disconnect();
     },
   };

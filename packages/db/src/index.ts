@@ -4,4 +4,4 @@ export * from './generated/client';
 export { createRepositories, type Repositories } from './repositories';
 export { createSqlPool, type SqlPool } from './sql-pool';
 export * from './agents';
-export { createJobStores, type JobStores } from './jobs';
+export { createJobStores, PgAppLocks, type JobStores } from './jobs';

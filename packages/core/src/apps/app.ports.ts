@@ -1,5 +1,6 @@
 // What the app and deployment services need of storage and of the jobs; packages/db implements the repositories.
 import type { AppStatus, DeploymentStatus, StatusDetail } from '@slipway/contracts';
+import type { OperationJobName } from '../jobs';
 
 export type { AppStatus, DeploymentStatus, StatusDetail };
 
@@ -27,6 +28,8 @@ export interface AppRecord {
   github: Record<string, unknown> | null;
   status: AppStatus;
   desiredState: 'running' | 'stopped';
+  /** Bumped in the transaction that records every intent: the intent accepted last wins. */
+  generation: number;
   statusDetail: StatusDetail;
   currentDeploymentId: string | null;
   runningSince: Date | null;
@@ -98,8 +101,19 @@ export interface AppRepository {
   markDeleted(scope: AppScope, now: Date): Promise<AppRecord | null>;
   /** Status (and optionally desired state, detail, runningSince) of an app, unconditionally. */
   setState(scope: AppScope, state: AppStateChange): Promise<void>;
+  /**
+   * Records an intent (start, stop, restart) in one transaction: the generation bumped, the desired state set and,
+   * when given, the Operation row of its job, whose payload gets the new generation. null when the app is not in this
+   * workspace (or deleted).
+   */
+  recordIntent(scope: AppScope, intent: AppIntent): Promise<{ generation: number; operationId: string | null } | null>;
   /** The node the workspace is placed on; null when it has none. */
   nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+}
+
+export interface AppIntent {
+  desiredState: 'running' | 'stopped';
+  operation?: { kind: OperationJobName; nodeId: string | null; payload: Record<string, unknown> };
 }
 
 export type AppStateChange = { status?: AppStatus; desiredState?: 'running' | 'stopped'; statusDetail?: StatusDetail; runningSince?: Date | null };
@@ -187,6 +201,8 @@ export interface DeploymentJobStore {
   /** Deployments of the app that have an image on the server, newest first. */
   withImages(appId: string): Promise<DeploymentRecord[]>;
   markImagesGone(deploymentIds: string[]): Promise<void>;
+  /** The apps among `appIds` with a deployment queued, building or deploying. */
+  appsWithDeploymentsInFlight(appIds: string[]): Promise<Set<string>>;
 }
 
 export type PowerAction = 'start' | 'stop' | 'restart';
@@ -195,6 +211,8 @@ export interface AppPowerRequest {
   workspaceId: string;
   appId: string;
   action: PowerAction;
+  /** The app's generation this intent made (rows recorded before generations existed have none). */
+  generation?: number;
 }
 /** The payload of an `app.teardown` Operation row. */
 export interface AppTeardownRequest {

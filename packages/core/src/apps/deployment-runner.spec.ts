@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../auth/secret-box';
 import type { AgentGateway, RolloutInput } from '../ports/agents';
 import type { AppJobStore, AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
+import { AppConvergeService } from './app-converge.service';
+import { InProcessAppLocks } from './app-locks';
 import { DeploymentRunner } from './deployment-runner';
 import { canMoveDeployment } from './deployment-state';
 import { imageSources } from './image-sources';
@@ -39,6 +41,7 @@ function setup(rows: DeploymentRecord[]) {
     appendLogs: async () => undefined,
     withImages: async (appId) => [...byId.values()].filter((d) => d.appId === appId && d.imageId && d.imageAvailable),
     markImagesGone: async () => undefined,
+    appsWithDeploymentsInFlight: async () => new Set<string>(),
   };
   const app = { id: 'a-1', workspaceId: 'w-1', kind: 'web', subdomain: 'web-w', healthPath: null, currentDeploymentId: null, currentDeployment: null, desiredState: 'running', status: 'idle', deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
   const apps: AppJobStore = {
@@ -55,12 +58,17 @@ function setup(rows: DeploymentRecord[]) {
     rolloutApp: async (_t, input) => (rollouts.push(input), { imageId: '', imageRef: input.imageRef, containerId: 'c-1', hostPort: 20001 }),
   } as Partial<AgentGateway> as AgentGateway;
   const env: EnvRepository = { list: async () => [], replace: async () => [] };
+  const secrets = new SecretBox(randomBytes(32));
+  const appsDomain = { domain: 'apps.test', scheme: 'http' as const };
+  const converge = new AppConvergeService({ apps, deployments, env, secrets, agents, appsDomain, clock: () => at, logger: quiet });
   const runner = new DeploymentRunner({
     apps,
     deployments,
     env,
-    secrets: new SecretBox(randomBytes(32)),
+    secrets,
     agents,
+    locks: new InProcessAppLocks(),
+    converge,
     sources: imageSources({ agents, deployments }),
     appsDomain: { domain: 'apps.test', scheme: 'http' },
     clock: () => at,

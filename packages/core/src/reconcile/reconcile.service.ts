@@ -1,6 +1,10 @@
+import { journalIdOf, type AppConvergeService, type ConvergeAction } from '../apps/app-converge.service';
+import type { AppLocks } from '../apps/app-locks';
+import type { AppJobStore, DeploymentJobStore } from '../apps/app.ports';
+import type { RoutingService } from '../apps/routing.service';
 import { isOperationJob } from '../jobs';
 import type { Logger } from '../logging';
-import type { AgentGateway } from '../ports/agents';
+import { LABELS, type AgentGateway, type ManagedContainer } from '../ports/agents';
 import type { JobQueue } from '../ports/jobs';
 import type { HealthReport, NodeService } from '../nodes/node.service';
 import type { OperationStore } from '../operations/operation.ports';
@@ -18,12 +22,38 @@ export interface ReconcileReport {
   nodesCompared: string[];
   orphansRemoved: { node: string; containerId: string; workspaceId: string }[];
   requeued: string[];
+  /** Apps compared with their containers. */
+  appsCompared: number;
+  /** What was done to make apps match their desired state (start, recreate, stop, remove, status), with the reason. */
+  repairs: AppRepair[];
+  /** Routes the ingress was missing (or had too many), per node. */
+  routes: { node: string; added: number; removed: number }[];
+  /** Apps left alone this pass: an operation or a deployment held the app's lock (it converges the app itself). */
+  busy: string[];
+  /** Apps whose comparison or repair failed (retried next pass). */
+  failed: { node: string; appId: string; error: string }[];
+}
+
+export type AppRepair = ConvergeAction & { node: string };
+
+/** What comparing apps with their containers needs: the apps, their deployments, the lock and the repairs. */
+export interface AppReconcileDeps {
+  apps: AppJobStore;
+  deployments: DeploymentJobStore;
+  converge: AppConvergeService;
+  locks: AppLocks;
+  routing: RoutingService;
 }
 
 /**
  * Compares what PostgreSQL says should exist with what each agent reports, and repairs drift. It only
  * acts on nodes that answered during this run: an offline or unknown node is never cleaned up, so an
  * agent that drops off never causes anything to be deleted.
+ *
+ * Each app on a node is compared with its containers (AppConvergeService under the app's lock, skipped when an
+ * operation holds it): the current container started or recreated for an app meant to run, stopped for one meant to
+ * be stopped, containers of deployments no longer current removed, the recorded status corrected both ways; then
+ * the node's routes are restored. A container Docker is restarting (its backoff after a crash) is left alone.
  */
 export class ReconcileService {
   constructor(
@@ -34,6 +64,8 @@ export class ReconcileService {
       agents: AgentGateway;
       jobs: JobQueue;
       logger: Logger;
+      /** Apps compared with their containers; without it only orphans and stranded operations are handled. */
+      apps?: AppReconcileDeps;
       /** Queued rows older than this get their job added again (BullMQ ignores a job id it already has). */
       requeueAfterMs?: number;
     },
@@ -41,13 +73,14 @@ export class ReconcileService {
 
   async run(runId: string): Promise<ReconcileReport> {
     const health = await this.deps.nodes.checkHealth();
-    const report: ReconcileReport = { health, nodesCompared: [], orphansRemoved: [], requeued: [] };
+    const report: ReconcileReport = { health, nodesCompared: [], orphansRemoved: [], requeued: [], appsCompared: 0, repairs: [], routes: [], busy: [], failed: [] };
 
     for (const node of await this.deps.nodes.reachable()) {
       const containers = await this.deps.agents.listManagedContainers(target(node));
       const existing = await this.deps.owners.existingWorkspaceIds(claimedWorkspaceIds(containers));
       const orphans = findOrphans(containers, new Set([...existing].map((id) => id.toLowerCase())));
       report.nodesCompared.push(node.name);
+      await this.compareApps(runId, node, containers, report);
       if (orphans.length === 0) continue;
       const { removed } = await this.deps.agents.removeManagedContainers(target(node), {
         operationId: `reconcile-${runId}-${node.id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128),
@@ -75,5 +108,64 @@ export class ReconcileService {
       }
     }
     return report;
+  }
+
+  /**
+   * One app, at once (a container event): compared and repaired like a pass would, unless an operation holds its
+   * lock. null when it was busy.
+   */
+  async reconcileApp(node: { id: string; name: string; grpcAddress: string }, appId: string, why: string): Promise<ConvergeAction[] | null> {
+    const deps = this.deps.apps;
+    if (!deps) return [];
+    const inFlight = await deps.deployments.appsWithDeploymentsInFlight([appId]);
+    const done = await deps.locks.tryWithApp(appId, () =>
+      deps.converge.converge(target(node), appId, { operationId: journalIdOf(`event-${Date.now()}-${appId}`), settleDeploying: !inFlight.has(appId) }),
+    );
+    for (const a of done?.value.actions ?? []) this.deps.logger.warn({ node: node.name, appId, repair: a.kind, reason: a.reason, why }, 'app repaired');
+    return done ? done.value.actions : null;
+  }
+
+  private async compareApps(runId: string, node: { id: string; name: string; grpcAddress: string }, containers: ManagedContainer[], report: ReconcileReport): Promise<void> {
+    const deps = this.deps.apps;
+    if (!deps) return;
+    const apps = await deps.apps.listOnNode(node.id);
+    const inFlight = await deps.deployments.appsWithDeploymentsInFlight(apps.map((a) => a.id));
+    let busy = 0;
+    for (const app of apps) {
+      report.appsCompared++;
+      const snapshot = containers.filter((c) => c.labels[LABELS.app] === app.id);
+      try {
+        const done = await deps.locks.tryWithApp(app.id, () =>
+          deps.converge.converge(target(node), app.id, {
+            operationId: journalIdOf(`reconcile-${runId.slice(-24)}-${app.id}`),
+            snapshot,
+            settleDeploying: !inFlight.has(app.id),
+          }),
+        );
+        if (!done) {
+          report.busy.push(app.id);
+          busy++;
+          continue;
+        }
+        for (const a of done.value.actions) {
+          report.repairs.push({ node: node.name, ...a });
+          this.deps.logger.warn({ node: node.name, appId: app.id, repair: a.kind, reason: a.reason }, 'app repaired');
+        }
+      } catch (e) {
+        report.failed.push({ node: node.name, appId: app.id, error: (e as Error).message });
+        this.deps.logger.error({ node: node.name, appId: app.id, err: (e as Error).message }, 'could not bring the app to its desired state');
+      }
+    }
+    // A rollout moves its route before its deployment is recorded live: while one runs, the routes wait a pass.
+    if (busy) return;
+    try {
+      const routes = await deps.routing.syncRoutes(node);
+      if (routes.added || routes.removed) {
+        report.routes.push({ node: node.name, ...routes });
+        this.deps.logger.warn({ node: node.name, ...routes }, 'routes restored');
+      }
+    } catch (e) {
+      this.deps.logger.error({ node: node.name, err: (e as Error).message }, 'could not restore the routes');
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
+import { PgAppLocks } from './app-locks';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaTeardownStore } from './teardown.store';
 
@@ -17,4 +18,4 @@ export function createJobStores(db: Db) {
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PrismaAppJobStore, PrismaDeploymentJobStore, PrismaTeardownStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaTeardownStore };

@@ -118,6 +118,13 @@ export class DeploymentRunner {
     log: DeployLog,
   ): Promise<{ status: string }> {
     const app = (await this.deps.apps.getById(stale.id)) ?? stale;
+    if (app.currentDeployment && app.currentDeployment.number > d.number) {
+      // Requested earlier, ready later: the deployment requested last is the one that stays live.
+      const moved = await this.move(d.id, 'superseded', { finishedAt: this.deps.clock() });
+      log.add('deploy', `Deployment #${app.currentDeployment.number}, requested later, went live first: this one is superseded without a rollout`);
+      await log.flush();
+      return { status: moved ? 'superseded' : ((await this.deps.deployments.get(d.id))?.status ?? 'unknown') };
+    }
     const prune = await this.imagesToPrune(app, d);
     const wanted = app.desiredState === 'running';
     const route = wanted && app.kind === 'web' && app.subdomain && d.port ? appHost(app.subdomain, this.deps.appsDomain) : '';

@@ -104,9 +104,9 @@ export interface AppRepository {
   /**
    * Records an intent (start, stop, restart) in one transaction: the generation bumped, the desired state set and,
    * when given, the Operation row of its job, whose payload gets the new generation. null when the app is not in this
-   * workspace (or deleted).
+   * workspace (or deleted). `app` is the app as this intent left it (a later intent may have changed it since).
    */
-  recordIntent(scope: AppScope, intent: AppIntent): Promise<{ generation: number; operationId: string | null } | null>;
+  recordIntent(scope: AppScope, intent: AppIntent): Promise<{ app: AppWithDeployment; operationId: string | null } | null>;
   /** The node the workspace is placed on; null when it has none. */
   nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string } | null>;
 }

@@ -206,9 +206,14 @@ export class AppService {
     const payload: AppPowerRequest = { ...scope, action };
     const recorded = await this.deps.apps.recordIntent(scope, { desiredState, operation: { kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } } });
     if (!recorded?.operationId) throw notFoundApp();
-    if (!live && app.status !== 'deploying') await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
+    let answer = recorded.app;
+    if (!live && app.status !== 'deploying') {
+      await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
+      answer = { ...answer, status: 'stopped', runningSince: null };
+    }
     await this.deps.jobs.enqueue(APP_POWER_JOB, { operationId: recorded.operationId }, { jobId: recorded.operationId });
-    return this.get(access, app.id);
+    // The app as this intent left it: its generation says where it stands among concurrent requests.
+    return this.dto(answer);
   }
 
   /** The runtime output of the current container, numbered from its start, in chunks (phase runtime). */

@@ -1,7 +1,7 @@
 import type { AppChanges, AppIntent, AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
-import { appStateData, isUniqueViolation, toAppRecord, withDeployments } from './app-rows';
+import { appStateData, isUniqueViolation, toAppRecord, toDeploymentRecord, withDeployments } from './app-rows';
 
 /** Apps, request side: every method is scoped by the workspace. Deleted apps keep their row with `deletedAt`. */
 export class PrismaAppRepository implements AppRepository {
@@ -52,20 +52,24 @@ export class PrismaAppRepository implements AppRepository {
     await this.db.app.updateMany({ where: { id: scope.appId, workspaceId: scope.workspaceId }, data: appStateData(state) });
   }
 
-  async recordIntent(scope: AppScope, intent: AppIntent): Promise<{ generation: number; operationId: string | null } | null> {
+  async recordIntent(scope: AppScope, intent: AppIntent): Promise<{ app: AppWithDeployment; operationId: string | null } | null> {
     return this.db.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ generation: number }[]>`
         UPDATE apps SET generation = generation + 1, desired_state = ${intent.desiredState}, updated_at = now()
         WHERE id = ${scope.appId}::uuid AND workspace_id = ${scope.workspaceId}::uuid AND deleted_at IS NULL
         RETURNING generation`;
       if (!row) return null;
-      if (!intent.operation) return { generation: row.generation, operationId: null };
+      // Read in the transaction, under the row lock the update took: the app as this intent left it.
+      const a = await tx.app.findUniqueOrThrow({ where: { id: scope.appId } });
+      const d = a.currentDeploymentId ? await tx.deployment.findUnique({ where: { id: a.currentDeploymentId } }) : null;
+      const app = { ...toAppRecord(a), currentDeployment: d ? toDeploymentRecord(d) : null };
+      if (!intent.operation) return { app, operationId: null };
       const { kind, nodeId, payload } = intent.operation;
       const op = await tx.operation.create({
         data: { kind, nodeId, workspaceId: scope.workspaceId, payload: { ...payload, generation: row.generation } as Prisma.InputJsonValue },
         select: { id: true },
       });
-      return { generation: row.generation, operationId: op.id };
+      return { app, operationId: op.id };
     });
   }
 

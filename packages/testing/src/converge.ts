@@ -33,12 +33,18 @@ export async function observe(p: TestPlatform, client: ApiClient, wsId: string, 
   return { app, containers, routed: route.status === 200 };
 }
 
-/** No operation and no deployment of the app left to run, twice in a row 300 ms apart. */
-export async function quiet(p: TestPlatform, appId: string, ms = 90_000): Promise<void> {
+/**
+ * No operation and no deployment of the app left to run, twice in a row 300 ms apart, and the container a rollout
+ * replaced had `retireMs` (its stop grace period and removal) since the last deployment finished.
+ */
+export async function quiet(p: TestPlatform, appId: string, o: { retireMs?: number; ms?: number } = {}): Promise<void> {
+  const retireMs = o.retireMs ?? 4_000;
   const busy = async () => {
     const ops = await p.db.operation.count({ where: { status: { in: ['queued', 'running'] }, payload: { path: ['appId'], equals: appId } } });
     const deployments = await p.db.deployment.count({ where: { appId, status: { in: ['queued', 'building', 'deploying'] } } });
-    return ops + deployments;
+    const last = await p.db.deployment.findFirst({ where: { appId, finishedAt: { not: null } }, orderBy: { finishedAt: 'desc' }, select: { finishedAt: true } });
+    const retiring = last?.finishedAt && Date.now() - last.finishedAt.getTime() < retireMs ? 1 : 0;
+    return ops + deployments + retiring;
   };
   await waitFor(
     async () => {
@@ -46,7 +52,7 @@ export async function quiet(p: TestPlatform, appId: string, ms = 90_000): Promis
       await new Promise((r) => setTimeout(r, 300));
       return (await busy()) === 0;
     },
-    ms,
+    o.ms ?? 90_000,
     `app ${appId} to be quiet`,
   );
 }

@@ -87,7 +87,7 @@ describe('stress: whatever the overlaps, the app converges to the intent accepte
         const before = (await observe(p, client, ws.id, appId)).app.generation;
         const answers = await Promise.all(commands.map(send));
         const accepted = answers.filter((a) => a.accepted);
-        await quiet(p, appId);
+        await quiet(p, appId, { retireMs: 3_000 });
         const o = await observe(p, client, ws.id, appId);
         // Every accepted intent bumped the generation once; the one that made the highest generation says the state.
         expect({ sequence, generation: o.app.generation }).toEqual({ sequence, generation: before + accepted.length });

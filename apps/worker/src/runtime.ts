@@ -28,6 +28,10 @@ import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
 
+/** After an exit, an app busy with a job is compared again this often, this many times (then the next pass does). */
+const EXIT_RECHECK_MS = 2_000;
+const EXIT_RECHECK_TRIES = 10;
+
 export interface WorkerRuntime {
   services: WorkerServices;
   jobs: BullJobQueue;
@@ -147,13 +151,23 @@ export async function startWorkerRuntime(
     onExit: (node, e) => {
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
       const appId = e.labels[LABELS.app];
+      const why = `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`;
+      // An app whose lock is held (a rollout, a power job) is compared again shortly: its holder may have looked
+      // before this exit.
+      const compare = async (tries: number): Promise<void> => {
+        if (!appId || stopped) return;
+        if ((await reconcile.reconcileApp(node, appId, why)) !== null || tries <= 1) return;
+        await new Promise((r) => setTimeout(r, EXIT_RECHECK_MS).unref());
+        await compare(tries - 1);
+      };
       crashes
         .containerExited(node, e)
         .catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'))
-        .then(() => (appId ? reconcile.reconcileApp(node, appId, `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`) : null))
+        .then(() => compare(EXIT_RECHECK_TRIES))
         .catch((err: Error) => logger.warn({ appId, err: err.message }, 'could not compare the app with its containers after an exit'));
     },
   });
+  let stopped = false;
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
 
   return {
@@ -163,6 +177,7 @@ export async function startWorkerRuntime(
     pool,
     db,
     close: async () => {
+      stopped = true;
       events.stop();
       await pool.close();
       await jobs.close();

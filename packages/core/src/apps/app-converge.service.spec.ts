@@ -64,6 +64,7 @@ function world(o: { desiredState: 'running' | 'stopped'; status: AppWithDeployme
     listOnNode: async () => [current()],
     nodeOf: async () => node,
     setState: async (_id, s) => void Object.assign(app, s),
+    setStateIf: async (_id, _expected, s) => (Object.assign(app, s), true),
   };
   const deployments = {
     move: async (_id: string, _from: unknown, _to: unknown, changes: Partial<DeploymentRecord>) => (live = { ...live, ...changes }),

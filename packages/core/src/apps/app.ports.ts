@@ -130,6 +130,11 @@ export interface AppJobStore {
   /** The node the workspace is placed on; null when it has none. */
   nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
   setState(appId: string, state: AppStateChange): Promise<void>;
+  /**
+   * A state change only while the app still has this current deployment and desired state (a conditional update):
+   * an exit seen just before a deployment went live must not mark the new one crashed. false when it did not match.
+   */
+  setStateIf(appId: string, expected: { currentDeploymentId: string; desiredState: 'running' | 'stopped' }, state: AppStateChange): Promise<boolean>;
 }
 
 export interface EnvRecord {

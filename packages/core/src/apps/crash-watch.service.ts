@@ -60,8 +60,9 @@ export class CrashWatchService {
       tail: tail.slice(-MAX_LOG_LINE),
       at: new Date(e.atMs).toISOString(),
     };
-    await this.deps.apps.setState(app.id, { status: 'crashed', statusDetail: detail, runningSince: null });
-    await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
+    // Conditional: a deployment that went live since the app was read (its rollout retires this container) wins.
+    const marked = await this.deps.apps.setStateIf(app.id, { currentDeploymentId: deploymentId, desiredState: 'running' }, { status: 'crashed', statusDetail: detail, runningSince: null });
+    if (marked) await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
   }
 
   /** live → crashed when the exit came within the window after the deployment went live; once per deployment. */

@@ -53,6 +53,7 @@ function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stoppe
     listOnNode: async () => [],
     nodeOf: async () => ({ id: 'n-1', name: 'n1', grpcAddress: '127.0.0.1:1' }),
     setState: async (_id, s) => void Object.assign(app, s),
+    setStateIf: async (_id, _expected, s) => (Object.assign(app, s), true),
   };
   const rollouts: RolloutInput[] = [];
   const powers: string[] = [];

@@ -29,4 +29,12 @@ export class PrismaAppJobStore implements AppJobStore {
   async setState(appId: string, state: AppStateChange): Promise<void> {
     await this.db.app.updateMany({ where: { id: appId }, data: appStateData(state) });
   }
+
+  async setStateIf(appId: string, expected: { currentDeploymentId: string; desiredState: 'running' | 'stopped' }, state: AppStateChange): Promise<boolean> {
+    const { count } = await this.db.app.updateMany({
+      where: { id: appId, currentDeploymentId: expected.currentDeploymentId, desiredState: expected.desiredState, deletedAt: null },
+      data: appStateData(state),
+    });
+    return count > 0;
+  }
 }

@@ -23,6 +23,18 @@ export interface Observed {
 }
 
 export async function observe(p: TestPlatform, client: ApiClient, wsId: string, appId: string): Promise<Observed> {
+  // The machine's Caddy is shared with other suites (some restart it): a dropped connection is tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await observeOnce(p, client, wsId, appId);
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+async function observeOnce(p: TestPlatform, client: ApiClient, wsId: string, appId: string): Promise<Observed> {
   const app = (await client.get(`/v1/workspaces/${wsId}/apps/${appId}`)).body as AppView;
   const list = await p.docker.listContainers({ all: true, filters: { label: [`${LABELS.app}=${appId}`] } });
   const containers = list

@@ -82,12 +82,12 @@ describe('stress: whatever the overlaps, the app converges to the intent accepte
 
     const started = Date.now();
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 4 }), async (commands) => {
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 3 }), async (commands) => {
         sequence++;
         const before = (await observe(p, client, ws.id, appId)).app.generation;
         const answers = await Promise.all(commands.map(send));
         const accepted = answers.filter((a) => a.accepted);
-        await quiet(p, appId, { retireMs: 3_000 });
+        await quiet(p, appId, { retireMs: 2_000 });
         const o = await observe(p, client, ws.id, appId);
         // Every accepted intent bumped the generation once; the one that made the highest generation says the state.
         expect({ sequence, generation: o.app.generation }).toEqual({ sequence, generation: before + accepted.length });

@@ -109,7 +109,7 @@ export async function startWorkerRuntime(
     ...options.apps,
   });
   const power = new AppPowerService({ apps: stores.apps, agents, converge, locks });
-  const crashes = new CrashWatchService({ apps: stores.apps, deployments: stores.deployments, agents, clock: systemClock, logger });
+  const crashes = new CrashWatchService({ apps: stores.apps, deployments: stores.deployments, agents, clock: systemClock, logger, locks });
   // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
   const handlers: OperationHandlers = {
     'agent.noop': operations.noop,

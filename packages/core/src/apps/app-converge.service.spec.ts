@@ -172,6 +172,10 @@ describe('reconcile repairs (fake agent)', () => {
 
   it('status both ways: a crashed app whose container runs again is running; a running app whose container Docker restarts is crashed', async () => {
     const back = world({ desiredState: 'running', status: 'crashed', containers: [container('c-current', 'd-2', 'running')] });
+    // Between two crashes of a crash loop the container runs too: a crash recorded 5 s ago keeps the app crashed.
+    back.app.statusDetail = { exitCode: 3, restarts: 2, message: 'boom', tail: '', at: new Date(now.getTime() - 5_000).toISOString() };
+    expect((await back.reconcile.run('r0')).repairs).toEqual([]);
+    back.app.statusDetail = { exitCode: 3, restarts: 2, message: 'boom', tail: '', at: new Date(now.getTime() - 60_000).toISOString() };
     expect((await back.reconcile.run('r1')).repairs.map((r) => r.kind)).toEqual(['status']);
     expect(back.app).toMatchObject({ status: 'running', statusDetail: null, runningSince: now });
 

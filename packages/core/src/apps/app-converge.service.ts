@@ -36,6 +36,8 @@ export interface ConvergeResult {
 /** Container names of rollouts (`slipway-app-<deploymentId>`); the engine lists names with a leading slash. */
 const ROLLOUT_NAME = /^\/?slipway-app-/;
 const LIVE_STATES = new Set(['running', 'restarting', 'paused']);
+/** A crashed app whose container runs is shown running once no crash was recorded for this long. */
+const CRASH_QUIET_MS = 20_000;
 /** Past the grace period of a replaced container, the time its retirement (stop, then remove) may still take. */
 const DRAIN_MARGIN_MS = 30_000;
 
@@ -143,6 +145,9 @@ export class AppConvergeService {
     if (change) {
       await this.deps.apps.setState(app.id, change.state);
       actions.push({ appId, kind: 'status', reason: `recorded ${app.status}, the server shows ${change.status}` });
+    } else if (steps.some((s) => s.kind === 'start' || s.kind === 'restart' || s.kind === 'recreate') && observedStatus(app, live, containers) === 'running') {
+      // Running already, but a new process since: runningSince says when it started.
+      await this.deps.apps.setState(app.id, { runningSince: this.deps.clock() });
     }
     return { actions };
   }
@@ -153,6 +158,10 @@ export class AppConvergeService {
     const status = observedStatus(app, live, containers);
     if (status === app.status) return null;
     const now = this.deps.clock();
+    // Docker restarts a crashing container at once (then with backoff): running between two crashes is not running
+    // again. A crashed app shows running once its container ran CRASH_QUIET_MS without a crash being recorded.
+    const crashedAt = app.status === 'crashed' && app.statusDetail ? Date.parse(app.statusDetail.at) : NaN;
+    if (status === 'running' && now.getTime() - crashedAt < CRASH_QUIET_MS) return null;
     if (status === 'running') return { status, state: { status, statusDetail: null, runningSince: now } };
     if (status === 'stopped') return { status, state: { status, runningSince: null } };
     const detail: StatusDetail = {

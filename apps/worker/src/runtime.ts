@@ -66,8 +66,8 @@ export async function startWorkerRuntime(
   const control = createRepositories(db, sql);
   // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
   const stores = createJobStores(db);
-  // Per-app locks: one connection each while held (a job waiting for an app holds one too), apart from the queries.
-  const lockPool = new Pool({ connectionString: config.database.url, max: config.worker.concurrency * 2 + 4 });
+  // Per-app locks: one connection per app being worked on (waiters hold none), apart from the queries' pools.
+  const lockPool = new Pool({ connectionString: config.database.url, max: config.worker.concurrency + 4, idleTimeoutMillis: 5_000 });
   lockPool.on('error', (e) => logger.warn({ err: e.message }, 'an idle connection of the app lock pool failed'));
   const locks = new PgAppLocks(lockPool);
   const secrets = new SecretBox(config.secrets.encryptionKey);

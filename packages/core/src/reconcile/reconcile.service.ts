@@ -35,6 +35,7 @@ export interface ReconcileReport {
 }
 
 export type AppRepair = ConvergeAction & { node: string };
+export type AppsReport = Pick<ReconcileReport, 'nodesCompared' | 'appsCompared' | 'repairs' | 'routes' | 'busy' | 'failed'>;
 
 /** What comparing apps with their containers needs: the apps, their deployments, the lock and the repairs. */
 export interface AppReconcileDeps {
@@ -111,6 +112,19 @@ export class ReconcileService {
   }
 
   /**
+   * The apps half of a pass alone (no orphan removal, no re-queueing): every app on each answering node compared with
+   * its containers and repaired, then the node's routes. The tests of convergence use it on an engine they share.
+   */
+  async compareAllApps(runId: string): Promise<AppsReport> {
+    const report: AppsReport = { nodesCompared: [], appsCompared: 0, repairs: [], routes: [], busy: [], failed: [] };
+    for (const node of await this.deps.nodes.reachable()) {
+      report.nodesCompared.push(node.name);
+      await this.compareApps(runId, node, await this.deps.agents.listManagedContainers(target(node)), report);
+    }
+    return report;
+  }
+
+  /**
    * One app, at once (a container event): compared and repaired like a pass would, unless an operation holds its
    * lock. null when it was busy.
    */
@@ -125,7 +139,7 @@ export class ReconcileService {
     return done ? done.value.actions : null;
   }
 
-  private async compareApps(runId: string, node: { id: string; name: string; grpcAddress: string }, containers: ManagedContainer[], report: ReconcileReport): Promise<void> {
+  private async compareApps(runId: string, node: { id: string; name: string; grpcAddress: string }, containers: ManagedContainer[], report: AppsReport): Promise<void> {
     const deps = this.deps.apps;
     if (!deps) return;
     const apps = await deps.apps.listOnNode(node.id);

@@ -18,9 +18,7 @@ describe('apps converge to their last intent', () => {
     p = await startTestPlatform({ name: 'converge', readyTimeoutMs: 10_000, stopGraceMs: 2_000 });
     client = p.client();
     await signUp(client);
-  });
-
-  beforeEach(async () => {
+    // One workspace (one Docker network) for the file: the engine's address pools are shared with other suites.
     ws = await createWorkspace(client);
   });
 

@@ -86,6 +86,9 @@ export async function startTestPlatform(
     viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
     async close() {
       await stopServer();
+      // The workers first: they would take the removals below for drift and recreate the containers (and the network
+      // would stay behind, in use).
+      await worker.close();
       // Everything the tests' workspaces left on the server goes: containers, networks, app image tags, routes.
       const workspaces = (await db.workspace.findMany({ select: { id: true } })).map((w) => w.id);
       const apps = (await db.app.findMany({ select: { id: true } })).map((a) => a.id);
@@ -101,7 +104,6 @@ export async function startTestPlatform(
         }
         await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`, { method: 'DELETE' }).catch(() => undefined);
       }
-      await worker.close();
       agents.close();
       await jobs.close();
       await agent.stop();

@@ -3,6 +3,7 @@ import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ManagedContainer } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { AppJobStore, AppStatus, AppWithDeployment, DeploymentJobStore, DeploymentRecord, EnvRepository, StatusDetail } from './app.ports';
+import { isInUse } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import { appRoute } from './routing.service';
@@ -123,7 +124,8 @@ export class AppConvergeService {
   async converge(node: AgentTarget, appId: string, o: ConvergeOptions): Promise<ConvergeResult> {
     const app = await this.deps.apps.getById(appId);
     if (!app || app.deletedAt) return { actions: [], skipped: 'app deleted' };
-    const live = app.currentDeployment?.status === 'live' ? app.currentDeployment : null;
+    // A release that crashed after going live is still the current one (Docker restarts it): it converges too.
+    const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
     if (!live) return { actions: [], skipped: 'no live deployment' };
     const list = () => this.deps.agents.listManagedContainers(node, { appId });
 
@@ -219,7 +221,7 @@ export class AppConvergeService {
       },
       () => undefined,
     );
-    await this.deps.deployments.move(live.id, ['live'], 'live', { containerId: result.containerId, hostPort: result.hostPort || null });
+    await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null });
   }
 }
 

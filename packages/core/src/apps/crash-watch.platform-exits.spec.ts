@@ -7,7 +7,7 @@ const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}
 const node = { name: 'n1', grpcAddress: '127.0.0.1:1' };
 
 function setup() {
-  const app = { id: 'a-1', currentDeploymentId: 'd-2', desiredState: 'running', status: 'running', statusDetail: null, deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
+  const app = { id: 'a-1', currentDeploymentId: 'd-2', currentDeployment: { id: 'd-2', status: 'live', finishedAt: new Date(0) }, desiredState: 'running', status: 'running', statusDetail: null, deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
   const writes: AppStateChange[] = [];
   const apps = {
     getById: async () => app,

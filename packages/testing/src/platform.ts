@@ -58,7 +58,7 @@ export async function startTestPlatform(
   const db = createDb(database.url);
   await insertNode(db, agent);
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));
-  const logger = createLogger('platform-test', 'silent');
+  const logger = createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const worker = await startWorkerRuntime(config, logger, {
     schedule: false,
     apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000 },

@@ -21,6 +21,9 @@ import { readEnrollment, type Enrollment } from './node/tls-store';
 import { controlPlaneOnly } from './rpc/authorize';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
+import { DiskGuard, type DiskReserve } from './storage/disk-guard';
+import { LoopExt4Storage } from './storage/loop-ext4.storage';
+import { storageHandlers } from './storage/storage.handlers';
 
 export interface AgentOptions {
   listen: string;
@@ -39,9 +42,13 @@ export interface AgentOptions {
   readySettleMs?: number;
   /** Builds of uploaded .zip files (limits, base images, extra CA bundle); defaults in DEFAULT_BUILD_OPTIONS. */
   build?: Partial<BuildSettings>;
+  /** Size of an app container's tmpfs /tmp (config.agent.appTmpMb); default 64. */
+  appTmpMb?: number;
+  /** Free disk kept for running apps (config.agent.diskReserve); default 10 % or 5 GB, the smaller. */
+  diskReserve?: DiskReserve;
 }
 
-export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits'>;
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb'>;
 
 export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   images: DEFAULT_BASE_IMAGES,
@@ -51,13 +58,19 @@ export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   memoryMb: 2048,
   timeoutMs: 15 * 60_000,
   concurrency: 1,
+  diskMb: 5120,
 };
+
+export const DEFAULT_DISK_RESERVE: DiskReserve = { percent: 10, mb: 5120 };
 
 export interface RunningAgent {
   port: number;
   enrollment: Enrollment;
   journal: OperationJournal;
   server: grpc.Server;
+  /** The project folders (tests unmount them at the end) and the free-disk guard (tests move its reserve). */
+  storage: LoopExt4Storage;
+  disk: DiskGuard;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -69,17 +82,22 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const enrollment = await readEnrollment(o.dataDir);
   if (!enrollment) throw new NotEnrolledError(`No enrollment under ${o.dataDir}/tls: run \`slipway-agent join --url URL --token TOKEN\` first`);
   const journal = await new OperationJournal(path.join(o.dataDir, 'operations')).open();
+  // Every project folder mounted again before anything can start a container on it.
+  const storage = new LoopExt4Storage({ volumesDir: path.join(o.dataDir, 'volumes'), storageDir: path.join(o.dataDir, 'storage'), logger: o.logger });
+  await storage.start();
+  const disk = new DiskGuard(storage, enrollment.nodeName, o.diskReserve ?? DEFAULT_DISK_RESERVE);
   const docker = new DockerRuntime(o.dockerSocket);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
   const containers = new Containers(docker, o.logger);
-  const apps = new AppsRuntime(docker, containers, ingress, o.dataDir, o.logger, o.readySettleMs ?? 3_000);
-  const nodeInfo = () => ({
+  const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 });
+  const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
     ...capacity(),
     publicIpv4: o.publicIpv4,
     grpcAddress: o.advertiseAddress,
+    disk: await disk.report(),
   });
   let serving = true;
   const server = createAgentServer(
@@ -89,6 +107,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       ...containersHandlers({ journal, docker, containers }),
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
+      ...storageHandlers({ storage }),
     }),
     healthHandlers(() => serving, o.logger),
     // Only the control plane's certificate may call, whatever the service: one check before every handler.
@@ -96,12 +115,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   );
   // Project folders: a service of its own (files.proto) on the same server.
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
-  server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, logger: o.logger }));
+  server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, disk, logger: o.logger }));
   // Uploads built on this server: a service of its own too (build.proto).
   const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, buildsDir: path.join(o.dataDir, 'builds'), logger: o.logger });
   server.addService(
     loadBuildsProto().slipway.agent.v1.Builds.service,
-    buildsHandlers({ builder, journal, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
+    buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
   );
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName }, 'agent listening (mutual TLS)');
@@ -110,6 +129,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     enrollment,
     journal,
     server,
+    storage,
+    disk,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;

@@ -85,6 +85,8 @@ async function main(argv: string[]): Promise<number> {
           extraCaBundle: config.agent.extraCaBundle,
           ...config.agent.build,
         },
+        appTmpMb: config.agent.appTmpMb,
+        diskReserve: config.agent.diskReserve,
       });
     } catch (e) {
       if (e instanceof NotEnrolledError) {

@@ -140,8 +140,21 @@ describe('slipway-admin against real Redis with real jobs', () => {
     expect(await db.enrollmentToken.count({ where: { usedAt: null } })).toBe(1);
   });
 
+  it('shows the free disk of each node, LOW below its reserve, and the size of the database', async () => {
+    await db.node.updateMany({ where: { name: 'cli-node' }, data: { diskTotalMb: 40_000, diskFreeMb: 1_000, diskReserveMb: 4_000 } });
+    expect((await adminJson('nodes'))[0].disk).toEqual({ totalMb: 40_000, freeMb: 1_000, reserveMb: 4_000, low: true });
+    expect((await admin('nodes')).stdout).toMatch(/1000 MiB\/39\.1 GiB LOW \(reserve 3\.9 GiB\)/);
+    await db.node.updateMany({ where: { name: 'cli-node' }, data: { diskFreeMb: 20_000 } });
+    expect((await adminJson('nodes'))[0].disk.low).toBe(false);
+
+    const figures = await adminJson('database');
+    expect(figures.sizeBytes).toBeGreaterThan(1_000_000);
+    expect(figures.tables.map((t: { name: string }) => t.name)).toContain('operations');
+    expect((await admin('database')).stdout).toMatch(/^database size: \d/);
+  });
+
   it('has --help on every command', async () => {
-    for (const args of [[], ['queues'], ['jobs'], ['job'], ['retry'], ['remove'], ['pause'], ['resume'], ['nodes'], ['enroll-token'], ['enroll-token', 'create']]) {
+    for (const args of [[], ['queues'], ['jobs'], ['job'], ['retry'], ['remove'], ['pause'], ['resume'], ['nodes'], ['database'], ['enroll-token'], ['enroll-token', 'create']]) {
       const r = await admin(...args, '--help');
       expect({ args, code: r.code }).toEqual({ args, code: 0 });
       expect(r.stdout).toMatch(/^Usage: slipway-admin/);

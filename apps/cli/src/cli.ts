@@ -1,5 +1,5 @@
 import { createEnrollmentToken, nodeView, type NodeView } from '@slipway/core';
-import { createAgentRepositories, createDb, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, databaseFigures, type Db } from '@slipway/db';
 import { BullJobQueue, createRedisConnection, QUEUE_NAMES, type QueueName } from '@slipway/queue';
 import type { Job, JobType } from 'bullmq';
 import { Command, CommanderError, Option } from 'commander';
@@ -102,7 +102,7 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
   const json = (value: unknown) => io.out(JSON.stringify(value, null, 2));
 
   const program = new Command('slipway-admin')
-    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes, enrollment tokens.')
+    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes, the database, enrollment tokens.')
     .addHelpText(
       'after',
       `\nExit codes: 0 done, 1 failed, 2 usage error, 3 not found, 4 not possible in the job's or queue's state.\nSettings: DATABASE_URL, REDIS_URL, SLIPWAY_REDIS_PREFIX (as the control plane).`,
@@ -240,7 +240,7 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
 
   program
     .command('nodes')
-    .description('servers: status, capacity, free capacity, last seen')
+    .description('servers: status, capacity, free capacity, free disk (LOW: below its reserve, new work refused), last seen')
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
       const nodes: NodeView[] = (await createAgentRepositories(res().db).nodes.listWithUsage()).map(nodeView);
@@ -248,18 +248,30 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       if (nodes.length === 0) return io.out('no nodes enrolled (slipway-admin enroll-token create, then slipway-agent join)');
       io.out(
         table(
-          ['NAME', 'STATUS', 'ADDRESS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'LAST SEEN', 'VERSION'],
+          ['NAME', 'STATUS', 'ADDRESS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'DISK FREE/TOTAL', 'LAST SEEN', 'VERSION'],
           nodes.map((n) => [
             n.name,
             n.status,
             n.grpcAddress,
             `${cpu(n.free.cpuMillis)}/${cpu(n.capacity.cpuMillis)}`,
             `${mem(n.free.memoryMb)}/${mem(n.capacity.memoryMb)}`,
+            n.disk ? `${mem(n.disk.freeMb)}/${mem(n.disk.totalMb)}${n.disk.low ? ` LOW (reserve ${mem(n.disk.reserveMb)})` : ''}` : '-',
             ago(n.lastSeenAt),
             n.version,
           ]),
         ),
       );
+    });
+
+  program
+    .command('database')
+    .description("the control plane's PostgreSQL: its size and largest tables (deployment logs are pruned by retention)")
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const figures = await databaseFigures(res().db);
+      if (o.json) return json(figures);
+      io.out(`database size: ${mem(Math.round(figures.sizeBytes / 1024 / 1024))}`);
+      io.out(table(['TABLE', 'SIZE', 'ROWS (ESTIMATE)'], figures.tables.map((t) => [t.name, mem(Math.round(t.bytes / 1024 / 1024)), String(t.rows)])));
     });
 
   const token = program.command('enroll-token').description('one-time tokens that let a server join');

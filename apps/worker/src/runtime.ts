@@ -5,6 +5,7 @@ import {
   CrashWatchService,
   DeploymentRunner,
   imageSources,
+  LogRetentionService,
   NodeService,
   RoutingService,
   SecretBox,
@@ -50,7 +51,7 @@ export interface WorkerRuntime {
 export async function startWorkerRuntime(
   config: Readonly<Config>,
   logger: Logger,
-  options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number } } = {},
+  options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number } } = {},
 ): Promise<WorkerRuntime> {
   const db = createDb(config.database.url);
   const connection: Redis = createRedisConnection(config.redis.url);
@@ -80,7 +81,15 @@ export async function startWorkerRuntime(
     appsDomain: config.apps,
     clock: systemClock,
     logger,
+    maxLogBytes: config.logs.maxBytesPerDeployment,
     ...options.apps,
+  });
+  const logRetention = new LogRetentionService({
+    store: stores.logRetention,
+    keepDeployments: config.logs.keepDeployments,
+    keepDays: config.logs.keepDays,
+    clock: systemClock,
+    logger,
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
   const reconcile = new ReconcileService({
@@ -118,7 +127,7 @@ export async function startWorkerRuntime(
     'app.teardown': power.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing };
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention };
 
   const pool = runWorkers({
     connection,
@@ -139,6 +148,7 @@ export async function startWorkerRuntime(
       'node.check-health': { every: config.worker.nodeHealthIntervalMs },
       'reconcile.run': { every: config.worker.reconcileIntervalMs },
       'routes.sync': { every: Math.min(30_000, config.worker.reconcileIntervalMs) },
+      'deployment.prune-logs': { every: config.logs.pruneIntervalMs },
     });
   }
   const events = new ContainerEventSubscriptions({

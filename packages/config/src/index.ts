@@ -14,6 +14,8 @@ export interface Config {
   apps: { domain: string; scheme: 'http' | 'https' };
   controlPlane: { dataDir: string; workerInProcess: boolean; agentAddresses: string[] };
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
+  /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
+  logs: { maxBytesPerDeployment: number; keepDeployments: number; keepDays: number; pruneIntervalMs: number };
   agent: {
     listen: string;
     /** What the control plane dials, when set (the agent falls back to its listen address). */
@@ -26,7 +28,11 @@ export interface Config {
     extraCaBundle: string | null;
     /** How long a new app container must keep running and answering before its route moves to it. */
     readySettleMs: number;
-    build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number };
+    build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number; diskMb: number };
+    /** Size of an app container's tmpfs /tmp. */
+    appTmpMb: number;
+    /** Free disk under which new builds, deployments and uploads are refused: the smaller of the two. */
+    diskReserve: { percent: number; mb: number };
   };
   /** `node`, `nodeBuild` and `python` are templates: `{major}` / `{version}` stand for the app's runtime version. */
   images: { node: string; nodeBuild: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
@@ -119,6 +125,12 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       nodeHealthIntervalMs: v.SLIPWAY_NODE_HEALTH_INTERVAL_MS,
       reconcileIntervalMs: v.SLIPWAY_RECONCILE_INTERVAL_MS,
     },
+    logs: {
+      maxBytesPerDeployment: v.SLIPWAY_DEPLOY_LOG_MAX_BYTES,
+      keepDeployments: v.SLIPWAY_LOG_KEEP_DEPLOYMENTS,
+      keepDays: v.SLIPWAY_LOG_KEEP_DAYS,
+      pruneIntervalMs: v.SLIPWAY_LOG_PRUNE_INTERVAL_MS,
+    },
     agent: {
       listen: v.SLIPWAY_AGENT_LISTEN,
       advertiseAddress: v.SLIPWAY_AGENT_ADVERTISE_ADDRESS ?? '',
@@ -134,7 +146,10 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
         memoryMb: v.SLIPWAY_BUILD_MEMORY_MB,
         timeoutMs: v.SLIPWAY_BUILD_TIMEOUT_S * 1000,
         concurrency: v.SLIPWAY_BUILD_CONCURRENCY,
+        diskMb: v.SLIPWAY_BUILD_DISK_MB,
       },
+      appTmpMb: v.SLIPWAY_APP_TMP_MB,
+      diskReserve: { percent: v.SLIPWAY_DISK_RESERVE_PERCENT, mb: v.SLIPWAY_DISK_RESERVE_MB },
     },
     images: {
       node: v.SLIPWAY_IMAGE_NODE,

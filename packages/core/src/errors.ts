@@ -36,10 +36,14 @@ export const ERROR_CODES = [
   'backup_rate_limited',
   'too_many_attempts',
   'payload_too_large',
+  /** A write past the app's project folder limit (its disk size): the old file stays. */
+  'disk_quota_exceeded',
   'unsupported_media_type',
   'not_a_file',
   'not_a_folder',
   'node_unavailable',
+  /** The server's free disk is below its reserve: new builds, deployments and uploads wait; running apps run on. */
+  'server_disk_low',
   'internal',
 ] as const;
 

@@ -55,3 +55,4 @@ export * from './apps/app-converge.service';
 export * from './apps/app-power.service';
 export * from './apps/crash-watch.service';
 export * from './apps/routing.service';
+export * from './apps/log-retention.service';

@@ -29,6 +29,9 @@ export const APP_POWER_JOB = 'app.power';
 /** Removes what a deleted app left on its server. */
 export const APP_TEARDOWN_JOB = 'app.teardown';
 export const ROUTES_SYNC_JOB = 'routes.sync';
+/** Repeatable: removes the build/deploy logs of deployments past the retention (newest N per app, and days). */
+export const DEPLOYMENT_PRUNE_LOGS_JOB = 'deployment.prune-logs';
+export const DEPLOYMENT_PRUNE_LOGS_EVERY_MS = 60 * 60 * 1000;
 
 /** The payload type of each job. */
 export interface JobPayloads {
@@ -41,6 +44,7 @@ export interface JobPayloads {
   [APP_POWER_JOB]: OperationPayload;
   [APP_TEARDOWN_JOB]: OperationPayload;
   [ROUTES_SYNC_JOB]: EmptyPayload;
+  [DEPLOYMENT_PRUNE_LOGS_JOB]: EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 

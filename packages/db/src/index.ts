@@ -5,3 +5,4 @@ export { createRepositories, type Repositories } from './repositories';
 export { createSqlPool, type SqlPool } from './sql-pool';
 export * from './agents';
 export { createJobStores, PgAppLocks, type JobStores } from './jobs';
+export { databaseFigures, type DatabaseFigures } from './figures';

@@ -53,7 +53,8 @@ export class BuildsPool implements BuildsGateway {
       };
       call.on('data', (e: BuildEvent__Output) => {
         if (e.result) result = { imageId: e.result.imageId, imageRef: e.result.imageRef, language: e.result.language };
-        else if (e.line) onLine(e.line);
+        // One message may carry many lines, joined by \n (a noisy build would otherwise be a message per line).
+        else if (e.line) for (const line of e.line.split('\n')) onLine(line);
       });
       call.on('error', (e: grpc.ServiceError) => done(fromServiceError(e, label(target))));
       call.on('end', () => done(null));

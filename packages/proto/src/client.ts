@@ -10,6 +10,7 @@ import type {
   AgentTarget,
   ContainerExitEvent,
   ContainerFilter,
+  FolderUsage,
   ManagedContainer,
   NoopResult,
 } from '@slipway/core';
@@ -154,6 +155,11 @@ export class AgentConnection {
     return { added: res.added, removed: res.removed };
   }
 
+  async folderUsage(appIds: string[]): Promise<FolderUsage[]> {
+    const res = await this.unary<{ folders: FolderUsage[] }>((cb, o) => this.agent.folderUsage({ appIds }, o, cb), 10_000);
+    return res.folders.map((f) => ({ appId: f.appId, limitMb: f.limitMb, usedMb: f.usedMb }));
+  }
+
   containerLogs(input: { containerId: string; tail: number }): Promise<string> {
     return new Promise((resolve, reject) => {
       const call = this.agent.tailContainerLogs({ containerId: input.containerId, tail: input.tail, follow: false }, { deadline: Date.now() + 30_000 });
@@ -245,6 +251,9 @@ export class AgentPool implements AgentGateway {
   }
   containerLogs(target: AgentTarget, input: { containerId: string; tail: number }) {
     return this.connection(target).containerLogs(input);
+  }
+  folderUsage(target: AgentTarget, appIds: string[]) {
+    return this.connection(target).folderUsage(appIds);
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import {
   PLAN_SUSPEND_EXPIRED_EVERY_MS,
+  DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
   type DeploymentRunPayload,
   type EmptyPayload,
   type JobName,
@@ -75,6 +76,8 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'app.teardown': operationJob('agent', 8, 2_000),
   // Each online server gets the routes of its running web apps (the agent also restores them itself).
   'routes.sync': repeatable({ every: 30_000 }),
+  // Deployment logs past the retention (config.logs): the database's one unbounded table, bounded.
+  'deployment.prune-logs': repeatable({ every: DEPLOYMENT_PRUNE_LOGS_EVERY_MS }),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

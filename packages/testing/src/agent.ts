@@ -53,6 +53,8 @@ export async function startTestAgent(
     },
     stop: async () => {
       await t.agent.close(1_000);
+      // The project folders are loop mounts: unmounted (their containers keep what they hold) before the removal.
+      await t.agent.storage.teardown();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

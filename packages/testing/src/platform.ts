@@ -47,6 +47,8 @@ export async function startTestPlatform(
     build?: Partial<BuildSettings>;
     /** The API's .zip upload limit (default 200 MB). */
     maxZipUploadBytes?: number;
+    /** Build and deploy log kept per deployment (default: the setting's 10 MB). */
+    maxLogBytes?: number;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -61,7 +63,7 @@ export async function startTestPlatform(
   const logger = createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const worker = await startWorkerRuntime(config, logger, {
     schedule: false,
-    apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000 },
+    apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000, ...(options.maxLogBytes ? { maxLogBytes: options.maxLogBytes } : {}) },
   });
   const sql = createSqlPool(database.url);
   const redis = createRedisConnection(TEST_SERVICES.redisUrl);

@@ -8,6 +8,12 @@ import type { DockerRuntime } from '../containers/docker.runtime';
 import { freeHostPort } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
 import type { CaddyIngress } from '../ingress/caddy.ingress';
+import type { DiskGuard } from '../storage/disk-guard';
+import { FolderBusyError } from '../storage/loop-ext4.storage';
+import type { ProjectStorage } from '../storage/storage';
+
+/** An app's project folder when the control plane gave no size (an older control plane): the plans' minimum. */
+export const DEFAULT_DISK_MB = 512;
 
 /** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
 const appRepository = (appId: string) => `slipway-app/${appId}`;
@@ -17,18 +23,21 @@ type Emit = (line: string) => void;
 /**
  * App containers on this server, as a workload of the container layer: image preparation (the build phase of image
  * apps), rollouts with a readiness check before the route moves, start/stop/restart, and removal of everything an
- * app left. Project folders live at `<dataDir>/volumes/<appId>`; which image last seeded a folder is recorded
- * outside it, in `volumes/.meta/<appId>.json`.
+ * app left. Project folders live at `<dataDir>/volumes/<appId>`, each its own file system of the app's disk size
+ * (`../storage/`); which image last seeded a folder is recorded outside it, in `volumes/.meta/<appId>.json`. The
+ * container's root file system is read-only and its /tmp a sized tmpfs, so the folder is the only disk it can fill.
  */
 export class AppsRuntime {
   constructor(
     private readonly docker: DockerRuntime,
     private readonly containers: Containers,
     private readonly ingress: CaddyIngress,
+    private readonly storage: ProjectStorage,
+    private readonly disk: DiskGuard,
     private readonly dataDir: string,
     private readonly logger: Logger,
-    /** How long a new container must keep running and answering before the route moves to it. */
-    private readonly readySettleMs = 3_000,
+    /** tmpMb: the size of /tmp; readySettleMs: how long a new container must keep running and answering before the route moves to it. */
+    private readonly limits: { tmpMb: number; readySettleMs: number },
   ) {}
 
   folderOf(appId: string): string {
@@ -42,6 +51,7 @@ export class AppsRuntime {
   // ------------------------------------------------------------------------------------------------ images
 
   async prepareImage(req: PrepareImageInput, emit: Emit): Promise<DeployResult> {
+    await this.disk.assertRoom('a new deployment');
     const imageRef = `${appRepository(req.appId)}:${req.deploymentId}`;
     let source = req.image;
     if (req.localOnly) {
@@ -81,11 +91,18 @@ export class AppsRuntime {
   // ----------------------------------------------------------------------------------------------- rollout
 
   async rollout(req: RolloutInput, emit: Emit): Promise<DeployResult> {
+    await this.disk.assertRoom('a new deployment');
     const image = await this.docker.inspectImage(req.imageRef);
     if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
     const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
     const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
-    await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit);
+    await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
+    await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
+      if ((e as Error).message.includes('No space left on device')) {
+        throw new AppError('rollout_failed', `The image's ${mountPath} does not fit in the project folder (${req.diskMb || DEFAULT_DISK_MB} MB): give the app more disk`);
+      }
+      throw e;
+    });
 
     // A retried rollout starts over: the container of an earlier try of this deployment goes first.
     await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
@@ -98,6 +115,8 @@ export class AppsRuntime {
       env: { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env },
       limits: { cpuMillis: req.cpuMillis, memoryMb: req.memoryMb },
       mounts: [{ hostPath: this.folderOf(req.appId), containerPath: mountPath }],
+      readOnlyRoot: true,
+      tmpfs: { '/tmp': this.limits.tmpMb },
       port: req.port ? { container: req.port, host: hostPort } : null,
     };
     const containerId = await this.containers.launch(spec);
@@ -105,10 +124,10 @@ export class AppsRuntime {
     // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
     // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
     if (req.port) emit(`Waiting for the app to answer HTTP on port ${req.port} (GET ${req.healthPath || '/'}${req.healthPath ? ', 2xx/3xx' : ', any status'})`);
-    else emit(`Waiting ${Math.round(this.readySettleMs / 100) / 10} s for the container to keep running`);
+    else emit(`Waiting ${Math.round(this.limits.readySettleMs / 100) / 10} s for the container to keep running`);
     await this.containers.ready(
       containerId,
-      { probe: req.port ? { kind: 'http', port: req.port, healthPath: req.healthPath } : null, timeoutMs: req.readyTimeoutMs, settleMs: this.readySettleMs, hostPort },
+      { probe: req.port ? { kind: 'http', port: req.port, healthPath: req.healthPath } : null, timeoutMs: req.readyTimeoutMs, settleMs: this.limits.readySettleMs, hostPort },
       emit,
     );
     emit('The app is ready');
@@ -127,6 +146,28 @@ export class AppsRuntime {
   }
 
   // ---------------------------------------------------------------------------------------------- folders
+
+  /**
+   * The project folder at the deployment's disk size: made when missing, grown when smaller. A server that cannot
+   * grow a folder in use (no CAP_SYS_RESOURCE) stops the app's running container first: a size increase costs a
+   * short stop there, and the new container starts on the grown folder.
+   */
+  private async ensureFolder(appId: string, asked: number, emit: Emit): Promise<void> {
+    const before = await this.storage.usage(appId);
+    // Never shrunk: a smaller size (an older control plane's default) keeps the folder as it is.
+    const diskMb = Math.max(asked, before?.limitMb ?? 0);
+    try {
+      await this.storage.create(appId, diskMb);
+    } catch (e) {
+      if (!(e instanceof FolderBusyError)) throw e;
+      emit(`Stopping the running container to grow the project folder to ${diskMb} MB`);
+      await this.containers.remove(await this.containers.list({ [LABELS.app]: appId }));
+      await this.ingress.remove(appId);
+      await this.storage.create(appId, diskMb);
+    }
+    if (!before) emit(`Project folder made: ${diskMb} MB`);
+    else if (before.limitMb < diskMb) emit(`Project folder grown from ${before.limitMb} to ${diskMb} MB, its files kept`);
+  }
 
   /**
    * Copies the image's content of the mount path into the project folder when the image differs from the one that
@@ -202,7 +243,7 @@ export class AppsRuntime {
     await this.containers.remove(containers);
     let removed = 0;
     for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
-    await rm(this.folderOf(req.appId), { recursive: true, force: true });
+    await this.storage.remove(req.appId);
     await rm(this.metaOf(req.appId), { force: true });
     return { containers: containers.length, images: removed };
   }

@@ -31,6 +31,7 @@ function builder(o: Partial<BuilderOptions> = {}): Builder {
     memoryMb: 1024,
     timeoutMs: 120_000,
     concurrency: 1,
+    diskMb: 5120,
     logger: silentLogger,
     ...o,
   });

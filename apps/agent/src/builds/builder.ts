@@ -23,6 +23,8 @@ export interface BuilderOptions {
   timeoutMs: number;
   /** Builds at once on this server; others wait for a slot. */
   concurrency: number;
+  /** Disk a build may write (MB): its steps' layers above the base image; past it the build is stopped. */
+  diskMb: number;
   extractLimits?: ExtractLimits;
   logger: Logger;
 }
@@ -122,7 +124,7 @@ export class Builder {
 
   private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit): Promise<string> {
     const abort = new AbortController();
-    let why: 'timeout' | 'cancelled' | null = null;
+    let why: 'timeout' | 'cancelled' | 'disk' | null = null;
     const onCancel = () => {
       why ??= 'cancelled';
       abort.abort();
@@ -136,10 +138,39 @@ export class Builder {
     let tarError = '';
     tar.stderr.on('data', (d: Buffer) => (tarError += d.toString()));
     const memory = this.o.memoryMb * 1024 * 1024;
-    const lines = new LineSplitter(emit);
+    // The disk cap: what the build's steps wrote, i.e. the layers above the base image (the size of the last
+    // step's image less the FROM image's) plus what the running step's container has written so far. Docker's
+    // overlay2 on ext4 has no size option, so this is measured (every second, and after each step), not enforced
+    // by the kernel: a step writing fast passes the cap by at most a second of writes before it is stopped.
+    const disk = { base: -1, layers: 0, step: null as string | null, written: 0 };
+    const checkDisk = async () => {
+      const total = disk.layers + (disk.step ? await this.o.docker.containerWrittenBytes(disk.step) : 0);
+      disk.written = Math.max(disk.written, total);
+      if (total > this.o.diskMb * 1024 * 1024 && !why) {
+        why = 'disk';
+        abort.abort();
+      }
+    };
+    const onLine = (line: string) => {
+      const running = /^ ---> Running in ([0-9a-f]{12,64})$/.exec(line);
+      const produced = /^ ---> ([0-9a-f]{12,64})$/.exec(line);
+      if (running) disk.step = running[1]!;
+      if (produced) {
+        disk.step = null;
+        void this.o.docker.inspectImage(produced[1]!).then((img) => {
+          if (!img) return;
+          if (disk.base < 0) disk.base = img.Size;
+          disk.layers = Math.max(disk.layers, img.Size - disk.base);
+          return checkDisk();
+        });
+      }
+      emit(line);
+    };
+    const poll = setInterval(() => void checkDisk(), 1000);
+    const lines = new LineSplitter(onLine);
     let failure: string | null = null;
     try {
-      emit(`docker build (${this.o.cpus} CPU, ${this.o.memoryMb} MB, at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
+      emit(`docker build (${this.o.cpus} CPU, ${this.o.memoryMb} MB, ${this.o.diskMb} MB of disk, at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
       await this.o.docker.buildImage(
         tar.stdout,
         {
@@ -163,15 +194,18 @@ export class Builder {
       );
     } catch (e) {
       if (why === 'cancelled') throw cancelled();
+      if (why === 'disk') throw diskExceeded(this.o.diskMb, disk.written);
       if (why === 'timeout') throw new BuildError(`The build took longer than ${Math.round(this.o.timeoutMs / 1000)} s and was stopped`);
       if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED' || (e as NodeJS.ErrnoException).code === 'ENOENT') throw e;
       throw new BuildError(`The build failed: ${(e as Error).message}${tarError ? ` (${tarError.trim()})` : ''}`);
     } finally {
       clearTimeout(timer);
+      clearInterval(poll);
       req.signal?.removeEventListener('abort', onCancel);
       lines.end();
       tar.kill();
     }
+    if (why === 'disk') throw diskExceeded(this.o.diskMb, disk.written);
     if (failure) {
       const oom = /returned a non-zero code: 137/.test(failure) ? ` (killed: the build may have run out of its ${this.o.memoryMb} MB of memory)` : '';
       throw new BuildError(`The build failed: ${String(failure).trim()}${oom}`);
@@ -206,6 +240,10 @@ export class Builder {
     this.running--;
     this.waiting.shift()?.();
   }
+}
+
+function diskExceeded(capMb: number, writtenBytes: number): BuildError {
+  return new BuildError(`The build wrote more than ${capMb} MB to disk (${Math.round(writtenBytes / 1024 / 1024)} MB when it was stopped), this server's limit for one build`);
 }
 
 function cancelled(): BuildError {

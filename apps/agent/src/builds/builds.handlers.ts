@@ -6,6 +6,7 @@ import type { BuildsHandlers, UploadZipChunk } from '@slipway/proto';
 import type { OperationJournal } from '../rpc/journal';
 import { clientStream, serve, serverStream, unary } from '../rpc/handlers';
 import { openUpload, receiveInto } from '../rpc/upload';
+import type { DiskGuard } from '../storage/disk-guard';
 import type { Builder } from './builder';
 import { BuildError } from './extract';
 import { parseSettings } from './settings';
@@ -15,6 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface BuildsDeps {
   builder: Builder;
   journal: OperationJournal;
+  /** The server's free-disk reserve: uploads and builds are refused below it. */
+  disk: DiskGuard;
   /** `<dataDir>/uploads`: `<deploymentId>.zip` once an upload is complete. */
   uploadsDir: string;
   /** config.limits.uploadZipBytes: the agent enforces it too, whatever the caller did. */
@@ -35,6 +38,7 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
     // A cancelled call (the HTTP upload aborted, the limit passed upstream) ends without a commit: nothing stays.
     UploadZip: clientStream(async (messages) => {
       const { header, parts } = await openUpload<NonNullable<UploadZipChunk['header']>>(messages, 'an upload');
+      await deps.disk.assertRoom('an upload');
       const target = uploadPath(deps.uploadsDir, deploymentIdOf(header.deploymentId));
       const part = `${target}.part`;
       await mkdir(deps.uploadsDir, { recursive: true, mode: 0o700 });
@@ -57,13 +61,16 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
       const { operationId, workspaceId, appId } = req;
       const deploymentId = deploymentIdOf(req.deploymentId);
       const zipPath = uploadPath(deps.uploadsDir, deploymentId);
-      const { result } = await deps.journal.run(operationId, 'BuildZip', async () => {
+      const lines = new LineBatcher((text) => send({ line: text }));
+      const { result } = await deps.journal
+        .run(operationId, 'BuildZip', async () => {
+        await deps.disk.assertRoom('a build');
         await access(zipPath).catch(() => {
           throw new BuildError('The uploaded .zip is no longer on the server: upload it again');
         });
         try {
           const settings = parseSettings(req);
-          const built = await deps.builder.build({ workspaceId, appId, deploymentId, zipPath, settings, signal }, (line) => void send({ line }));
+          const built = await deps.builder.build({ workspaceId, appId, deploymentId, zipPath, settings, signal }, (line) => lines.push(line));
           await rm(zipPath, { force: true });
           return built;
         } catch (e) {
@@ -71,7 +78,9 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
           if (e instanceof BuildError) await rm(zipPath, { force: true });
           throw e;
         }
-      });
+      })
+        // The last lines (up to 50 ms of them) reach the caller before the result, or before the error.
+        .finally(() => lines.end());
       await send({ result });
     }),
 
@@ -85,4 +94,40 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
       return { removed: existed };
     }),
   });
+}
+
+/**
+ * Build output in few messages: lines joined by \n, sent every 50 ms or at 64 KB. A build printing a million lines
+ * was a million gRPC messages (minutes); now it is a few hundred. The client splits them again.
+ */
+class LineBatcher {
+  private pending: string[] = [];
+  private size = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(private readonly send: (text: string) => Promise<void>) {}
+
+  push(line: string): void {
+    this.pending.push(line);
+    this.size += line.length + 1;
+    if (this.size >= 64 * 1024) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), 50);
+  }
+
+  /** Sends what is pending; resolves once everything pushed so far was handed to gRPC. */
+  end(): Promise<void> {
+    this.flush();
+    return this.sending;
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.pending.length) return;
+    const text = this.pending.join('\n');
+    this.pending = [];
+    this.size = 0;
+    this.sending = this.sending.then(() => this.send(text));
+  }
 }

@@ -54,7 +54,7 @@ describe('Node', () => {
       'WORKDIR /app',
       'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0',
       'COPY ["app/package.json","app/package-lock.json","./"]',
-      'RUN npm ci --no-audit --no-fund',
+      'RUN npm ci --no-audit --no-fund && mkdir -p node_modules',
       '',
       'FROM deps AS prod-deps',
       'RUN npm prune --omit=dev --no-audit --no-fund',

@@ -70,7 +70,8 @@ function nodeDockerfile(plan: NodePlan, o: { images: BaseImages; extraCa: boolea
     ...ca(o.extraCa),
     'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0',
   ];
-  lines.push(copy(plan.installFiles.map((f) => `${CONTEXT.app}/${f}`), './'), `RUN ${plan.install}`);
+  // An app without dependencies installs nothing: node_modules must still exist for the runtime stage's COPY.
+  lines.push(copy(plan.installFiles.map((f) => `${CONTEXT.app}/${f}`), './'), `RUN ${plan.install} && mkdir -p node_modules`);
   if (prune) lines.push('', 'FROM deps AS prod-deps', `RUN ${plan.prune}`);
   if (!direct) lines.push('', 'FROM deps AS build', `COPY ${CONTEXT.app}/ ./`);
   if (!direct && Object.keys(plan.buildEnv).length) lines.push(`ENV ${Object.entries(plan.buildEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`);

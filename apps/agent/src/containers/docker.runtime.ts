@@ -104,6 +104,16 @@ export class DockerRuntime {
     await this.docker.getContainer(id).remove({ force: true });
   }
 
+  /** Bytes a container wrote to its own layer (the engine walks it: not for hot paths); 0 once it is gone. */
+  async containerWrittenBytes(id: string): Promise<number> {
+    try {
+      const info = (await this.docker.getContainer(id).inspect({ size: true } as Docker.ContainerInspectOptions)) as Docker.ContainerInspectInfo & { SizeRw?: number };
+      return info.SizeRw ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+
   containerState(id: string): Promise<Docker.ContainerInspectInfo['State']> {
     return this.docker.getContainer(id).inspect().then((i) => i.State);
   }

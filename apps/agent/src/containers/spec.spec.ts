@@ -36,6 +36,13 @@ describe('the container layer: what every Slipway container gets', () => {
     expect(createOptions({ ...spec, capabilities: [] }).HostConfig?.CapAdd).toEqual([]);
   });
 
+  it('caps its own disk when asked: a read-only root and sized tmpfs mounts', () => {
+    const h = createOptions({ ...spec, readOnlyRoot: true, tmpfs: { '/tmp': 64 } }).HostConfig!;
+    expect(h.ReadonlyRootfs).toBe(true);
+    expect(h.Tmpfs).toEqual({ '/tmp': 'rw,nosuid,nodev,size=64m,mode=1777' });
+    expect(createOptions(spec).HostConfig!.ReadonlyRootfs).toBe(false);
+  });
+
   it('publishes the port on 127.0.0.1 only, and nothing without a port', () => {
     expect(createOptions(spec).HostConfig?.PortBindings).toEqual({ '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '41000' }] });
     const worker = createOptions({ ...spec, port: null });

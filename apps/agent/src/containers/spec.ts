@@ -28,6 +28,10 @@ export interface ContainerSpec {
   port: { container: number; host: number } | null;
   /** Capabilities kept after dropping all; default NET_BIND_SERVICE. */
   capabilities?: string[];
+  /** A read-only root file system: the container writes only to its mounts and tmpfs (its disk is capped). */
+  readOnlyRoot?: boolean;
+  /** tmpfs mounts, path → size in MB (memory: counted in the container's limit). */
+  tmpfs?: Record<string, number>;
 }
 
 /** The engine's create options for a spec (pure: what a container of Slipway looks like). */
@@ -50,6 +54,8 @@ export function createOptions(spec: ContainerSpec): Docker.ContainerCreateOption
       CapAdd: spec.capabilities ?? ['NET_BIND_SERVICE'],
       SecurityOpt: ['no-new-privileges:true'],
       Binds: spec.mounts.map((m) => `${m.hostPath}:${m.containerPath}`),
+      ReadonlyRootfs: spec.readOnlyRoot ?? false,
+      Tmpfs: spec.tmpfs ? Object.fromEntries(Object.entries(spec.tmpfs).map(([p, mb]) => [p, `rw,nosuid,nodev,size=${mb}m,mode=1777`])) : undefined,
       NetworkMode: workspaceNetwork(spec.workspaceId),
       PortBindings: port && spec.port ? { [port]: [{ HostIp: '127.0.0.1', HostPort: String(spec.port.host) }] } : undefined,
       RestartPolicy: RESTART_POLICY,

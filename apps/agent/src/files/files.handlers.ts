@@ -2,10 +2,11 @@ import { MAX_LISTING_ENTRIES, parseFilePath, type Logger } from '@slipway/core';
 import type { FilesHandlers, WriteFileChunk } from '@slipway/proto';
 import { clientStream, serve, serverStream, unary } from '../rpc/handlers';
 import { openUpload } from '../rpc/upload';
+import type { DiskGuard } from '../storage/disk-guard';
 import type { ProjectFiles } from './files.service';
 
 /** The `slipway.agent.v1.Files` service over the project folders (files.service.ts). */
-export function filesHandlers(deps: { files: ProjectFiles; logger: Logger }): FilesHandlers {
+export function filesHandlers(deps: { files: ProjectFiles; disk: DiskGuard; logger: Logger }): FilesHandlers {
   const { files } = deps;
   return serve<FilesHandlers>(deps.logger, {
     ListFiles: unary(async (req) => {
@@ -31,6 +32,7 @@ export function filesHandlers(deps: { files: ProjectFiles; logger: Logger }): Fi
     // A cancelled call (the HTTP upload aborted) ends the messages without a commit: the write is dropped.
     WriteFile: clientStream(async (messages) => {
       const { header, parts } = await openUpload<NonNullable<WriteFileChunk['header']>>(messages, 'a file write');
+      await deps.disk.assertRoom('an upload');
       const res = await files.write(header.appId, parseFilePath(header.path, { allowRoot: false }), parts);
       return { size: String(res.size) };
     }),

@@ -168,6 +168,11 @@ export class ProjectFiles {
         renamed = true;
         await r.dir.sync().catch(() => undefined);
         return { size: received };
+      } catch (e) {
+        // The folder is its own file system of the app's disk size: full means the app's limit, not the server's.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EDQUOT') throw new AppError('disk_quota_exceeded', "The file does not fit: the app's project folder has reached its disk limit (the old file is kept)");
+        throw e;
       } finally {
         await file.close().catch(() => undefined);
         if (!renamed) await unlink(at(r.dir, tmp)).catch(() => undefined);

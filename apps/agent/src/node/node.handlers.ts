@@ -4,9 +4,9 @@ import { serve, serverStream, unary, untilCancelled, type HandlerTable } from '.
 import type { OperationJournal } from '../rpc/journal';
 
 /** This server itself: who it is and what it has (GetNodeInfo), and the journal's round trip (Noop). */
-export function nodeHandlers(deps: { journal: OperationJournal; nodeInfo: () => NodeInfo }): Pick<HandlerTable<AgentHandlers>, 'GetNodeInfo' | 'Noop'> {
+export function nodeHandlers(deps: { journal: OperationJournal; nodeInfo: () => Promise<NodeInfo> }): Pick<HandlerTable<AgentHandlers>, 'GetNodeInfo' | 'Noop'> {
   return {
-    GetNodeInfo: unary(async () => deps.nodeInfo()),
+    GetNodeInfo: unary(() => deps.nodeInfo()),
 
     Noop: unary(async (req) => {
       const { replayed, entry } = await deps.journal.run(req.operationId, 'Noop', async () => {

@@ -33,9 +33,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   already_member: 409,
   last_owner: 409,
   payload_too_large: 413,
+  disk_quota_exceeded: 413,
   unsupported_media_type: 415,
   backup_rate_limited: 429,
   too_many_attempts: 429,
   internal: 500,
   node_unavailable: 503,
+  server_disk_low: 503,
 };

@@ -60,7 +60,12 @@ function validString(s: Schema): fc.Arbitrary<string> {
   if (s.format === 'ipv4') return fc.ipV4();
   if (s.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
   if (typeof s.pattern === 'string') {
-    return fc.stringMatching(new RegExp(s.pattern as string)).filter((v) => v.length >= min && v.length <= Number(s.maxLength ?? Infinity));
+    // fast-check cannot generate from lookaheads: generate from the pattern without them, keep what the whole matches.
+    const pattern = new RegExp(s.pattern);
+    const generator = new RegExp(s.pattern.replace(/\(\?[=!](?:[^()]|\([^()]*\))*\)/g, ''));
+    return fc
+      .stringMatching(generator)
+      .filter((v) => pattern.test(v) && v.length >= min && v.length <= Number(s.maxLength ?? Infinity));
   }
   return fc.string({ minLength: min, maxLength: Math.max(min, max) });
 }

@@ -1,4 +1,4 @@
-import type { DeploymentRunner, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DeploymentRunner, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -18,6 +18,8 @@ export interface WorkerServices {
   deployments: DeploymentRunner;
   /** `routes.sync`: the routes each server should serve. */
   routing: RoutingService;
+  /** `deployment.prune-logs`: deployment logs past the retention. */
+  logRetention: LogRetentionService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -32,6 +34,7 @@ export function buildProcessors(s: WorkerServices): Processors {
     'app.power': operation,
     'app.teardown': operation,
     'routes.sync': routesSyncProcessor(s.routing),
+    'deployment.prune-logs': () => s.logRetention.prune(),
   };
 }
 

@@ -69,7 +69,7 @@ export const App = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'id', 'workspaceId', 'name', 'slug', 'kind', 'source', 'image', 'port', 'cpuMillis', 'memoryMb', 'url', 'subdomain',
+    'id', 'workspaceId', 'name', 'slug', 'kind', 'source', 'image', 'port', 'cpuMillis', 'memoryMb', 'disk', 'url', 'subdomain',
     'github', 'buildCommand', 'startCommand', 'rootDirectory', 'desiredState', 'generation', 'status', 'statusDetail',
     'currentDeployment', 'runningSince', 'createdAt', 'updatedAt',
   ],
@@ -84,6 +84,16 @@ export const App = {
     port: { type: ['integer', 'null'] },
     cpuMillis: { ...Count, description: 'reserved vCPU in millis' },
     memoryMb: { ...Count, description: 'reserved memory in MB' },
+    disk: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['limitMb', 'usedMb'],
+      description: "the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take",
+      properties: {
+        limitMb: { ...Count, description: 'reserved disk in MB' },
+        usedMb: { type: ['integer', 'null'], minimum: 0, description: "MB the app's files take; null when its server could not be asked (or before the first deployment made the folder: 0)" },
+      },
+    },
     url: { type: ['string', 'null'], description: 'web apps: <scheme>://<subdomain>.<apps domain>' },
     subdomain: { type: ['string', 'null'], description: 'web apps: <app-slug>-<workspace-slug>' },
     github: {
@@ -121,6 +131,7 @@ export const CreateAppRequest = {
     source: { type: 'string', enum: ['image', 'github', 'upload'] },
     memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576, description: 'at least the plan minimum for apps' },
     cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000, description: 'default: the plan minimum for apps' },
+    diskMb: { type: 'integer', minimum: 1, maximum: 16_777_216, description: "size of the project folder in MB (default: the plan minimum for apps, 512 MB); reserved like memory" },
     image: { ...ImageRef, description: 'required when source is image' },
     port: { ...AppPort, description: 'web apps: the port the container listens on (default 8080)' },
     healthPath: { type: 'string', pattern: '^/[\\x21-\\x7e]{0,255}$', description: 'web apps: an HTTP path that must answer 2xx/3xx before a rollout switches (default: any HTTP response to GET /)' },
@@ -139,8 +150,12 @@ export const UpdateAppRequest = {
     size: {
       type: 'object',
       additionalProperties: false,
-      properties: { cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000 }, memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576 } },
-      description: 'reserved at once, applied to the container at the next deployment',
+      properties: {
+        cpuMillis: { type: 'integer', minimum: 1, maximum: 256_000 },
+        memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576 },
+        diskMb: { type: 'integer', minimum: 1, maximum: 16_777_216, description: 'only grows: the folder keeps its files' },
+      },
+      description: 'reserved at once, applied to the container (and the project folder) at the next deployment',
     },
     ...BUILD_SETTINGS,
   },

@@ -125,7 +125,7 @@ export const DEPLOYMENTS = {
       permission: 'deployments.write',
       body: CreateDeploymentRequest,
       success: { status: 201, description: 'the queued deployment', schema: Deployment },
-      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['no_image_built'] },
+      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['no_image_built'], 503: ['server_disk_low'] },
     },
     getDeployment: {
       method: 'get',
@@ -155,7 +155,7 @@ export const DEPLOYMENTS = {
       auth: 'any',
       permission: 'deployments.write',
       success: { status: 201, description: 'the queued deployment', schema: Deployment },
-      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['image_unavailable'] },
+      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['image_unavailable'], 503: ['server_disk_low'] },
     },
     uploadDeployment: {
       method: 'post',
@@ -176,7 +176,7 @@ export const DEPLOYMENTS = {
       permission: 'deployments.write',
       rawBody: { contentType: 'application/zip', description: 'the .zip of the code' },
       success: { status: 201, description: 'the queued deployment', schema: Deployment },
-      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['source_mismatch'], 503: ['node_unavailable'] },
+      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['source_mismatch'], 503: ['node_unavailable', 'server_disk_low'] },
     },
     cancelDeployment: {
       method: 'post',

@@ -122,13 +122,15 @@ export const FILES = {
       description:
         'The body is streamed into a temporary file beside the target, which replaces the previous file only once the ' +
         'last byte arrived: an interrupted upload leaves the old file. Past the limit the answer is 413 at once. The ' +
-        'change takes effect at once on disk; the app runs new code after a restart, and later deployments keep the file.',
+        'change takes effect at once on disk; the app runs new code after a restart, and later deployments keep the file. ' +
+        "A file that does not fit in the app's disk (its project folder's size) is refused with 413 disk_quota_exceeded, the old file kept; " +
+        'a server below its free-disk reserve refuses uploads with 503 server_disk_low.',
       auth: 'any',
       permission: 'files.write',
       query: FilePathQuery,
       rawBody: { contentType: 'application/octet-stream', description: 'the content of the file' },
       success: { status: 200, description: 'written', schema: Ok },
-      errors: { 400: ['invalid_path', 'not_a_file', 'not_a_folder'], 403: WORKSPACE_WRITE_DENIALS, 503: ['node_unavailable'] },
+      errors: { 400: ['invalid_path', 'not_a_file', 'not_a_folder'], 403: WORKSPACE_WRITE_DENIALS, 413: ['disk_quota_exceeded'], 503: ['node_unavailable', 'server_disk_low'] },
     },
     renameFile: {
       method: 'post',

@@ -12,8 +12,13 @@ export const ResourceSize = {
 export const PlanLimits = {
   type: 'object',
   additionalProperties: false,
-  required: ['cpuMillis', 'memoryMb', 'maxMembers'],
-  properties: { cpuMillis: Count, memoryMb: Count, maxMembers: Count },
+  required: ['cpuMillis', 'memoryMb', 'maxMembers', 'diskMb'],
+  properties: {
+    cpuMillis: Count,
+    memoryMb: Count,
+    maxMembers: Count,
+    diskMb: { type: ['integer', 'null'], minimum: 0, description: "disk of all apps' project folders and databases (MB); null: a plan version without a disk limit" },
+  },
 } as const;
 
 export const Minimums = {

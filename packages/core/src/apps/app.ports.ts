@@ -1,6 +1,7 @@
 // What the app and deployment services need of storage and of the jobs; packages/db implements the repositories.
 import type { AppStatus, DeploymentStatus, StatusDetail } from '@slipway/contracts';
 import type { OperationJobName } from '../jobs';
+import type { NodeRecord } from '../nodes/node.ports';
 
 export type { AppStatus, DeploymentStatus, StatusDetail };
 
@@ -24,6 +25,8 @@ export interface AppRecord {
   rootDirectory: string | null;
   cpuMillis: number;
   memoryMb: number;
+  /** Size of the project folder (MB). */
+  diskMb: number;
   subdomain: string | null;
   github: Record<string, unknown> | null;
   status: AppStatus;
@@ -70,13 +73,13 @@ export interface AppWithDeployment extends AppRecord {
 /** What creating an app writes: the record's own fields, before any status or deployment. */
 export type NewApp = Pick<
   AppRecord,
-  | 'id' | 'workspaceId' | 'name' | 'slug' | 'kind' | 'source' | 'image' | 'port' | 'healthPath' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'github'
+  | 'id' | 'workspaceId' | 'name' | 'slug' | 'kind' | 'source' | 'image' | 'port' | 'healthPath' | 'cpuMillis' | 'memoryMb' | 'diskMb' | 'subdomain' | 'github'
   | 'buildCommand' | 'startCommand' | 'rootDirectory'
 >;
 
 /** What PATCH may change of an app's row. */
 export type AppChanges = Partial<
-  Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'subdomain' | 'buildCommand' | 'startCommand' | 'rootDirectory'>
+  Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'diskMb' | 'subdomain' | 'buildCommand' | 'startCommand' | 'rootDirectory'>
 >;
 
 /** The workspace and the app: every request-side method is scoped by both. */
@@ -108,7 +111,8 @@ export interface AppRepository {
    */
   recordIntent(scope: AppScope, intent: AppIntent): Promise<{ app: AppWithDeployment; operationId: string | null } | null>;
   /** The node the workspace is placed on; null when it has none. */
-  nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+  /** The workspace's server, with its data disk as last reported (null before the first report). */
+  nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string; disk: NodeRecord['disk'] } | null>;
 }
 
 export interface AppIntent {
@@ -200,8 +204,8 @@ export interface DeploymentJobStore {
    * current deployment, status running and runningSince set. null when the deployment was not deploying.
    */
   goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string; imageRef: string }, now: Date): Promise<DeploymentRecord | null>;
-  /** The highest seq written for the deployment (0 when none). */
-  lastSeq(deploymentId: string): Promise<number>;
+  /** The highest seq written for the deployment (0 when none), and the bytes of text its lines hold. */
+  logState(deploymentId: string): Promise<{ lastSeq: number; bytes: number }>;
   appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void>;
   /** Deployments of the app that have an image on the server, newest first. */
   withImages(appId: string): Promise<DeploymentRecord[]>;

@@ -39,6 +39,11 @@ function buildSettings(
   }
   return out;
 }
+
+/** An app's project folder when the plan sets no minimum (plan versions before disk was a resource). */
+const DEFAULT_DISK_MB = 512;
+/** How long an app read waits for its server's folder usage before answering without it. */
+const USAGE_TIMEOUT_MS = 1_500;
 const DNS_LABEL_MAX = 63;
 const APP_SLUG_MAX = 30;
 
@@ -68,11 +73,14 @@ export class AppService {
   constructor(private readonly deps: AppServiceDeps) {}
 
   async list(access: WorkspaceAccess): Promise<App[]> {
-    return (await this.deps.apps.listApps({ workspaceId: access.workspace.id })).map((a) => this.dto(a));
+    const apps = await this.deps.apps.listApps({ workspaceId: access.workspace.id });
+    const used = await this.folderUsage(access, apps.map((a) => a.id));
+    return apps.map((a) => this.dto(a, used));
   }
 
   async get(access: WorkspaceAccess, appId: string): Promise<App> {
-    return this.dto(await this.find(access, appId));
+    const app = await this.find(access, appId);
+    return this.dto(app, await this.folderUsage(access, [app.id]));
   }
 
   async create(access: WorkspaceAccess, input: CreateAppRequest): Promise<App> {
@@ -82,10 +90,11 @@ export class AppService {
     if (input.kind === 'worker' && input.healthPath) throw invalid('/healthPath', 'applies to web apps only');
     const build = buildSettings(input, input.source);
     const cpuMillis = input.cpuMillis ?? minimum.cpuMillis;
-    checkMinimums({ cpuMillis, memoryMb: input.memoryMb }, minimum, '');
+    const diskMb = input.diskMb ?? (minimum.diskMb || DEFAULT_DISK_MB);
+    checkMinimums({ cpuMillis, memoryMb: input.memoryMb, diskMb }, minimum, '');
     const id = uuidv7(this.deps.clock().getTime());
     const slug = appSlug(input.name);
-    await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: id, cpuMillis, memoryMb: input.memoryMb, diskMb: 0 });
+    await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: id, cpuMillis, memoryMb: input.memoryMb, diskMb });
     try {
       const created = await this.deps.apps.createApp({
         id,
@@ -99,6 +108,7 @@ export class AppService {
         healthPath: input.healthPath ?? null,
         cpuMillis,
         memoryMb: input.memoryMb,
+        diskMb,
         subdomain: input.kind === 'web' ? subdomainOf(slug, access.workspace.slug) : null,
         github: input.github ? { ...input.github } : null,
         buildCommand: build.buildCommand ?? null,
@@ -127,17 +137,19 @@ export class AppService {
     }
     if (input.port !== undefined) changes.port = input.port;
     Object.assign(changes, buildSettings(input, app.source));
-    if (input.size && (input.size.cpuMillis !== undefined || input.size.memoryMb !== undefined)) {
-      const size = { cpuMillis: input.size.cpuMillis ?? app.cpuMillis, memoryMb: input.size.memoryMb ?? app.memoryMb };
+    if (input.size && (input.size.cpuMillis !== undefined || input.size.memoryMb !== undefined || input.size.diskMb !== undefined)) {
+      const size = { cpuMillis: input.size.cpuMillis ?? app.cpuMillis, memoryMb: input.size.memoryMb ?? app.memoryMb, diskMb: input.size.diskMb ?? app.diskMb };
       checkMinimums(size, (await this.minimums(access)).app, '/size');
-      // Reserved now (402 when it does not fit); the container gets it at the next deployment.
-      await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: app.id, ...size, diskMb: 0 });
+      // A project folder keeps its files: it grows, never shrinks.
+      if (size.diskMb < app.diskMb) throw invalid('/size/diskMb', `can only grow: the project folder has ${app.diskMb} MB`);
+      // Reserved now (402 when it does not fit); the container and its folder get it at the next deployment.
+      await this.deps.quota.reserve(access.workspace.id, { resourceType: 'app', resourceId: app.id, ...size });
       Object.assign(changes, size);
     }
     const updated = await this.deps.apps.updateApp({ workspaceId: access.workspace.id, appId }, changes);
     if (updated === 'name_taken') throw new AppError('name_taken', `An app named "${input.name?.trim()}" already exists in this workspace`);
     if (!updated) throw notFoundApp();
-    return this.dto(updated);
+    return this.dto(updated, await this.folderUsage(access, [updated.id]));
   }
 
   /** Gone from the API at once, quota released; the `app.teardown` job removes containers, images, route and folder. */
@@ -245,8 +257,31 @@ export class AppService {
     return plan.minimums as Minimums;
   }
 
-  private dto(a: AppWithDeployment): App {
-    return toApp(a, this.deps.appsDomain);
+  private dto(a: AppWithDeployment, used?: Map<string, number>): App {
+    // Before its first deployment an app has no folder yet: nothing used. After, what its server said (null: unknown).
+    return toApp(a, this.deps.appsDomain, used?.get(a.id) ?? (a.currentDeploymentId ? null : 0));
+  }
+
+  /**
+   * What the apps' files take, asked of the workspace's server (statfs of each folder: cheap). A server that does
+   * not answer soon leaves usedMb null: an app read never waits on, or fails with, its server.
+   */
+  private async folderUsage(access: WorkspaceAccess, appIds: string[]): Promise<Map<string, number>> {
+    const used = new Map<string, number>();
+    if (!appIds.length || !this.deps.agents || !access.workspace.nodeId) return used;
+    try {
+      const node = await this.deps.nodes.get(access.workspace.nodeId);
+      if (!node || node.status !== 'online') return used;
+      const agents = this.deps.agents;
+      const folders = await Promise.race([
+        agents.folderUsage({ name: node.name, grpcAddress: node.grpcAddress }, appIds),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in time')), USAGE_TIMEOUT_MS).unref()),
+      ]);
+      for (const f of folders) used.set(f.appId, f.usedMb);
+    } catch (e) {
+      this.deps.logger.debug({ err: (e as Error).message }, 'folder usage not read');
+    }
+    return used;
   }
 }
 
@@ -254,10 +289,11 @@ export const notFoundApp = () => new AppError('not_found', 'The app was not foun
 
 const invalid = (field: string, message: string) => new AppError('validation_failed', 'The request body is invalid', [{ field, message }]);
 
-function checkMinimums(size: { cpuMillis: number; memoryMb: number }, minimum: { cpuMillis: number; memoryMb: number }, prefix: string): void {
+function checkMinimums(size: { cpuMillis: number; memoryMb: number; diskMb: number }, minimum: { cpuMillis: number; memoryMb: number; diskMb: number }, prefix: string): void {
   const details = [];
   if (size.cpuMillis < minimum.cpuMillis) details.push({ field: `${prefix}/cpuMillis`, message: `must be at least ${minimum.cpuMillis}` });
   if (size.memoryMb < minimum.memoryMb) details.push({ field: `${prefix}/memoryMb`, message: `must be at least ${minimum.memoryMb}` });
+  if (size.diskMb < minimum.diskMb) details.push({ field: `${prefix}/diskMb`, message: `must be at least ${minimum.diskMb}` });
   if (details.length) throw new AppError('validation_failed', 'The size is below the minimum for apps', details);
 }
 

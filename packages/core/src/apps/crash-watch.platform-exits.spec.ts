@@ -20,7 +20,7 @@ function setup() {
   } as unknown as AppJobStore;
   const agents = { containerLogs: async () => 'boom\n' } as Partial<AgentGateway> as AgentGateway;
   const locks = new InProcessAppLocks();
-  const deployments = { move: async () => null, lastSeq: async () => 0, appendLogs: async () => undefined };
+  const deployments = { move: async () => null, logState: async () => ({ lastSeq: 0, bytes: 0 }), appendLogs: async () => undefined };
   const watch = new CrashWatchService({ apps, deployments, agents, clock: () => new Date(0), logger: quiet, locks });
   const exit = (deploymentId: string, exitCode: number): ContainerExitEvent => ({
     containerId: 'c',

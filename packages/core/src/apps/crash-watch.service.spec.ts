@@ -12,14 +12,14 @@ function setup(status: DeploymentStatus = 'live') {
   const states: AppStateChange[] = [];
   const logs: LogLineRecord[] = [];
   const apps = { getById: async () => ({ ...app, currentDeployment: d }), setState: async (_id: string, s: AppStateChange) => void states.push(s), setStateIf: async (_id: string, _e: unknown, s: AppStateChange) => (states.push(s), true) } as unknown as AppJobStore;
-  const deployments: Pick<DeploymentJobStore, 'move' | 'lastSeq' | 'appendLogs'> = {
+  const deployments: Pick<DeploymentJobStore, 'move' | 'logState' | 'appendLogs'> = {
     move: async (_id, from, to, changes) => {
       if (!from.includes(d.status)) return null;
       expect(canMoveDeployment(d.status, to)).toBe(true);
       d = { ...d, ...changes, status: to };
       return d;
     },
-    lastSeq: async () => 7,
+    logState: async () => ({ lastSeq: 7, bytes: 0 }),
     appendLogs: async (_id, lines) => void logs.push(...lines),
   };
   const agents = { containerLogs: async () => 'starting\nexiting after 6000 ms on purpose\n' } as Partial<AgentGateway> as AgentGateway;

@@ -4,7 +4,7 @@ import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } 
 import type { Clock } from '../ports/clock';
 import type { AppLocks } from './app-locks';
 import type { AppJobStore, DeploymentJobStore } from './app.ports';
-import { DeployLog } from './deploy-log';
+import { DEFAULT_MAX_LOG_BYTES, DeployLog } from './deploy-log';
 import { isInUse } from './deployment-state';
 import { MAX_LOG_LINE } from './log-lines';
 
@@ -21,7 +21,7 @@ export const RELEASE_CRASH_WINDOW_MS = 60_000;
 
 export interface CrashWatchDeps {
   apps: AppJobStore;
-  deployments: Pick<DeploymentJobStore, 'move' | 'lastSeq' | 'appendLogs'>;
+  deployments: Pick<DeploymentJobStore, 'move' | 'logState' | 'appendLogs'>;
   agents: AgentGateway;
   clock: Clock;
   logger: Logger;
@@ -92,7 +92,8 @@ export class CrashWatchService {
     const reason = `${detail.message} ${Math.max(0, Math.round(after / 1000))} s after going live`;
     const crashed = await this.deps.deployments.move(d.id, ['live'], 'crashed', { failureReason: reason });
     if (!crashed) return;
-    const log = new DeployLog(this.deps.deployments, d.id, await this.deps.deployments.lastSeq(d.id), this.deps.clock);
+    const stored = await this.deps.deployments.logState(d.id);
+    const log = new DeployLog(this.deps.deployments, d.id, stored.lastSeq, this.deps.clock, { maxBytes: DEFAULT_MAX_LOG_BYTES, storedBytes: stored.bytes });
     log.add('deploy', `Crashed: ${reason}`);
     if (detail.tail.trim()) {
       log.add('deploy', 'Last log lines:');

@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock';
 import { journalIdOf, type AppConvergeService } from './app-converge.service';
 import type { AppLocks } from './app-locks';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
-import { DeployLog } from './deploy-log';
+import { DEFAULT_MAX_LOG_BYTES, DeployLog } from './deploy-log';
 import { deploymentSources, isDeploymentFinished, isInUse } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
@@ -32,6 +32,8 @@ export interface DeploymentRunnerDeps {
   readyTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace period of a replaced container. */
   stopGraceMs?: number;
+  /** Build and deploy log a deployment keeps (config.logs.maxBytesPerDeployment); default 10 MB. */
+  maxLogBytes?: number;
   /** The rollout, going live and what follows hold the app's lock: power jobs and repairs wait for it. */
   locks: AppLocks;
   /** Once live, the app's containers follow its desired state as it is then (a stop accepted meanwhile wins). */
@@ -60,7 +62,8 @@ export class DeploymentRunner {
     if (isDeploymentFinished(d.status)) return { status: d.status };
     const app = await apps.getById(d.appId);
     if (!app || app.deletedAt) return this.fail(d, null, 'The app was deleted');
-    const log = new DeployLog(deployments, d.id, await deployments.lastSeq(d.id), this.deps.clock);
+    const stored = await deployments.logState(d.id);
+    const log = new DeployLog(deployments, d.id, stored.lastSeq, this.deps.clock, { maxBytes: this.deps.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, storedBytes: stored.bytes });
     try {
       const node = await apps.nodeOf(app.workspaceId);
       if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
@@ -88,12 +91,16 @@ export class DeploymentRunner {
       } else {
         log.add(d.status === 'deploying' ? 'deploy' : 'build', `Try ${attempt.number} failed: ${reason}`);
       }
-      await log.flush();
+      // Written before the deployment is seen failed: the log is complete (with what a cap dropped) by then.
+      await log.close();
       if (!isTransient(e) || attempt.final) {
         await this.fail(d, app, reason.split('\n')[0] ?? reason);
         if (e instanceof AppError && e.code === 'rollout_failed') return { status: 'failed' };
       }
       throw e;
+    } finally {
+      // The line that says how much of a noisy build's log was dropped (nothing when it kept within its cap).
+      await log.close();
     }
   }
 
@@ -146,6 +153,7 @@ export class DeploymentRunner {
         readyTimeoutMs: this.readyTimeoutMs,
         stopGraceMs: this.stopGraceMs,
         pruneImageRefs: prune.flatMap((p) => (p.imageRef ? [p.imageRef] : [])),
+        diskMb: app.diskMb,
       },
       (line) => log.add('deploy', line),
     );
@@ -160,7 +168,7 @@ export class DeploymentRunner {
       if (actions.some((a) => a.kind === 'stop')) log.add('deploy', 'The app was stopped meanwhile: its new container is stopped, with no route');
     }
     log.add('deploy', live ? 'Live' : 'The deployment was no longer deploying; nothing changed');
-    await log.flush();
+    await log.close();
     return { status: live?.status ?? 'unknown' };
   }
 

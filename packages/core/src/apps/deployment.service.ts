@@ -1,6 +1,7 @@
 import type { CreateDeploymentRequest, Deployment, DeploymentPage, LogChunk } from '@slipway/contracts';
 import type { WorkspaceAccess } from '../auth/actor';
 import { AppError } from '../errors';
+import { diskLow } from '../nodes/node.ports';
 import type { UserRepository } from '../ports/repositories';
 import type { JobQueue } from '../ports/jobs';
 import { uuidv7 } from '../ids';
@@ -34,6 +35,7 @@ export class DeploymentService {
 
   async create(access: WorkspaceAccess, appId: string, input: CreateDeploymentRequest): Promise<Deployment> {
     const app = await this.app(access, appId);
+    await this.assertRoom(access, 'A new deployment');
     let image: string | null = null;
     let imageId: string | null = null;
     if (app.source === 'image') {
@@ -61,7 +63,7 @@ export class DeploymentService {
     const max = this.deps.maxZipBytes ?? 200_000_000;
     if (declaredBytes !== undefined && declaredBytes > max) throw zipTooLarge(max);
     const builds = this.deps.builds;
-    const node = await this.deps.apps.nodeOf({ workspaceId: access.workspace.id });
+    const node = await this.assertRoom(access, 'An upload');
     if (!builds || !node) throw new AppError('node_unavailable', "The workspace's server is not known");
     const target = { name: node.name, grpcAddress: node.grpcAddress };
     const id = uuidv7();
@@ -97,6 +99,7 @@ export class DeploymentService {
 
   async rollback(access: WorkspaceAccess, appId: string, deploymentId: string): Promise<Deployment> {
     const app = await this.app(access, appId);
+    await this.assertRoom(access, 'A new deployment');
     const target = await this.find(access, appId, deploymentId);
     if (!target.imageId || !target.imageAvailable) {
       throw new AppError('image_unavailable', 'The image of that deployment is no longer on the server');
@@ -137,6 +140,22 @@ export class DeploymentService {
     });
     await this.deps.jobs.enqueue(DEPLOYMENT_RUN_JOB, { deploymentId: d.id }, { jobId: d.id });
     return d;
+  }
+
+  /**
+   * 503 `server_disk_low`, naming the server, while the workspace's server reported less free disk than its reserve
+   * at its last health check: new builds, deployments and uploads wait, running apps run on. The agent refuses too.
+   */
+  private async assertRoom(access: WorkspaceAccess, what: string) {
+    const node = await this.deps.apps.nodeOf({ workspaceId: access.workspace.id });
+    if (node && diskLow(node) && node.disk) {
+      throw new AppError(
+        'server_disk_low',
+        `The server ${node.name} is low on disk (${node.disk.freeMb} MB free, ${node.disk.reserveMb} MB kept for running apps): ${what} waits until room is back`,
+        [{ node: node.name, freeMb: node.disk.freeMb, reserveMb: node.disk.reserveMb }],
+      );
+    }
+    return node;
   }
 
   private async app(access: WorkspaceAccess, appId: string) {

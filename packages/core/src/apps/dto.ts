@@ -29,7 +29,8 @@ export function toDeployment(d: DeploymentRecord): Deployment {
   };
 }
 
-export function toApp(a: AppWithDeployment, apps: AppsDomain): App {
+/** `usedMb`: what the app's files take in its project folder, as its server says; null when it could not be asked. */
+export function toApp(a: AppWithDeployment, apps: AppsDomain, usedMb: number | null = null): App {
   return {
     id: a.id,
     workspaceId: a.workspaceId,
@@ -41,6 +42,7 @@ export function toApp(a: AppWithDeployment, apps: AppsDomain): App {
     port: a.port,
     cpuMillis: a.cpuMillis,
     memoryMb: a.memoryMb,
+    disk: { limitMb: a.diskMb, usedMb },
     url: a.subdomain ? `${apps.scheme}://${appHost(a.subdomain, apps)}` : null,
     subdomain: a.subdomain,
     github: a.github as App['github'],

@@ -11,12 +11,17 @@ export interface NodeRecord {
   certNotAfter: Date;
   status: NodeStatus;
   lastSeenAt: Date | null;
+  /** The data disk as the agent last reported it with its health (MB); null before the first report. */
+  disk: { totalMb: number; freeMb: number; reserveMb: number } | null;
   createdAt: Date;
 }
 
 export type NodeStatus = 'online' | 'offline';
 
 /** What an enrollment records of a node: its address, capacity and certificate. */
+/** Whether a node's free disk is below its reserve: new builds, deployments and uploads wait (running apps run on). */
+export const diskLow = (n: Pick<NodeRecord, 'disk'>): boolean => n.disk !== null && n.disk.freeMb < n.disk.reserveMb;
+
 export type EnrolledNode = Pick<NodeRecord, 'name' | 'grpcAddress' | 'publicIpv4' | 'cpuMillis' | 'memoryMb' | 'version' | 'certFingerprint' | 'certNotAfter'>;
 
 export interface NodeWithUsage extends NodeRecord {
@@ -36,6 +41,8 @@ export interface NodeRepository {
    * raced with another loses cleanly. false when the node was no longer in `from`.
    */
   setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean>;
+  /** The data disk the agent reported with its health. */
+  recordDisk(nodeId: string, disk: { totalMb: number; freeMb: number; reserveMb: number }): Promise<void>;
 }
 
 export interface EnrollmentTokenRepository {

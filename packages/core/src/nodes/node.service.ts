@@ -1,7 +1,7 @@
 import type { AgentGateway } from '../ports/agents';
 import type { Logger } from '../logging';
 import { freeCapacity, nextStatus } from './liveness';
-import type { NodeRecord, NodeRepository, NodeStatus, NodeWithUsage } from './node.ports';
+import { diskLow, type NodeRecord, type NodeRepository, type NodeStatus, type NodeWithUsage } from './node.ports';
 
 export interface NodeView {
   id: string;
@@ -14,6 +14,8 @@ export interface NodeView {
   capacity: { cpuMillis: number; memoryMb: number };
   reserved: { cpuMillis: number; memoryMb: number };
   free: { cpuMillis: number; memoryMb: number };
+  /** The data disk at the last health check (MB); `low`: below the reserve, new work is refused. */
+  disk: { totalMb: number; freeMb: number; reserveMb: number; low: boolean } | null;
   certNotAfter: Date;
 }
 
@@ -29,6 +31,7 @@ export function nodeView(n: NodeWithUsage): NodeView {
     capacity: { cpuMillis: n.cpuMillis, memoryMb: n.memoryMb },
     reserved: { cpuMillis: n.reservedCpuMillis, memoryMb: n.reservedMemoryMb },
     free: freeCapacity(n),
+    disk: n.disk ? { ...n.disk, low: diskLow(n) } : null,
     certNotAfter: n.certNotAfter,
   };
 }
@@ -75,6 +78,21 @@ export class NodeService {
     return report;
   }
 
+  /** The agent's free disk, reported with its health; an agent that does not report it keeps the last figures. */
+  private async recordDisk(n: NodeRecord): Promise<void> {
+    try {
+      const info = await this.deps.agents.nodeInfo({ name: n.name, grpcAddress: n.grpcAddress });
+      if (!info.disk) return;
+      const disk = { totalMb: info.disk.totalMb, freeMb: info.disk.freeMb, reserveMb: info.disk.reserveMb };
+      await this.deps.nodes.recordDisk(n.id, disk);
+      if (diskLow({ disk }) !== diskLow(n)) {
+        this.deps.logger.warn({ node: n.name, ...disk }, diskLow({ disk }) ? 'node disk below its reserve: new work refused' : 'node disk has room again');
+      }
+    } catch (e) {
+      this.deps.logger.debug({ node: n.name, err: (e as Error).message }, 'disk figures not read');
+    }
+  }
+
   /** The nodes that answered a health check just now (reconciliation only touches these). */
   async reachable(): Promise<NodeRecord[]> {
     const nodes = (await this.deps.nodes.list()).filter((n) => n.status === 'online');
@@ -85,6 +103,7 @@ export class NodeService {
   private async answers(n: NodeRecord): Promise<boolean> {
     try {
       await this.deps.agents.health({ name: n.name, grpcAddress: n.grpcAddress });
+      await this.recordDisk(n);
       return true;
     } catch (e) {
       this.deps.logger.debug({ node: n.name, err: (e as Error).message }, 'health check failed');

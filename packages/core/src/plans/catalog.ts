@@ -2,15 +2,16 @@ import type { Minimums } from '@slipway/contracts';
 import type { PlanEntry, PlanRecord } from '../ports/repositories';
 import { RESOURCE_TYPES } from '../quota/quota.service';
 import catalogV1 from './catalog.v1.json';
+import catalogV2 from './catalog.v2.json';
 
 interface CatalogFile {
   currency: string;
   minimums: Minimums;
-  plans: { slug: string; version: number; name: string; kind: string; priceCents: number; limits: { cpuMillis: number; memoryMb: number; maxMembers: number } }[];
+  plans: { slug: string; version: number; name: string; kind: string; priceCents: number; limits: { cpuMillis: number; memoryMb: number; maxMembers: number; diskMb?: number } }[];
 }
 
 /** Every catalog file, oldest first. A new catalog is a new file appended here; old files stay as they are. */
-export const CATALOG_FILES: readonly CatalogFile[] = [catalogV1 as CatalogFile];
+export const CATALOG_FILES: readonly CatalogFile[] = [catalogV1 as CatalogFile, catalogV2 as CatalogFile];
 
 /** The plan versions of the catalog files, checked for consistency. */
 export function catalogEntries(files: readonly CatalogFile[] = CATALOG_FILES): PlanEntry[] {
@@ -36,6 +37,8 @@ export function catalogEntries(files: readonly CatalogFile[] = CATALOG_FILES): P
         cpuMillis: p.limits.cpuMillis,
         memoryMb: p.limits.memoryMb,
         maxMembers: p.limits.maxMembers,
+        // Versions from before disk was a plan resource have no disk limit.
+        diskMb: p.limits.diskMb ?? null,
         minimums: file.minimums,
       });
     }
@@ -46,7 +49,7 @@ export function catalogEntries(files: readonly CatalogFile[] = CATALOG_FILES): P
 
 /** The fields in which a stored plan version differs from its catalog entry (empty when identical). */
 export function planDifferences(stored: PlanRecord, entry: PlanEntry): string[] {
-  const fields = ['name', 'kind', 'priceCents', 'currency', 'cpuMillis', 'memoryMb', 'maxMembers', 'minimums'] as const;
+  const fields = ['name', 'kind', 'priceCents', 'currency', 'cpuMillis', 'memoryMb', 'maxMembers', 'diskMb', 'minimums'] as const;
   return fields
     .filter((f) => canonical(stored[f]) !== canonical(entry[f]))
     .map((f) => `${f}: stored ${canonical(stored[f])}, file ${canonical(entry[f])}`);

@@ -20,7 +20,7 @@ const toCatalogPlan = (p: PlanRecord): CatalogPlan => ({
   version: p.version,
   priceCents: p.priceCents,
   currency: p.currency,
-  limits: { cpuMillis: p.cpuMillis, memoryMb: p.memoryMb, maxMembers: p.maxMembers },
+  limits: { cpuMillis: p.cpuMillis, memoryMb: p.memoryMb, maxMembers: p.maxMembers, diskMb: p.diskMb },
 });
 
 export class PlanService {

@@ -56,6 +56,26 @@ export interface AgentNodeInfo {
   memoryMb: number;
   publicIpv4: string[];
   grpcAddress: string;
+  /** The agent's data disk (absent from agents older than issue 21). */
+  disk?: NodeDisk | null;
+}
+
+/** A server's data disk as its agent reports it with its health (MB). */
+export interface NodeDisk {
+  totalMb: number;
+  freeMb: number;
+  /** Free disk kept for running apps: below it, new builds, deployments and uploads are refused. */
+  reserveMb: number;
+  low: boolean;
+  allocatedMb: number;
+  folders: number;
+}
+
+/** An app's project folder on its server (MB). */
+export interface FolderUsage {
+  appId: string;
+  limitMb: number;
+  usedMb: number;
 }
 
 /** A route of the ingress: `host` → 127.0.0.1:`upstreamPort` on the app's server. */
@@ -92,6 +112,8 @@ export interface RolloutInput {
   readyTimeoutMs: number;
   stopGraceMs: number;
   pruneImageRefs: string[];
+  /** The project folder's size (MB): made at it, grown to it; never shrunk. Absent: the agent's default, 512. */
+  diskMb?: number;
 }
 
 export interface DeployResult {
@@ -136,4 +158,6 @@ export interface AgentGateway {
   syncRoutes(target: AgentTarget, routes: AppRoute[]): Promise<{ added: number; removed: number }>;
   /** The whole output of a managed container (or its last `tail` lines), stdout and stderr interleaved. */
   containerLogs(target: AgentTarget, input: { containerId: string; tail: number }): Promise<string>;
+  /** Size and usage of apps' project folders; apps without a folder there are left out. */
+  folderUsage(target: AgentTarget, appIds: string[]): Promise<FolderUsage[]>;
 }

@@ -138,7 +138,8 @@ export interface MemberRecord {
 
 /** The plan limits, the workspace's extras and what is used, read under the workspace's row lock. */
 export interface QuotaState {
-  plan: { cpuMillis: number; memoryMb: number; maxMembers: number };
+  /** diskMb null: a plan version from before disk was a plan resource (no disk limit). */
+  plan: { cpuMillis: number; memoryMb: number; maxMembers: number; diskMb: number | null };
   extras: { cpuMillis: number; memoryMb: number; members: number };
   usage: { cpuMillis: number; memoryMb: number; diskMb: number; members: number };
 }
@@ -195,6 +196,8 @@ export interface PlanRecord {
   cpuMillis: number;
   memoryMb: number;
   maxMembers: number;
+  /** null: a version from before disk was a plan resource (no disk limit). */
+  diskMb: number | null;
   minimums: unknown;
 }
 

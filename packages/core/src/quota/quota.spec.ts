@@ -2,15 +2,15 @@ import { AppError } from '../errors';
 import type { QuotaState } from '../ports/repositories';
 import { assertMemberFits, assertReservationFits, effectiveLimits, isOverQuota, reservationShortfall } from './quota';
 
-const state = (usage: Partial<QuotaState['usage']> = {}, extras: Partial<QuotaState['extras']> = {}): QuotaState => ({
-  plan: { cpuMillis: 1000, memoryMb: 1024, maxMembers: 3 },
+const state = (usage: Partial<QuotaState['usage']> = {}, extras: Partial<QuotaState['extras']> = {}, diskMb: number | null = 2048): QuotaState => ({
+  plan: { cpuMillis: 1000, memoryMb: 1024, maxMembers: 3, diskMb },
   extras: { cpuMillis: 0, memoryMb: 0, members: 0, ...extras },
   usage: { cpuMillis: 0, memoryMb: 0, diskMb: 0, members: 1, ...usage },
 });
 
 describe('quota arithmetic', () => {
   it('adds extras to the plan', () => {
-    expect(effectiveLimits(state({}, { cpuMillis: 500, memoryMb: 256, members: 2 }))).toEqual({ cpuMillis: 1500, memoryMb: 1280, maxMembers: 5 });
+    expect(effectiveLimits(state({}, { cpuMillis: 500, memoryMb: 256, members: 2 }))).toEqual({ cpuMillis: 1500, memoryMb: 1280, maxMembers: 5, diskMb: 2048 });
   });
 
   it('accepts a reservation up to the limit exactly, and not one more', () => {
@@ -38,6 +38,14 @@ describe('quota arithmetic', () => {
     }
     expect(thrown?.code).toBe('quota_exceeded');
     expect(thrown?.details).toEqual([{ resource: 'memoryMb', requested: 128, available: 24 }]);
+  });
+
+  it('reserves disk against the plan diskMb, and not at all on plan versions without one', () => {
+    expect(reservationShortfall(state({ diskMb: 1536 }), { cpuMillis: 100, memoryMb: 128, diskMb: 512 })).toEqual([]);
+    expect(reservationShortfall(state({ diskMb: 1536 }), { cpuMillis: 100, memoryMb: 128, diskMb: 1024 })).toEqual([{ resource: 'diskMb', requested: 1024, available: 512 }]);
+    expect(reservationShortfall(state({ diskMb: 100_000 }, {}, null), { cpuMillis: 100, memoryMb: 128, diskMb: 1024 })).toEqual([]);
+    expect(isOverQuota(state({ diskMb: 2049 }))).toBe(true);
+    expect(isOverQuota(state({ diskMb: 2049 }, {}, null))).toBe(false);
   });
 
   it('counts members against maxMembers', () => {

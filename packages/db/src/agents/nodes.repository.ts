@@ -1,7 +1,7 @@
 import type { EnrollmentTokenRepository, NodeRecord, NodeRepository, NodeStatus, NodeWithUsage } from '@slipway/core';
 import type { Db } from '../client';
 
-type NodeRow = Omit<NodeRecord, 'status'> & { status: string };
+type NodeRow = Omit<NodeRecord, 'status' | 'disk'> & { status: string; diskTotalMb: number | null; diskFreeMb: number | null; diskReserveMb: number | null };
 const toRecord = (n: NodeRow): NodeRecord => ({
   id: n.id,
   name: n.name,
@@ -14,6 +14,7 @@ const toRecord = (n: NodeRow): NodeRecord => ({
   certNotAfter: n.certNotAfter,
   status: n.status === 'online' ? 'online' : 'offline',
   lastSeenAt: n.lastSeenAt,
+  disk: n.diskTotalMb !== null && n.diskFreeMb !== null && n.diskReserveMb !== null ? { totalMb: n.diskTotalMb, freeMb: n.diskFreeMb, reserveMb: n.diskReserveMb } : null,
   createdAt: n.createdAt,
 });
 
@@ -49,6 +50,10 @@ export class PrismaNodeRepository implements NodeRepository {
     // It starts offline: the first health check that it answers puts it online.
     const data = { ...input, status: 'offline' };
     return toRecord(await this.db.node.upsert({ where: { name: input.name }, create: data, update: data }));
+  }
+
+  async recordDisk(nodeId: string, disk: { totalMb: number; freeMb: number; reserveMb: number }): Promise<void> {
+    await this.db.node.updateMany({ where: { id: nodeId }, data: { diskTotalMb: disk.totalMb, diskFreeMb: disk.freeMb, diskReserveMb: disk.reserveMb } });
   }
 
   async setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean> {

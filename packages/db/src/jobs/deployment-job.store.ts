@@ -1,4 +1,4 @@
-import type { DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, LogLineRecord } from '@slipway/core';
+import { LOG_ROW_OVERHEAD_BYTES, type DeploymentChanges, type DeploymentJobStore, type DeploymentRecord, type DeploymentStatus, type LogLineRecord } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
 import { toDeploymentRecord } from '../repositories/app-rows';
@@ -46,9 +46,11 @@ export class PrismaDeploymentJobStore implements DeploymentJobStore {
     });
   }
 
-  async lastSeq(deploymentId: string): Promise<number> {
-    const r = await this.db.deploymentLogLine.aggregate({ where: { deploymentId }, _max: { seq: true } });
-    return r._max.seq ?? 0;
+  async logState(deploymentId: string): Promise<{ lastSeq: number; bytes: number }> {
+    const [r] = await this.db.$queryRaw<{ last: number; bytes: bigint }[]>`
+      SELECT COALESCE(MAX(seq), 0)::int AS last, COALESCE(SUM(octet_length(text) + ${LOG_ROW_OVERHEAD_BYTES}), 0)::bigint AS bytes
+      FROM deployment_log_lines WHERE deployment_id = ${deploymentId}::uuid`;
+    return { lastSeq: r?.last ?? 0, bytes: Number(r?.bytes ?? 0) };
   }
 
   async appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void> {

@@ -2,6 +2,7 @@ import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgAppLocks } from './app-locks';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
+import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
 
 /**
@@ -14,8 +15,9 @@ export function createJobStores(db: Db) {
     apps: new PrismaAppJobStore(db),
     deployments: new PrismaDeploymentJobStore(db),
     teardown: new PrismaTeardownStore(db),
+    logRetention: new PrismaLogRetentionStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaTeardownStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

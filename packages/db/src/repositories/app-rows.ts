@@ -46,6 +46,7 @@ export const toAppRecord = (a: AppRow): AppRecord => ({
   rootDirectory: a.rootDirectory,
   cpuMillis: a.cpuMillis,
   memoryMb: a.memoryMb,
+  diskMb: a.diskMb,
   subdomain: a.subdomain,
   github: (a.github as Record<string, unknown> | null) ?? null,
   status: a.status as AppStatus,

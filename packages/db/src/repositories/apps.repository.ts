@@ -1,4 +1,4 @@
-import type { AppChanges, AppIntent, AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp } from '@slipway/core';
+import type { AppChanges, AppIntent, AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp, NodeRecord } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
 import { appStateData, isUniqueViolation, toAppRecord, toDeploymentRecord, withDeployments } from './app-rows';
@@ -73,8 +73,14 @@ export class PrismaAppRepository implements AppRepository {
     });
   }
 
-  async nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string } | null> {
-    const w = await this.db.workspace.findUnique({ where: { id: scope.workspaceId }, select: { node: { select: { id: true, name: true, grpcAddress: true } } } });
-    return w?.node ?? null;
+  async nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string; disk: NodeRecord['disk'] } | null> {
+    const w = await this.db.workspace.findUnique({
+      where: { id: scope.workspaceId },
+      select: { node: { select: { id: true, name: true, grpcAddress: true, diskTotalMb: true, diskFreeMb: true, diskReserveMb: true } } },
+    });
+    if (!w?.node) return null;
+    const { diskTotalMb, diskFreeMb, diskReserveMb, ...node } = w.node;
+    const disk = diskTotalMb !== null && diskFreeMb !== null && diskReserveMb !== null ? { totalMb: diskTotalMb, freeMb: diskFreeMb, reserveMb: diskReserveMb } : null;
+    return { ...node, disk };
   }
 }

@@ -13,6 +13,7 @@ const toPlan = (p: Plan): PlanRecord => ({
   cpuMillis: p.cpuMillis,
   memoryMb: p.memoryMb,
   maxMembers: p.maxMembers,
+  diskMb: p.diskMb,
   minimums: p.minimums,
 });
 

@@ -12,12 +12,12 @@ type Tx = Prisma.TransactionClient;
 export async function readQuotaState(tx: Tx, workspaceId: string, options: { lock: boolean; excludeResourceId?: string }): Promise<QuotaState> {
   const head = options.lock
     ? await tx.$queryRaw<LimitRow[]>`
-        SELECT p.cpu_millis, p.memory_mb, p.max_members, w.extra_cpu_millis, w.extra_memory_mb, w.extra_members
+        SELECT p.cpu_millis, p.memory_mb, p.max_members, p.disk_mb, w.extra_cpu_millis, w.extra_memory_mb, w.extra_members
         FROM workspaces w JOIN plans p ON p.id = w.plan_id
         WHERE w.id = ${workspaceId}::uuid AND w.deleted_at IS NULL
         FOR UPDATE OF w`
     : await tx.$queryRaw<LimitRow[]>`
-        SELECT p.cpu_millis, p.memory_mb, p.max_members, w.extra_cpu_millis, w.extra_memory_mb, w.extra_members
+        SELECT p.cpu_millis, p.memory_mb, p.max_members, p.disk_mb, w.extra_cpu_millis, w.extra_memory_mb, w.extra_members
         FROM workspaces w JOIN plans p ON p.id = w.plan_id
         WHERE w.id = ${workspaceId}::uuid AND w.deleted_at IS NULL`;
   const limits = head[0];
@@ -30,7 +30,7 @@ export async function readQuotaState(tx: Tx, workspaceId: string, options: { loc
       (SELECT COALESCE(SUM(disk_mb), 0)::int FROM reservations WHERE workspace_id = ${workspaceId}::uuid AND resource_id <> ${exclude}::uuid) AS disk,
       (SELECT COUNT(*)::int FROM memberships WHERE workspace_id = ${workspaceId}::uuid) AS members`;
   return {
-    plan: { cpuMillis: limits.cpu_millis, memoryMb: limits.memory_mb, maxMembers: limits.max_members },
+    plan: { cpuMillis: limits.cpu_millis, memoryMb: limits.memory_mb, maxMembers: limits.max_members, diskMb: limits.disk_mb },
     extras: { cpuMillis: limits.extra_cpu_millis, memoryMb: limits.extra_memory_mb, members: limits.extra_members },
     usage: { cpuMillis: usage!.cpu, memoryMb: usage!.memory, diskMb: usage!.disk, members: usage!.members },
   };
@@ -40,6 +40,7 @@ interface LimitRow {
   cpu_millis: number;
   memory_mb: number;
   max_members: number;
+  disk_mb: number | null;
   extra_cpu_millis: number;
   extra_memory_mb: number;
   extra_members: number;

@@ -2,12 +2,16 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AgentClient as _slipway_agent_v1_AgentClient, AgentDefinition as _slipway_agent_v1_AgentDefinition } from './slipway/agent/v1/Agent';
+import type { AppFolderUsage as _slipway_agent_v1_AppFolderUsage, AppFolderUsage__Output as _slipway_agent_v1_AppFolderUsage__Output } from './slipway/agent/v1/AppFolderUsage';
 import type { AppPowerRequest as _slipway_agent_v1_AppPowerRequest, AppPowerRequest__Output as _slipway_agent_v1_AppPowerRequest__Output } from './slipway/agent/v1/AppPowerRequest';
 import type { AppPowerResponse as _slipway_agent_v1_AppPowerResponse, AppPowerResponse__Output as _slipway_agent_v1_AppPowerResponse__Output } from './slipway/agent/v1/AppPowerResponse';
 import type { AppRoute as _slipway_agent_v1_AppRoute, AppRoute__Output as _slipway_agent_v1_AppRoute__Output } from './slipway/agent/v1/AppRoute';
 import type { ContainerEvent as _slipway_agent_v1_ContainerEvent, ContainerEvent__Output as _slipway_agent_v1_ContainerEvent__Output } from './slipway/agent/v1/ContainerEvent';
 import type { DeployEvent as _slipway_agent_v1_DeployEvent, DeployEvent__Output as _slipway_agent_v1_DeployEvent__Output } from './slipway/agent/v1/DeployEvent';
 import type { DeployResult as _slipway_agent_v1_DeployResult, DeployResult__Output as _slipway_agent_v1_DeployResult__Output } from './slipway/agent/v1/DeployResult';
+import type { DiskInfo as _slipway_agent_v1_DiskInfo, DiskInfo__Output as _slipway_agent_v1_DiskInfo__Output } from './slipway/agent/v1/DiskInfo';
+import type { FolderUsageRequest as _slipway_agent_v1_FolderUsageRequest, FolderUsageRequest__Output as _slipway_agent_v1_FolderUsageRequest__Output } from './slipway/agent/v1/FolderUsageRequest';
+import type { FolderUsageResponse as _slipway_agent_v1_FolderUsageResponse, FolderUsageResponse__Output as _slipway_agent_v1_FolderUsageResponse__Output } from './slipway/agent/v1/FolderUsageResponse';
 import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNodeInfoRequest__Output as _slipway_agent_v1_GetNodeInfoRequest__Output } from './slipway/agent/v1/GetNodeInfoRequest';
 import type { LabelFilter as _slipway_agent_v1_LabelFilter, LabelFilter__Output as _slipway_agent_v1_LabelFilter__Output } from './slipway/agent/v1/LabelFilter';
 import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from './slipway/agent/v1/ListManagedContainersRequest';
@@ -37,12 +41,16 @@ export interface ProtoGrpcType {
     agent: {
       v1: {
         Agent: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_AgentClient> & { service: _slipway_agent_v1_AgentDefinition }
+        AppFolderUsage: MessageTypeDefinition<_slipway_agent_v1_AppFolderUsage, _slipway_agent_v1_AppFolderUsage__Output>
         AppPowerRequest: MessageTypeDefinition<_slipway_agent_v1_AppPowerRequest, _slipway_agent_v1_AppPowerRequest__Output>
         AppPowerResponse: MessageTypeDefinition<_slipway_agent_v1_AppPowerResponse, _slipway_agent_v1_AppPowerResponse__Output>
         AppRoute: MessageTypeDefinition<_slipway_agent_v1_AppRoute, _slipway_agent_v1_AppRoute__Output>
         ContainerEvent: MessageTypeDefinition<_slipway_agent_v1_ContainerEvent, _slipway_agent_v1_ContainerEvent__Output>
         DeployEvent: MessageTypeDefinition<_slipway_agent_v1_DeployEvent, _slipway_agent_v1_DeployEvent__Output>
         DeployResult: MessageTypeDefinition<_slipway_agent_v1_DeployResult, _slipway_agent_v1_DeployResult__Output>
+        DiskInfo: MessageTypeDefinition<_slipway_agent_v1_DiskInfo, _slipway_agent_v1_DiskInfo__Output>
+        FolderUsageRequest: MessageTypeDefinition<_slipway_agent_v1_FolderUsageRequest, _slipway_agent_v1_FolderUsageRequest__Output>
+        FolderUsageResponse: MessageTypeDefinition<_slipway_agent_v1_FolderUsageResponse, _slipway_agent_v1_FolderUsageResponse__Output>
         GetNodeInfoRequest: MessageTypeDefinition<_slipway_agent_v1_GetNodeInfoRequest, _slipway_agent_v1_GetNodeInfoRequest__Output>
         LabelFilter: MessageTypeDefinition<_slipway_agent_v1_LabelFilter, _slipway_agent_v1_LabelFilter__Output>
         ListManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersRequest__Output>

@@ -6,6 +6,8 @@ import type { AppPowerRequest as _slipway_agent_v1_AppPowerRequest, AppPowerRequ
 import type { AppPowerResponse as _slipway_agent_v1_AppPowerResponse, AppPowerResponse__Output as _slipway_agent_v1_AppPowerResponse__Output } from '../../../slipway/agent/v1/AppPowerResponse';
 import type { ContainerEvent as _slipway_agent_v1_ContainerEvent, ContainerEvent__Output as _slipway_agent_v1_ContainerEvent__Output } from '../../../slipway/agent/v1/ContainerEvent';
 import type { DeployEvent as _slipway_agent_v1_DeployEvent, DeployEvent__Output as _slipway_agent_v1_DeployEvent__Output } from '../../../slipway/agent/v1/DeployEvent';
+import type { FolderUsageRequest as _slipway_agent_v1_FolderUsageRequest, FolderUsageRequest__Output as _slipway_agent_v1_FolderUsageRequest__Output } from '../../../slipway/agent/v1/FolderUsageRequest';
+import type { FolderUsageResponse as _slipway_agent_v1_FolderUsageResponse, FolderUsageResponse__Output as _slipway_agent_v1_FolderUsageResponse__Output } from '../../../slipway/agent/v1/FolderUsageResponse';
 import type { GetNodeInfoRequest as _slipway_agent_v1_GetNodeInfoRequest, GetNodeInfoRequest__Output as _slipway_agent_v1_GetNodeInfoRequest__Output } from '../../../slipway/agent/v1/GetNodeInfoRequest';
 import type { ListManagedContainersRequest as _slipway_agent_v1_ListManagedContainersRequest, ListManagedContainersRequest__Output as _slipway_agent_v1_ListManagedContainersRequest__Output } from '../../../slipway/agent/v1/ListManagedContainersRequest';
 import type { ListManagedContainersResponse as _slipway_agent_v1_ListManagedContainersResponse, ListManagedContainersResponse__Output as _slipway_agent_v1_ListManagedContainersResponse__Output } from '../../../slipway/agent/v1/ListManagedContainersResponse';
@@ -39,6 +41,21 @@ export interface AgentClient extends grpc.Client {
   appPower(argument: _slipway_agent_v1_AppPowerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
   appPower(argument: _slipway_agent_v1_AppPowerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
   appPower(argument: _slipway_agent_v1_AppPowerRequest, callback: grpc.requestCallback<_slipway_agent_v1_AppPowerResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Size and usage of apps' project folders (statfs of each folder's own file system, no scan).
+   */
+  FolderUsage(argument: _slipway_agent_v1_FolderUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  FolderUsage(argument: _slipway_agent_v1_FolderUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  FolderUsage(argument: _slipway_agent_v1_FolderUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  FolderUsage(argument: _slipway_agent_v1_FolderUsageRequest, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Size and usage of apps' project folders (statfs of each folder's own file system, no scan).
+   */
+  folderUsage(argument: _slipway_agent_v1_FolderUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  folderUsage(argument: _slipway_agent_v1_FolderUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  folderUsage(argument: _slipway_agent_v1_FolderUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
+  folderUsage(argument: _slipway_agent_v1_FolderUsageRequest, callback: grpc.requestCallback<_slipway_agent_v1_FolderUsageResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Identity and capacity of this server.
@@ -189,6 +206,11 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   AppPower: grpc.handleUnaryCall<_slipway_agent_v1_AppPowerRequest__Output, _slipway_agent_v1_AppPowerResponse>;
   
   /**
+   * Size and usage of apps' project folders (statfs of each folder's own file system, no scan).
+   */
+  FolderUsage: grpc.handleUnaryCall<_slipway_agent_v1_FolderUsageRequest__Output, _slipway_agent_v1_FolderUsageResponse>;
+  
+  /**
    * Identity and capacity of this server.
    */
   GetNodeInfo: grpc.handleUnaryCall<_slipway_agent_v1_GetNodeInfoRequest__Output, _slipway_agent_v1_NodeInfo>;
@@ -245,6 +267,7 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
 
 export interface AgentDefinition extends grpc.ServiceDefinition {
   AppPower: MethodDefinition<_slipway_agent_v1_AppPowerRequest, _slipway_agent_v1_AppPowerResponse, _slipway_agent_v1_AppPowerRequest__Output, _slipway_agent_v1_AppPowerResponse__Output>
+  FolderUsage: MethodDefinition<_slipway_agent_v1_FolderUsageRequest, _slipway_agent_v1_FolderUsageResponse, _slipway_agent_v1_FolderUsageRequest__Output, _slipway_agent_v1_FolderUsageResponse__Output>
   GetNodeInfo: MethodDefinition<_slipway_agent_v1_GetNodeInfoRequest, _slipway_agent_v1_NodeInfo, _slipway_agent_v1_GetNodeInfoRequest__Output, _slipway_agent_v1_NodeInfo__Output>
   ListManagedContainers: MethodDefinition<_slipway_agent_v1_ListManagedContainersRequest, _slipway_agent_v1_ListManagedContainersResponse, _slipway_agent_v1_ListManagedContainersRequest__Output, _slipway_agent_v1_ListManagedContainersResponse__Output>
   Noop: MethodDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopRequest__Output, _slipway_agent_v1_NoopResponse__Output>

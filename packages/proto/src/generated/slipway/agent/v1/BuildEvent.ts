@@ -4,7 +4,7 @@ import type { BuildResult as _slipway_agent_v1_BuildResult, BuildResult__Output 
 
 export interface BuildEvent {
   /**
-   * A log line (without its newline); empty on the last message, which carries the result.
+   * Log lines joined by \n (a batch, sent every 50 ms or 64 KB); empty on the last message, which carries the result.
    */
   'line'?: (string);
   'result'?: (_slipway_agent_v1_BuildResult | null);
@@ -12,7 +12,7 @@ export interface BuildEvent {
 
 export interface BuildEvent__Output {
   /**
-   * A log line (without its newline); empty on the last message, which carries the result.
+   * Log lines joined by \n (a batch, sent every 50 ms or 64 KB); empty on the last message, which carries the result.
    */
   'line': (string);
   'result': (_slipway_agent_v1_BuildResult__Output | null);

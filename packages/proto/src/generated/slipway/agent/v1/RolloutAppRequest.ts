@@ -28,6 +28,10 @@ export interface RolloutAppRequest {
    * Deployment tags whose images are no longer kept (older than the last five deployments).
    */
   'pruneImageRefs'?: (string)[];
+  /**
+   * Size of the project folder (MB): made at this size, grown to it when smaller (never shrunk). 0: 512.
+   */
+  'diskMb'?: (number);
 }
 
 export interface RolloutAppRequest__Output {
@@ -57,4 +61,8 @@ export interface RolloutAppRequest__Output {
    * Deployment tags whose images are no longer kept (older than the last five deployments).
    */
   'pruneImageRefs': (string)[];
+  /**
+   * Size of the project folder (MB): made at this size, grown to it when smaller (never shrunk). 0: 512.
+   */
+  'diskMb': (number);
 }

@@ -22,6 +22,11 @@ describe('apps converge to their last intent', () => {
     ws = await createWorkspace(client);
   });
 
+  // The plan's quota (CPU, memory, disk) holds a few apps: each test's app is deleted after it.
+  afterEach(async () => {
+    for (const a of (await client.get(appsPath())).body.data as { id: string }[]) await client.delete(`${appsPath()}/${a.id}`);
+  });
+
   afterAll(async () => {
     await p?.close();
   });

@@ -1,5 +1,6 @@
 import type { Config } from '@slipway/config';
 import {
+  AppConvergeService,
   AppPowerService,
   CrashWatchService,
   dependencyWarnings,
@@ -15,10 +16,11 @@ import {
   ReconcileService,
   systemClock,
   WorkspaceTeardownService,
+  LABELS,
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
@@ -26,6 +28,10 @@ import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
+
+/** After an exit, an app busy with a job is compared again this often, this many times (then the next pass does). */
+const EXIT_RECHECK_MS = 2_000;
+const EXIT_RECHECK_TRIES = 10;
 
 export interface WorkerRuntime {
   services: WorkerServices;
@@ -62,19 +68,19 @@ export async function startWorkerRuntime(
 
   const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
   const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
-  const reconcile = new ReconcileService({ nodes, owners: repos.owners, operations: repos.operationStore, agents, jobs, logger });
   const control = createRepositories(db, sql);
   // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
   const stores = createJobStores(db);
-  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
-  const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
-  const deployments = new DeploymentRunner({
+  // Per-app locks: one connection per app being worked on (waiters hold none), apart from the queries' pools.
+  const lockPool = createSqlPool(config.database.url, { max: config.worker.concurrency + 4, onError: onDbError });
+  const locks = new PgAppLocks(lockPool);
+  const secrets = new SecretBox(config.secrets.encryptionKey);
+  const converge = new AppConvergeService({
     apps: stores.apps,
     deployments: stores.deployments,
     env: control.env,
-    secrets: new SecretBox(config.secrets.encryptionKey),
+    secrets,
     agents,
-    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
@@ -89,8 +95,33 @@ export async function startWorkerRuntime(
     logger,
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
-  const power = new AppPowerService({ apps: stores.apps, agents, appsDomain: config.apps, clock: systemClock, stopGraceMs: options.apps?.stopGraceMs });
-  const crashes = new CrashWatchService({ apps: stores.apps, deployments: stores.deployments, agents, clock: systemClock, logger });
+  const reconcile = new ReconcileService({
+    nodes,
+    owners: repos.owners,
+    operations: repos.operationStore,
+    agents,
+    jobs,
+    logger,
+    apps: { apps: stores.apps, deployments: stores.deployments, converge, locks, routing },
+  });
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
+  const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
+  const deployments = new DeploymentRunner({
+    apps: stores.apps,
+    deployments: stores.deployments,
+    env: control.env,
+    secrets,
+    agents,
+    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
+    appsDomain: config.apps,
+    clock: systemClock,
+    logger,
+    locks,
+    converge,
+    ...options.apps,
+  });
+  const power = new AppPowerService({ apps: stores.apps, agents, converge, locks });
+  const crashes = new CrashWatchService({ apps: stores.apps, deployments: stores.deployments, agents, clock: systemClock, logger, locks });
   // Every job that owns an Operation row, by kind: the compiler refuses an operation job without its handler.
   const handlers: OperationHandlers = {
     'agent.noop': operations.noop,
@@ -128,9 +159,25 @@ export async function startWorkerRuntime(
     agents,
     logger,
     // An app's live container that exits on its own makes the app `crashed` (exit code, restarts, last lines).
+    // Then the app is compared with its containers at once (a container stopped behind the platform's back starts
+    // again; one Docker is restarting is left to its backoff).
     onExit: (node, e) => {
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
-      crashes.containerExited(node, e).catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'));
+      const appId = e.labels[LABELS.app];
+      const why = `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`;
+      // An app whose lock is held (a rollout, a power job) is compared again shortly: its holder may have looked
+      // before this exit.
+      const compare = async (tries: number): Promise<void> => {
+        if (!appId || stopped) return;
+        if ((await reconcile.reconcileApp(node, appId, why)) !== null || tries <= 1) return;
+        await new Promise((r) => setTimeout(r, EXIT_RECHECK_MS).unref());
+        await compare(tries - 1);
+      };
+      crashes
+        .containerExited(node, e)
+        .catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'))
+        .then(() => compare(EXIT_RECHECK_TRIES))
+        .catch((err: Error) => logger.warn({ appId, err: err.message }, 'could not compare the app with its containers after an exit'));
     },
     // A snapshot comes first on every stream and again after the node's Docker engine restarted (exits may have been
     // missed, the restart policy may have brought containers back): reconciliation compares the records with it now.
@@ -143,6 +190,7 @@ export async function startWorkerRuntime(
         .catch((err: Error) => logger.warn({ err: err.message }, 'could not queue a reconciliation after a snapshot'));
     },
   });
+  let stopped = false;
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
 
   return {
@@ -152,12 +200,14 @@ export async function startWorkerRuntime(
     pool,
     db,
     close: async () => {
+      stopped = true;
       events.stop();
       await pool.close();
       await jobs.close();
       agents.close();
       await db.$disconnect();
       await sql.end();
+      await lockPool.end();
       connection.disconnect();
     },
   };

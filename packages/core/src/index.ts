@@ -50,6 +50,8 @@ export * from './apps/deployment.service';
 export * from './apps/deploy-log';
 export * from './apps/image-sources';
 export * from './apps/deployment-runner';
+export * from './apps/app-locks';
+export * from './apps/app-converge.service';
 export * from './apps/app-power.service';
 export * from './apps/crash-watch.service';
 export * from './apps/routing.service';

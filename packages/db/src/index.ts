@@ -5,5 +5,5 @@ export { createRepositories, type Repositories } from './repositories';
 export { createSqlPool, type PoolOptions, type SqlPool } from './sql-pool';
 export { isDatabaseUnavailable } from './availability';
 export * from './agents';
-export { createJobStores, type JobStores } from './jobs';
+export { createJobStores, PgAppLocks, type JobStores } from './jobs';
 export { databaseFigures, type DatabaseFigures } from './figures';

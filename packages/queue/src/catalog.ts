@@ -65,7 +65,8 @@ const repeatable = (schedule: JobSchedule): JobDefinition<EmptyPayload> => ({ qu
 export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'agent.noop': operationJob('agent', 5, 500),
   'node.check-health': repeatable({ every: 15_000 }),
-  'reconcile.run': repeatable({ every: 60_000 }),
+  // Apps are compared with their containers at least this often (config SLIPWAY_RECONCILE_INTERVAL_MS sets it).
+  'reconcile.run': repeatable({ every: 30_000 }),
   // Retried, since every step is idempotent.
   'workspace.teardown': operationJob('maintenance', 5, 2_000),
   'plan.suspend-expired': repeatable({ every: PLAN_SUSPEND_EXPIRED_EVERY_MS }),

@@ -64,7 +64,7 @@ export async function startTestPlatform(
   const db = createDb(database.url);
   await insertNode(db, agent);
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));
-  const logger = createLogger('platform-test', 'silent');
+  const logger = createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const worker = await startWorkerRuntime(config, logger, {
     schedule: false,
     apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000, ...(options.maxLogBytes ? { maxLogBytes: options.maxLogBytes } : {}) },
@@ -92,6 +92,9 @@ export async function startTestPlatform(
     viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
     async close() {
       await stopServer();
+      // The workers first: they would take the removals below for drift and recreate the containers (and the network
+      // would stay behind, in use).
+      await worker.close();
       // Everything this platform left on the server goes (its own label only: other runs on the engine keep theirs):
       // containers, networks, app image tags, routes.
       const apps = (await db.app.findMany({ select: { id: true } })).map((a) => a.id);
@@ -106,7 +109,6 @@ export async function startTestPlatform(
         }
         await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`, { method: 'DELETE' }).catch(() => undefined);
       }
-      await worker.close();
       agents.close();
       await jobs.close();
       await agent.stop();

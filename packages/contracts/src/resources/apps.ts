@@ -70,8 +70,8 @@ export const App = {
   additionalProperties: false,
   required: [
     'id', 'workspaceId', 'name', 'slug', 'kind', 'source', 'image', 'port', 'cpuMillis', 'memoryMb', 'disk', 'url', 'subdomain',
-    'github', 'buildCommand', 'startCommand', 'rootDirectory', 'desiredState', 'status', 'statusDetail', 'currentDeployment',
-    'runningSince', 'createdAt', 'updatedAt',
+    'github', 'buildCommand', 'startCommand', 'rootDirectory', 'desiredState', 'generation', 'status', 'statusDetail',
+    'currentDeployment', 'runningSince', 'createdAt', 'updatedAt',
   ],
   properties: {
     id: Uuid,
@@ -104,7 +104,12 @@ export const App = {
     buildCommand: { type: ['string', 'null'], description: 'the build command the next deployment uses; null: detected' },
     startCommand: { type: ['string', 'null'], description: 'the start command the next deployment uses; null: detected' },
     rootDirectory: { type: ['string', 'null'], description: 'the folder of the upload the next deployment builds from; null: its root' },
-    desiredState: { type: 'string', enum: ['running', 'stopped'] },
+    desiredState: { type: 'string', enum: ['running', 'stopped'], description: 'what the last accepted intent asked for (deploy, rollback, start, restart: running; stop: stopped)' },
+    generation: {
+      type: 'integer',
+      minimum: 0,
+      description: 'bumped by every accepted intent (deploy, rollback, start, stop, restart, delete): the intent with the highest generation wins, whatever order the work runs in',
+    },
     status: AppStatus,
     statusDetail: StatusDetail,
     currentDeployment: { anyOf: [Deployment, { type: 'null' }], description: 'the deployment now in use (null before the first goes live)' },

@@ -1,5 +1,6 @@
 // What the app and deployment services need of storage and of the jobs; packages/db implements the repositories.
 import type { AppStatus, DeploymentStatus, StatusDetail } from '@slipway/contracts';
+import type { OperationJobName } from '../jobs';
 import type { NodeRecord } from '../nodes/node.ports';
 
 export type { AppStatus, DeploymentStatus, StatusDetail };
@@ -30,6 +31,8 @@ export interface AppRecord {
   github: Record<string, unknown> | null;
   status: AppStatus;
   desiredState: 'running' | 'stopped';
+  /** Bumped in the transaction that records every intent: the intent accepted last wins. */
+  generation: number;
   statusDetail: StatusDetail;
   currentDeploymentId: string | null;
   runningSince: Date | null;
@@ -104,9 +107,20 @@ export interface AppRepository {
   markDeleted(scope: AppScope, now: Date): Promise<AppRecord | null>;
   /** Status (and optionally desired state, detail, runningSince) of an app, unconditionally. */
   setState(scope: AppScope, state: AppStateChange): Promise<void>;
+  /**
+   * Records an intent (start, stop, restart) in one transaction: the generation bumped, the desired state set and,
+   * when given, the Operation row of its job, whose payload gets the new generation. null when the app is not in this
+   * workspace (or deleted). `app` is the app as this intent left it (a later intent may have changed it since).
+   */
+  recordIntent(scope: AppScope, intent: AppIntent): Promise<{ app: AppWithDeployment; operationId: string | null } | null>;
   /** The node the workspace is placed on; null when it has none. */
   /** The workspace's server, with its data disk as last reported (null before the first report). */
   nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string; disk: NodeRecord['disk'] } | null>;
+}
+
+export interface AppIntent {
+  desiredState: 'running' | 'stopped';
+  operation?: { kind: OperationJobName; nodeId: string | null; payload: Record<string, unknown> };
 }
 
 export type AppStateChange = { status?: AppStatus; desiredState?: 'running' | 'stopped'; statusDetail?: StatusDetail; runningSince?: Date | null };
@@ -123,6 +137,11 @@ export interface AppJobStore {
   /** The node the workspace is placed on; null when it has none. */
   nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
   setState(appId: string, state: AppStateChange): Promise<void>;
+  /**
+   * A state change only while the app still has this current deployment and desired state (a conditional update):
+   * an exit seen just before a deployment went live must not mark the new one crashed. false when it did not match.
+   */
+  setStateIf(appId: string, expected: { currentDeploymentId: string; desiredState: 'running' | 'stopped' }, state: AppStateChange): Promise<boolean>;
 }
 
 export interface EnvRecord {
@@ -194,6 +213,8 @@ export interface DeploymentJobStore {
   /** Deployments of the app that have an image on the server, newest first. */
   withImages(appId: string): Promise<DeploymentRecord[]>;
   markImagesGone(deploymentIds: string[]): Promise<void>;
+  /** The apps among `appIds` with a deployment queued, building or deploying. */
+  appsWithDeploymentsInFlight(appIds: string[]): Promise<Set<string>>;
 }
 
 export type PowerAction = 'start' | 'stop' | 'restart';
@@ -202,6 +223,8 @@ export interface AppPowerRequest {
   workspaceId: string;
   appId: string;
   action: PowerAction;
+  /** The app's generation this intent made (rows recorded before generations existed have none). */
+  generation?: number;
 }
 /** The payload of an `app.teardown` Operation row. */
 export interface AppTeardownRequest {

@@ -219,20 +219,31 @@ export class AppService {
     return this.power(access, appId, 'restart');
   }
 
+  /**
+   * An intent on the app's power: the generation bump, the desired state and the `app.power` Operation row are one
+   * transaction, so the order requests were accepted in is the order of their generations. The job reads the app's
+   * desired state when it runs (AppConvergeService), not the action it was queued with, so whatever order the jobs
+   * run in, the intent accepted last wins.
+   */
   private async power(access: WorkspaceAccess, appId: string, action: PowerAction): Promise<App> {
     const app = await this.find(access, appId);
     const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
     if (action !== 'stop' && !live) throw new AppError('app_not_deployed', 'The app has no live deployment');
     const scope = { workspaceId: access.workspace.id, appId: app.id };
-    await this.deps.apps.setState(scope, { desiredState: action === 'stop' ? 'stopped' : 'running' });
-    if (live) {
-      const payload: AppPowerRequest = { ...scope, action };
-      const op = await this.deps.operations.record({ workspaceId: access.workspace.id }, { kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } });
-      await this.deps.jobs.enqueue(APP_POWER_JOB, { operationId: op.id }, { jobId: op.id });
-    } else {
+    const desiredState = action === 'stop' ? 'stopped' : 'running';
+    // Even with no live deployment a stop is recorded with a job: a deployment in flight goes live under the app's
+    // lock and its job converges afterwards; with nothing deployed the job finds nothing to do.
+    const payload: AppPowerRequest = { ...scope, action };
+    const recorded = await this.deps.apps.recordIntent(scope, { desiredState, operation: { kind: APP_POWER_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } } });
+    if (!recorded?.operationId) throw notFoundApp();
+    let answer = recorded.app;
+    if (!live && app.status !== 'deploying') {
       await this.deps.apps.setState(scope, { status: 'stopped', runningSince: null });
+      answer = { ...answer, status: 'stopped', runningSince: null };
     }
-    return this.get(access, app.id);
+    await this.deps.jobs.enqueue(APP_POWER_JOB, { operationId: recorded.operationId }, { jobId: recorded.operationId });
+    // The app as this intent left it: its generation says where it stands among concurrent requests.
+    return this.dto(answer);
   }
 
   /** The runtime output of the current container, numbered from its start, in chunks (phase runtime). */

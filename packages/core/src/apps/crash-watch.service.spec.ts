@@ -11,7 +11,7 @@ function setup(status: DeploymentStatus = 'live') {
   const app = { id: 'a-1', currentDeploymentId: 'd-1', desiredState: 'running', status: 'running', statusDetail: null, deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
   const states: AppStateChange[] = [];
   const logs: LogLineRecord[] = [];
-  const apps = { getById: async () => ({ ...app, currentDeployment: d }), setState: async (_id: string, s: AppStateChange) => void states.push(s) } as unknown as AppJobStore;
+  const apps = { getById: async () => ({ ...app, currentDeployment: d }), setState: async (_id: string, s: AppStateChange) => void states.push(s), setStateIf: async (_id: string, _e: unknown, s: AppStateChange) => (states.push(s), true) } as unknown as AppJobStore;
   const deployments: Pick<DeploymentJobStore, 'move' | 'logState' | 'appendLogs'> = {
     move: async (_id, from, to, changes) => {
       if (!from.includes(d.status)) return null;

@@ -2,6 +2,7 @@ import type { StatusDetail } from '@slipway/contracts';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } from '../ports/agents';
 import type { Clock } from '../ports/clock';
+import type { AppLocks } from './app-locks';
 import type { AppJobStore, DeploymentJobStore } from './app.ports';
 import { DeployLog } from './deploy-log';
 import { isInUse } from './deployment-state';
@@ -9,8 +10,12 @@ import { MAX_LOG_LINE } from './log-lines';
 
 /** Last log lines kept in a crashed app's statusDetail. */
 const CRASH_TAIL_LINES = 20;
-/** Exit codes of a container stopped by the platform (SIGTERM, then SIGKILL after the grace period). */
-const STOPPED_BY_PLATFORM = new Set([137, 143]);
+/**
+ * Exit codes of a container stopped by the platform (SIGTERM, then SIGKILL after the grace period): 143 and 137, or 0
+ * from an app that handles SIGTERM and exits cleanly. An app that exits 0 on its own is restarted by Docker: the next
+ * comparison sees it `restarting` and shows it crashed.
+ */
+const STOPPED_BY_PLATFORM = new Set([0, 137, 143]);
 /** A release whose container exits on its own this soon after going live is reported on the deployment too. */
 export const RELEASE_CRASH_WINDOW_MS = 60_000;
 
@@ -22,6 +27,8 @@ export interface CrashWatchDeps {
   logger: Logger;
   /** Default RELEASE_CRASH_WINDOW_MS. */
   releaseCrashWindowMs?: number;
+  /** An exit while a job holds the app is the platform's doing (the job writes what the agent reports). */
+  locks?: AppLocks;
 }
 
 /**
@@ -38,6 +45,18 @@ export class CrashWatchService {
    * restart policy brings the container back with backoff.
    */
   async containerExited(node: AgentTarget, e: ContainerExitEvent): Promise<void> {
+    const appId = e.labels[LABELS.app];
+    if (!appId) return;
+    // While a job holds the app (a restart, a stop, a rollout), its exits are the platform's doing: the job, or the
+    // comparison that follows the event, writes the status the agent reports.
+    if (this.deps.locks) {
+      await this.deps.locks.tryWithApp(appId, () => this.record(node, e));
+      return;
+    }
+    await this.record(node, e);
+  }
+
+  private async record(node: AgentTarget, e: ContainerExitEvent): Promise<void> {
     const appId = e.labels[LABELS.app];
     const deploymentId = e.labels[LABELS.deployment];
     if (!appId || !deploymentId) return;
@@ -60,8 +79,9 @@ export class CrashWatchService {
       tail: tail.slice(-MAX_LOG_LINE),
       at: new Date(e.atMs).toISOString(),
     };
-    await this.deps.apps.setState(app.id, { status: 'crashed', statusDetail: detail, runningSince: null });
-    await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
+    // Conditional: a deployment that went live since the app was read (its rollout retires this container) wins.
+    const marked = await this.deps.apps.setStateIf(app.id, { currentDeploymentId: deploymentId, desiredState: 'running' }, { status: 'crashed', statusDetail: detail, runningSince: null });
+    if (marked) await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
   }
 
   /** live → crashed when the exit came within the window after the deployment went live; once per deployment. */

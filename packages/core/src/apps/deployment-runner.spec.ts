@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../auth/secret-box';
 import type { AgentGateway, RolloutInput } from '../ports/agents';
 import type { AppJobStore, AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
+import { AppConvergeService } from './app-converge.service';
+import { InProcessAppLocks } from './app-locks';
 import { DeploymentRunner } from './deployment-runner';
 import { canMoveDeployment } from './deployment-state';
 import { imageSources } from './image-sources';
@@ -19,7 +21,7 @@ function deployment(over: Partial<DeploymentRecord>): DeploymentRecord {
 }
 
 /** Deployment rows in memory; every move is checked against the state table, as the production moves are. */
-function setup(rows: DeploymentRecord[]) {
+function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stopped' } = {}) {
   const byId = new Map(rows.map((d) => [d.id, d]));
   const moves: [DeploymentStatus, DeploymentStatus][] = [];
   const move = (id: string, from: readonly DeploymentStatus[], to: DeploymentStatus, changes: Partial<DeploymentRecord> = {}) => {
@@ -34,39 +36,58 @@ function setup(rows: DeploymentRecord[]) {
   const deployments: DeploymentJobStore = {
     get: async (id) => byId.get(id) ?? null,
     move: async (id, from, to, changes) => move(id, from, to, changes),
-    goLive: async (id, changes) => move(id, ['deploying'], 'live', changes),
+    goLive: async (id, changes) => {
+      const d = move(id, ['deploying'], 'live', changes);
+      if (d) Object.assign(app, { currentDeploymentId: d.id, currentDeployment: d, status: 'running' });
+      return d;
+    },
     logState: async () => ({ lastSeq: 0, bytes: 0 }),
     appendLogs: async () => undefined,
     withImages: async (appId) => [...byId.values()].filter((d) => d.appId === appId && d.imageId && d.imageAvailable),
     markImagesGone: async () => undefined,
+    appsWithDeploymentsInFlight: async () => new Set<string>(),
   };
-  const app = { id: 'a-1', workspaceId: 'w-1', kind: 'web', subdomain: 'web-w', healthPath: null, currentDeploymentId: null, currentDeployment: null, desiredState: 'running', status: 'idle', deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
+  const app = { id: 'a-1', workspaceId: 'w-1', kind: 'web', subdomain: 'web-w', healthPath: null, currentDeploymentId: null, currentDeployment: null, desiredState: o.desiredState ?? 'running', status: 'idle', generation: 1, deletedAt: null } as unknown as AppWithDeployment & { deletedAt: null };
   const apps: AppJobStore = {
     getById: async () => app,
     listOnNode: async () => [],
     nodeOf: async () => ({ id: 'n-1', name: 'n1', grpcAddress: '127.0.0.1:1' }),
-    setState: async () => undefined,
+    setState: async (_id, s) => void Object.assign(app, s),
+    setStateIf: async (_id, _expected, s) => (Object.assign(app, s), true),
   };
   const rollouts: RolloutInput[] = [];
+  const powers: string[] = [];
+  let state = 'running';
   const prepared: { image: string; localOnly: boolean }[] = [];
   const agents = {
     // The agent names the image; core must use the tag it answers, whatever it looks like.
     prepareImage: async (_t, input) => (prepared.push({ image: input.image, localOnly: input.localOnly }), { imageId: `sha256:${input.deploymentId}`, imageRef: `agent-tag/${input.deploymentId}`, containerId: '', hostPort: 0 }),
     rolloutApp: async (_t, input) => (rollouts.push(input), { imageId: '', imageRef: input.imageRef, containerId: 'c-1', hostPort: 20001 }),
+    listManagedContainers: async () =>
+      rollouts.map((r) => ({ id: 'c-1', name: `/slipway-app-${r.deploymentId}`, image: r.imageRef, state, labels: { 'slipway.app': r.appId, 'slipway.deployment': r.deploymentId }, createdAtMs: 0 })),
+    appPower: async (_t, input) => {
+      powers.push(`${input.action} ${input.containerId}`);
+      state = input.action === 'stop' ? 'exited' : 'running';
+    },
   } as Partial<AgentGateway> as AgentGateway;
   const env: EnvRepository = { list: async () => [], replace: async () => [] };
+  const secrets = new SecretBox(randomBytes(32));
+  const appsDomain = { domain: 'apps.test', scheme: 'http' as const };
+  const converge = new AppConvergeService({ apps, deployments, env, secrets, agents, appsDomain, clock: () => at, logger: quiet });
   const runner = new DeploymentRunner({
     apps,
     deployments,
     env,
-    secrets: new SecretBox(randomBytes(32)),
+    secrets,
     agents,
+    locks: new InProcessAppLocks(),
+    converge,
     sources: imageSources({ agents, deployments }),
     appsDomain: { domain: 'apps.test', scheme: 'http' },
     clock: () => at,
     logger: quiet,
   });
-  return { runner, byId, moves, rollouts, prepared };
+  return { runner, byId, moves, rollouts, prepared, powers, app };
 }
 
 describe('DeploymentRunner', () => {
@@ -80,6 +101,24 @@ describe('DeploymentRunner', () => {
     ]);
     expect(rollouts[0]!.imageRef).toBe('agent-tag/d-1');
     expect(byId.get('d-1')).toMatchObject({ status: 'live', imageId: 'sha256:d-1', imageRef: 'agent-tag/d-1', containerId: 'c-1' });
+  });
+
+  it('a stop accepted during the deployment wins: live, but no route and the new container stopped; the app stays stopped', async () => {
+    const { runner, byId, rollouts, powers, app } = setup([deployment({})], { desiredState: 'stopped' });
+    expect(await runner.run('d-1')).toEqual({ status: 'live' });
+    expect(byId.get('d-1')!.status).toBe('live');
+    expect(rollouts[0]!.routeHost).toBe('');
+    expect(powers).toEqual(['stop c-1']);
+    expect(app).toMatchObject({ desiredState: 'stopped', status: 'stopped', currentDeploymentId: 'd-1' });
+  });
+
+  it('a deployment that becomes ready after a later one went live is superseded without a rollout', async () => {
+    const later = deployment({ id: 'd-2', number: 2, status: 'live', containerId: 'c-2', imageId: 'sha256:2', imageRef: 'agent-tag/d-2' });
+    const { runner, byId, rollouts, app } = setup([deployment({}), later]);
+    Object.assign(app, { currentDeploymentId: 'd-2', currentDeployment: later });
+    expect(await runner.run('d-1')).toEqual({ status: 'superseded' });
+    expect(byId.get('d-1')!.status).toBe('superseded');
+    expect(rollouts).toEqual([]);
   });
 
   it('a rollback uses the stored tag of the earlier deployment, locally only', async () => {

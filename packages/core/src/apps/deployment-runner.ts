@@ -4,6 +4,8 @@ import type { Logger } from '../logging';
 import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
+import { journalIdOf, type AppConvergeService } from './app-converge.service';
+import type { AppLocks } from './app-locks';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
 import { DeployLog } from './deploy-log';
 import { deploymentSources, isDeploymentFinished, isInUse } from './deployment-state';
@@ -33,6 +35,10 @@ export interface DeploymentRunnerDeps {
   stopGraceMs?: number;
   /** Build and deploy log a deployment keeps (config.logs.maxBytesPerDeployment); default 10 MB. */
   maxLogBytes?: number;
+  /** The rollout, going live and what follows hold the app's lock: power jobs and repairs wait for it. */
+  locks: AppLocks;
+  /** Once live, the app's containers follow its desired state as it is then (a stop accepted meanwhile wins). */
+  converge: AppConvergeService;
 }
 
 /**
@@ -76,7 +82,8 @@ export class DeploymentRunner {
         if (!deploying) return this.cancelled(app, log, 'Cancelled before the rollout');
       }
       if (!image) throw new AppError('image_unavailable', 'The deployment has no image on the server');
-      return await this.rollout(target, app, d, image, log);
+      const ready = image;
+      return await this.deps.locks.withApp(app.id, () => this.rollout(target, app, d, ready, log));
     } catch (e) {
       const reason = (e as Error).message;
       if (e instanceof AppError && e.code === 'rollout_failed') {
@@ -109,16 +116,30 @@ export class DeploymentRunner {
     await this.fail(d, await this.deps.apps.getById(d.appId), INTERRUPTED_REASON);
   }
 
-  /** The deploy phase: a new container from the stored image, ready on its port, then the deployment goes live. */
+  /**
+   * The deploy phase, under the app's lock: a new container from the stored image, ready on its port, then the
+   * deployment goes live. It goes live whatever the app's desired state (so that a later start is instant), but the
+   * route moves only for an app meant to run, and once live the containers follow the desired state as it is then:
+   * a stop accepted while the deployment ran leaves the app stopped, with no route and no running container.
+   */
   private async rollout(
     target: { name: string; grpcAddress: string },
-    app: AppWithDeployment,
+    stale: AppWithDeployment,
     d: DeploymentRecord,
     image: { imageId: string; imageRef: string },
     log: DeployLog,
   ): Promise<{ status: string }> {
+    const app = (await this.deps.apps.getById(stale.id)) ?? stale;
+    if (app.currentDeployment && app.currentDeployment.number > d.number) {
+      // Requested earlier, ready later: the deployment requested last is the one that stays live.
+      const moved = await this.move(d.id, 'superseded', { finishedAt: this.deps.clock() });
+      log.add('deploy', `Deployment #${app.currentDeployment.number}, requested later, went live first: this one is superseded without a rollout`);
+      await log.flush();
+      return { status: moved ? 'superseded' : ((await this.deps.deployments.get(d.id))?.status ?? 'unknown') };
+    }
     const prune = await this.imagesToPrune(app, d);
-    const route = app.kind === 'web' && app.subdomain && d.port ? appHost(app.subdomain, this.deps.appsDomain) : '';
+    const wanted = app.desiredState === 'running';
+    const route = wanted && app.kind === 'web' && app.subdomain && d.port ? appHost(app.subdomain, this.deps.appsDomain) : '';
     log.add('deploy', `Starting a container (${d.cpuMillis} millis of vCPU, ${d.memoryMb} MB)`);
     const result = await this.deps.agents.rolloutApp(
       target,
@@ -147,6 +168,10 @@ export class DeploymentRunner {
       this.deps.clock(),
     );
     if (prune.length) await this.deps.deployments.markImagesGone(prune.map((p) => p.id));
+    if (live) {
+      const { actions } = await this.deps.converge.converge(target, app.id, { operationId: `${d.id}-converge`, settleDeploying: true });
+      if (actions.some((a) => a.kind === 'stop')) log.add('deploy', 'The app was stopped meanwhile: its new container is stopped, with no route');
+    }
     log.add('deploy', live ? 'Live' : 'The deployment was no longer deploying; nothing changed');
     await log.close();
     return { status: live?.status ?? 'unknown' };
@@ -175,12 +200,28 @@ export class DeploymentRunner {
     return { status: 'failed' };
   }
 
+  /**
+   * After a failed or cancelled deployment: an app with nothing live is `failed`; one with a live deployment shows
+   * what its container does, brought to the desired state first (under the app's lock).
+   */
   private async settleApp(app: AppWithDeployment): Promise<void> {
     const fresh = await this.deps.apps.getById(app.id);
     if (!fresh || fresh.deletedAt) return;
-    const live = isInUse(fresh.currentDeployment?.status);
-    const status = !live ? 'failed' : fresh.desiredState === 'stopped' ? 'stopped' : fresh.status === 'crashed' ? 'crashed' : 'running';
-    await this.deps.apps.setState(fresh.id, { status: fresh.status === 'idle' && !live ? 'failed' : status });
+    if (!isInUse(fresh.currentDeployment?.status)) {
+      await this.deps.apps.setState(fresh.id, { status: 'failed' });
+      return;
+    }
+    try {
+      const node = await this.deps.apps.nodeOf(fresh.workspaceId);
+      if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
+      const target = { name: node.name, grpcAddress: node.grpcAddress };
+      await this.deps.locks.withApp(fresh.id, () =>
+        this.deps.converge.converge(target, fresh.id, { operationId: journalIdOf(`settle-${fresh.currentDeploymentId}-${fresh.generation}`), settleDeploying: true }),
+      );
+    } catch (e) {
+      // The server did not answer: the status stays as it was until the next reconcile pass compares it.
+      this.deps.logger.warn({ appId: fresh.id, err: (e as Error).message }, 'could not compare the app with its container after a failed deployment');
+    }
   }
 
   /** Deployments whose images go: all but the live one and the newest others, KEPT_IMAGES in all with the new one. */

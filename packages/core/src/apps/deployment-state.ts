@@ -9,7 +9,8 @@ import { stateTable } from '../state-table';
 export const DEPLOYMENT_TRANSITIONS: Record<DeploymentStatus, readonly DeploymentStatus[]> = {
   queued: ['building', 'cancelled', 'failed'],
   building: ['building', 'deploying', 'cancelled', 'failed'],
-  deploying: ['deploying', 'live', 'failed'],
+  // deploying → superseded: a later deployment of the app went live first (the last requested wins, no rollout).
+  deploying: ['deploying', 'live', 'superseded', 'failed'],
   live: ['superseded', 'crashed'],
   // Still the app's current deployment (its container restarts with backoff) until another goes live.
   crashed: ['superseded'],

@@ -50,6 +50,7 @@ export function toApp(a: AppWithDeployment, apps: AppsDomain, usedMb: number | n
     startCommand: a.startCommand,
     rootDirectory: a.rootDirectory,
     desiredState: a.desiredState,
+    generation: a.generation,
     status: a.status,
     statusDetail: a.statusDetail,
     currentDeployment: a.currentDeployment ? toDeployment(a.currentDeployment) : null,

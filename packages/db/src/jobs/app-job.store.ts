@@ -16,9 +16,12 @@ export class PrismaAppJobStore implements AppJobStore {
     );
   }
 
+  /** An app of a deleted workspace counts as deleted (its workspace's teardown removes it): nothing converges it. */
   async getById(appId: string): Promise<(AppWithDeployment & { deletedAt: Date | null }) | null> {
-    const a = await this.db.app.findUnique({ where: { id: appId } });
-    return a ? { ...(await withDeployments(this.db, [a]))[0]!, deletedAt: a.deletedAt } : null;
+    const found = await this.db.app.findUnique({ where: { id: appId }, include: { workspace: { select: { deletedAt: true } } } });
+    if (!found) return null;
+    const { workspace, ...a } = found;
+    return { ...(await withDeployments(this.db, [a]))[0]!, deletedAt: a.deletedAt ?? workspace.deletedAt };
   }
 
   async nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string } | null> {
@@ -28,5 +31,13 @@ export class PrismaAppJobStore implements AppJobStore {
 
   async setState(appId: string, state: AppStateChange): Promise<void> {
     await this.db.app.updateMany({ where: { id: appId }, data: appStateData(state) });
+  }
+
+  async setStateIf(appId: string, expected: { currentDeploymentId: string; desiredState: 'running' | 'stopped' }, state: AppStateChange): Promise<boolean> {
+    const { count } = await this.db.app.updateMany({
+      where: { id: appId, currentDeploymentId: expected.currentDeploymentId, desiredState: expected.desiredState, deletedAt: null },
+      data: appStateData(state),
+    });
+    return count > 0;
   }
 }

@@ -5,7 +5,8 @@ import { toDeploymentRecord } from '../repositories/app-rows';
 
 /**
  * Deployments, job side: keyed by the deployment id the `deployment.run` job carries (the worker holds the row).
- * Conditional moves, `goLive` in one transaction (live, the previous live superseded, the app's pointer and status),
+ * Conditional moves, `goLive` in one transaction (live, the previous live superseded, the app's pointer and status;
+ * never its desired state),
  * the build/deploy log, the images kept on the server.
  */
 export class PrismaDeploymentJobStore implements DeploymentJobStore {
@@ -37,7 +38,9 @@ export class PrismaDeploymentJobStore implements DeploymentJobStore {
       await tx.deployment.updateMany({ where: { appId: d.appId, status: { in: ['live', 'crashed'] }, id: { not: d.id } }, data: { status: 'superseded' } });
       await tx.app.updateMany({
         where: { id: d.appId },
-        data: { currentDeploymentId: d.id, status: 'running', desiredState: 'running', statusDetail: Prisma.DbNull, runningSince: now },
+        // The desired state is left as the last intent set it: a stop accepted during the deployment wins (the
+        // runner stops the new container at once, under the app's lock). The container answered: it runs.
+        data: { currentDeploymentId: d.id, status: 'running', statusDetail: Prisma.DbNull, runningSince: now },
       });
       return toDeploymentRecord(d);
     });
@@ -57,6 +60,16 @@ export class PrismaDeploymentJobStore implements DeploymentJobStore {
   async withImages(appId: string): Promise<DeploymentRecord[]> {
     const rows = await this.db.deployment.findMany({ where: { appId, imageAvailable: true, imageId: { not: null } }, orderBy: { number: 'desc' } });
     return rows.map(toDeploymentRecord);
+  }
+
+  async appsWithDeploymentsInFlight(appIds: string[]): Promise<Set<string>> {
+    if (appIds.length === 0) return new Set();
+    const rows = await this.db.deployment.findMany({
+      where: { appId: { in: appIds }, status: { in: ['queued', 'building', 'deploying'] } },
+      select: { appId: true },
+      distinct: ['appId'],
+    });
+    return new Set(rows.map((r) => r.appId));
   }
 
   async markImagesGone(deploymentIds: string[]): Promise<void> {

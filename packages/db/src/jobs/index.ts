@@ -1,5 +1,6 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
+import { PgAppLocks } from './app-locks';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
@@ -19,4 +20,4 @@ export function createJobStores(db: Db) {
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

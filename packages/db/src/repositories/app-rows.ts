@@ -51,6 +51,7 @@ export const toAppRecord = (a: AppRow): AppRecord => ({
   github: (a.github as Record<string, unknown> | null) ?? null,
   status: a.status as AppStatus,
   desiredState: a.desiredState as AppRecord['desiredState'],
+  generation: a.generation,
   statusDetail: (a.statusDetail as StatusDetail) ?? null,
   currentDeploymentId: a.currentDeploymentId,
   runningSince: a.runningSince,

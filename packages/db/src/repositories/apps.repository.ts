@@ -1,7 +1,7 @@
-import type { AppChanges, AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp, NodeRecord } from '@slipway/core';
+import type { AppChanges, AppIntent, AppRecord, AppRepository, AppScope, AppStateChange, AppWithDeployment, NewApp, NodeRecord } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
-import { appStateData, isUniqueViolation, toAppRecord, withDeployments } from './app-rows';
+import { appStateData, isUniqueViolation, toAppRecord, toDeploymentRecord, withDeployments } from './app-rows';
 
 /** Apps, request side: every method is scoped by the workspace. Deleted apps keep their row with `deletedAt`. */
 export class PrismaAppRepository implements AppRepository {
@@ -46,7 +46,7 @@ export class PrismaAppRepository implements AppRepository {
   async markDeleted(scope: AppScope, now: Date): Promise<AppRecord | null> {
     // The slug and subdomain are freed for new apps: the deleted row keeps its id-suffixed slug only.
     const rows = await this.db.$queryRaw<{ id: string }[]>`
-      UPDATE apps SET deleted_at = ${now}, subdomain = NULL, slug = slug || '~' || id::text, desired_state = 'stopped', updated_at = ${now}
+      UPDATE apps SET deleted_at = ${now}, subdomain = NULL, slug = slug || '~' || id::text, desired_state = 'stopped', generation = generation + 1, updated_at = ${now}
       WHERE id = ${scope.appId}::uuid AND workspace_id = ${scope.workspaceId}::uuid AND deleted_at IS NULL
       RETURNING id`;
     if (!rows[0]) return null;
@@ -56,6 +56,27 @@ export class PrismaAppRepository implements AppRepository {
 
   async setState(scope: AppScope, state: AppStateChange): Promise<void> {
     await this.db.app.updateMany({ where: { id: scope.appId, workspaceId: scope.workspaceId }, data: appStateData(state) });
+  }
+
+  async recordIntent(scope: AppScope, intent: AppIntent): Promise<{ app: AppWithDeployment; operationId: string | null } | null> {
+    return this.db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ generation: number }[]>`
+        UPDATE apps SET generation = generation + 1, desired_state = ${intent.desiredState}, updated_at = now()
+        WHERE id = ${scope.appId}::uuid AND workspace_id = ${scope.workspaceId}::uuid AND deleted_at IS NULL
+        RETURNING generation`;
+      if (!row) return null;
+      // Read in the transaction, under the row lock the update took: the app as this intent left it.
+      const a = await tx.app.findUniqueOrThrow({ where: { id: scope.appId } });
+      const d = a.currentDeploymentId ? await tx.deployment.findUnique({ where: { id: a.currentDeploymentId } }) : null;
+      const app = { ...toAppRecord(a), currentDeployment: d ? toDeploymentRecord(d) : null };
+      if (!intent.operation) return { app, operationId: null };
+      const { kind, nodeId, payload } = intent.operation;
+      const op = await tx.operation.create({
+        data: { kind, nodeId, workspaceId: scope.workspaceId, payload: { ...payload, generation: row.generation } as Prisma.InputJsonValue },
+        select: { id: true },
+      });
+      return { app, operationId: op.id };
+    });
   }
 
   async nodeOf(scope: { workspaceId: string }): Promise<{ id: string; name: string; grpcAddress: string; disk: NodeRecord['disk'] } | null> {

@@ -11,10 +11,11 @@ export class PrismaDeploymentRepository implements DeploymentRepository {
 
   async create(input: NewDeployment): Promise<DeploymentRecord> {
     return this.db.$transaction(async (tx) => {
-      // The app row's counter, incremented under its row lock, numbers the deployments of one app.
+      // The app row's counter, incremented under its row lock, numbers the deployments of one app. A deployment is
+      // an intent (run this version): it bumps the generation and asks for the app to run, in the same statement.
       const [app] = await tx.$queryRaw<{ number: number }[]>`
-        UPDATE apps SET next_deployment_number = next_deployment_number + 1
-        WHERE id = ${input.appId}::uuid AND workspace_id = ${input.workspaceId}::uuid
+        UPDATE apps SET next_deployment_number = next_deployment_number + 1, generation = generation + 1, desired_state = 'running', updated_at = now()
+        WHERE id = ${input.appId}::uuid AND workspace_id = ${input.workspaceId}::uuid AND deleted_at IS NULL
         RETURNING next_deployment_number - 1 AS number`;
       if (!app) throw new Error(`No app ${input.appId}`);
       const { triggeredBy, ...rest } = input;

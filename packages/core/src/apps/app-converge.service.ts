@@ -1,0 +1,229 @@
+import type { SecretBox } from '../auth/secret-box';
+import type { Logger } from '../logging';
+import { LABELS, type AgentGateway, type AgentTarget, type ManagedContainer } from '../ports/agents';
+import type { Clock } from '../ports/clock';
+import type { AppJobStore, AppStatus, AppWithDeployment, DeploymentJobStore, DeploymentRecord, EnvRepository, StatusDetail } from './app.ports';
+import { isInUse } from './deployment-state';
+import { appHost, type AppsDomain } from './dto';
+import { openEnvironment } from './environment';
+import { appRoute } from './routing.service';
+
+/** What converging an app did to its containers, and why (logged, returned by the job, counted by the reconciler). */
+export type ConvergeActionKind = 'start' | 'restart' | 'stop' | 'recreate' | 'remove' | 'status';
+export interface ConvergeAction {
+  appId: string;
+  kind: ConvergeActionKind;
+  reason: string;
+  containerId?: string;
+}
+
+export interface ConvergeOptions {
+  /** Agent commands are journaled under ids made from it (an operation id, a reconcile run): a retry does each once. */
+  operationId: string;
+  /** The app's containers as a reconcile pass listed them; listed again before anything is done from them. */
+  snapshot?: ManagedContainer[];
+  /** The latest intent is a restart: the running container restarts. */
+  restart?: boolean;
+  /** A deployment settles the app: its `deploying` status is replaced too (others keep it while a build runs). */
+  settleDeploying?: boolean;
+}
+
+export interface ConvergeResult {
+  actions: ConvergeAction[];
+  /** Why nothing was compared (deleted app, nothing deployed). */
+  skipped?: string;
+}
+
+/** Container names of rollouts (`slipway-app-<deploymentId>`); the engine lists names with a leading slash. */
+const ROLLOUT_NAME = /^\/?slipway-app-/;
+const LIVE_STATES = new Set(['running', 'restarting', 'paused']);
+/** A crashed app whose container runs is shown running once no crash was recorded for this long. */
+const CRASH_QUIET_MS = 20_000;
+/** Past the grace period of a replaced container, the time its retirement (stop, then remove) may still take. */
+const DRAIN_MARGIN_MS = 30_000;
+
+/** A step planned from the app's record and its containers (pure: see `planConvergence`). */
+export type ConvergeStep =
+  | { kind: 'remove'; containerIds: string[]; reason: string }
+  | { kind: 'start' | 'restart' | 'stop'; containerId: string; reason: string }
+  | { kind: 'recreate'; reason: string };
+
+/** When a stale container may go: `drainingUntil` is when the rollout that replaced it has surely retired it. */
+export interface PlanOptions {
+  restart?: boolean;
+  now?: Date;
+  /** Until then a running container of an earlier deployment may still be draining (SIGTERM and its grace period). */
+  drainingUntil?: Date;
+}
+
+/**
+ * What it takes for the app's containers to match its desired state: containers of deployments that are no longer
+ * current go (a running one only once the rollout that replaced it had time to retire it gracefully); the current
+ * one is started (or recreated from its image when it is gone) for an app meant to run, and stopped for one meant
+ * to be stopped. A container Docker is restarting after a crash is left to Docker's backoff.
+ */
+export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, containers: ManagedContainer[], o: PlanOptions = {}): ConvergeStep[] {
+  const restart = o.restart ?? false;
+  const draining = o.now && o.drainingUntil ? o.now < o.drainingUntil : false;
+  const ofRollouts = containers.filter((c) => ROLLOUT_NAME.test(c.name) && c.labels[LABELS.app] === app.id);
+  const stale = ofRollouts.filter((c) => c.labels[LABELS.deployment] !== live.id && !(draining && c.state === 'running'));
+  const current = ofRollouts.find((c) => c.labels[LABELS.deployment] === live.id);
+  const steps: ConvergeStep[] = [];
+  if (stale.length) {
+    const deployments = [...new Set(stale.map((c) => c.labels[LABELS.deployment] ?? '?'))].join(', ');
+    steps.push({ kind: 'remove', containerIds: stale.map((c) => c.id), reason: `containers of deployments that are no longer current (${deployments})` });
+  }
+  if (app.desiredState === 'running') {
+    if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
+    else if (current.state === 'restarting') return steps; // Docker's restart policy is on it, with its backoff.
+    else if (current.state !== 'running') steps.push({ kind: 'start', containerId: current.id, reason: `the app should run and its container is ${current.state}` });
+    else if (restart) steps.push({ kind: 'restart', containerId: current.id, reason: 'restart asked' });
+  } else if (current && LIVE_STATES.has(current.state)) {
+    steps.push({ kind: 'stop', containerId: current.id, reason: `the app should be stopped and its container is ${current.state}` });
+  }
+  return steps;
+}
+
+/** The status the server shows for the app: what its current container is doing (null: keep the recorded one). */
+export function observedStatus(app: AppWithDeployment, live: DeploymentRecord, containers: ManagedContainer[]): AppStatus {
+  const current = containers.find((c) => ROLLOUT_NAME.test(c.name) && c.labels[LABELS.deployment] === live.id);
+  if (current?.state === 'running') return 'running';
+  if (current?.state === 'restarting') return 'crashed';
+  // Not running: stopped when that is what was asked; otherwise it went down on its own.
+  return app.desiredState === 'stopped' ? 'stopped' : 'crashed';
+}
+
+/**
+ * Makes one app's containers match its desired state, read when it runs (never the action a job was queued with):
+ * the work of `app.power` jobs, of a deployment once it went live (a stop accepted meanwhile wins), and of each
+ * reconcile pass. The caller holds the app's lock (AppLocks). The status written afterwards is what the agent
+ * reported of the current container: `running` only when it runs, `stopped` only when it does not.
+ */
+export class AppConvergeService {
+  private readonly stopGraceMs: number;
+  private readonly readyTimeoutMs: number;
+
+  constructor(
+    private readonly deps: {
+      apps: AppJobStore;
+      deployments: DeploymentJobStore;
+      env: EnvRepository;
+      secrets: SecretBox;
+      agents: AgentGateway;
+      appsDomain: AppsDomain;
+      clock: Clock;
+      logger: Logger;
+      stopGraceMs?: number;
+      readyTimeoutMs?: number;
+    },
+  ) {
+    this.stopGraceMs = deps.stopGraceMs ?? 10_000;
+    this.readyTimeoutMs = deps.readyTimeoutMs ?? 60_000;
+  }
+
+  async converge(node: AgentTarget, appId: string, o: ConvergeOptions): Promise<ConvergeResult> {
+    const app = await this.deps.apps.getById(appId);
+    if (!app || app.deletedAt) return { actions: [], skipped: 'app deleted' };
+    // A release that crashed after going live is still the current one (Docker restarts it): it converges too.
+    const live = isInUse(app.currentDeployment?.status) ? app.currentDeployment : null;
+    if (!live) return { actions: [], skipped: 'no live deployment' };
+    const list = () => this.deps.agents.listManagedContainers(node, { appId });
+
+    const plan = { restart: o.restart, now: this.deps.clock(), drainingUntil: new Date((live.finishedAt ?? this.deps.clock()).getTime() + this.stopGraceMs + DRAIN_MARGIN_MS) };
+    let containers = o.snapshot ?? (await list());
+    let steps = planConvergence(app, live, containers, plan);
+    // A snapshot may be older than the last job on the app: anything to do is decided again on a fresh list.
+    if (o.snapshot && (steps.length || this.statusChange(app, live, containers, o) !== null)) {
+      containers = await list();
+      steps = planConvergence(app, live, containers, plan);
+    }
+    const actions: ConvergeAction[] = [];
+    for (const step of steps) {
+      await this.apply(node, app, live, step, o.operationId);
+      actions.push({ appId, kind: step.kind, reason: step.reason, ...('containerId' in step ? { containerId: step.containerId } : {}) });
+    }
+    if (steps.length) containers = await list();
+    const change = this.statusChange(app, live, containers, o);
+    if (change) {
+      await this.deps.apps.setState(app.id, change.state);
+      actions.push({ appId, kind: 'status', reason: `recorded ${app.status}, the server shows ${change.status}` });
+    } else if (steps.some((s) => s.kind === 'start' || s.kind === 'restart' || s.kind === 'recreate') && observedStatus(app, live, containers) === 'running') {
+      // Running already, but a new process since: runningSince says when it started.
+      await this.deps.apps.setState(app.id, { runningSince: this.deps.clock() });
+    }
+    return { actions };
+  }
+
+  /** The status to write, or null when the recorded one already says what the server shows. */
+  private statusChange(app: AppWithDeployment, live: DeploymentRecord, containers: ManagedContainer[], o: ConvergeOptions) {
+    if (app.status === 'deploying' && !o.settleDeploying) return null;
+    const status = observedStatus(app, live, containers);
+    if (status === app.status) return null;
+    const now = this.deps.clock();
+    // Docker restarts a crashing container at once (then with backoff): running between two crashes is not running
+    // again. A crashed app shows running once its container ran CRASH_QUIET_MS without a crash being recorded.
+    const crashedAt = app.status === 'crashed' && app.statusDetail ? Date.parse(app.statusDetail.at) : NaN;
+    if (status === 'running' && now.getTime() - crashedAt < CRASH_QUIET_MS) return null;
+    if (status === 'running') return { status, state: { status, statusDetail: null, runningSince: now } };
+    if (status === 'stopped') return { status, state: { status, runningSince: null } };
+    const detail: StatusDetail = {
+      exitCode: -1,
+      restarts: 0,
+      message: 'The container is not running and the platform did not stop it',
+      tail: '',
+      at: now.toISOString(),
+    };
+    return { status, state: { status, statusDetail: app.statusDetail ?? detail, runningSince: null } };
+  }
+
+  private async apply(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, step: ConvergeStep, operationId: string): Promise<void> {
+    const journalId = journalIdOf(`${operationId}-${step.kind}`);
+    this.deps.logger.info({ appId: app.id, step: step.kind, reason: step.reason }, 'converging the app');
+    if (step.kind === 'remove') {
+      await this.deps.agents.removeManagedContainers(node, { operationId: journalId, containerIds: step.containerIds });
+      return;
+    }
+    if (step.kind === 'recreate') {
+      await this.recreate(node, app, live, journalId);
+      return;
+    }
+    await this.deps.agents.appPower(node, {
+      operationId: journalId,
+      workspaceId: app.workspaceId,
+      appId: app.id,
+      action: step.kind,
+      containerId: step.containerId,
+      route: appRoute(app, live, this.deps.appsDomain),
+      stopGraceMs: this.stopGraceMs,
+    });
+  }
+
+  /** A new container of the current deployment from its stored image (the same rollout as the deployment's). */
+  private async recreate(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, journalId: string): Promise<void> {
+    if (!live.imageRef) throw new Error(`The current deployment ${live.id} has no image on the server`);
+    const result = await this.deps.agents.rolloutApp(
+      node,
+      {
+        operationId: journalId,
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        deploymentId: live.id,
+        imageRef: live.imageRef,
+        cpuMillis: live.cpuMillis,
+        memoryMb: live.memoryMb,
+        port: app.kind === 'web' ? (live.port ?? 0) : 0,
+        env: await openEnvironment(this.deps.env, this.deps.secrets, { workspaceId: app.workspaceId, appId: app.id }),
+        healthPath: app.healthPath ?? '',
+        routeHost: app.kind === 'web' && app.subdomain && live.port ? appHost(app.subdomain, this.deps.appsDomain) : '',
+        readyTimeoutMs: this.readyTimeoutMs,
+        stopGraceMs: this.stopGraceMs,
+        pruneImageRefs: [],
+      },
+      () => undefined,
+    );
+    await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null });
+  }
+}
+
+/** Agent journal ids: letters, digits, `-` and `_`, at most 128 characters. */
+export const journalIdOf = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128);

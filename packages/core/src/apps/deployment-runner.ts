@@ -193,10 +193,13 @@ export class DeploymentRunner {
     return { status: 'cancelled' };
   }
 
-  /** Moves a deployment to failed (from wherever it is not finished) and the app back to a coherent status. */
+  /**
+   * Moves the app back to a coherent status, then the deployment to failed (from wherever it is not finished): whoever
+   * sees the deployment failed sees the app as its server shows it, never still `deploying`.
+   */
   private async fail(d: DeploymentRecord, app: AppWithDeployment | null, reason: string): Promise<{ status: string }> {
-    await this.move(d.id, 'failed', { failureReason: reason, finishedAt: this.deps.clock() });
     if (app) await this.settleApp(app);
+    await this.move(d.id, 'failed', { failureReason: reason, finishedAt: this.deps.clock() });
     return { status: 'failed' };
   }
 

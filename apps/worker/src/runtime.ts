@@ -5,6 +5,8 @@ import {
   CrashWatchService,
   dependencyWarnings,
   DeploymentRunner,
+  GithubClient,
+  GithubDeliveryService,
   imageSources,
   LogRetentionService,
   NodeService,
@@ -25,6 +27,7 @@ import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
+import { readFileSync } from 'node:fs';
 import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
@@ -106,13 +109,22 @@ export async function startWorkerRuntime(
   });
   const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
+  // GitHub as a source (issue 16): the App's client when configured (installation tokens, compare, statuses).
+  const github = config.github
+    ? new GithubClient({ ...config.github, privateKeyPem: readFileSync(config.github.privateKeyFile, 'utf8') })
+    : null;
   const deployments = new DeploymentRunner({
     apps: stores.apps,
     deployments: stores.deployments,
     env: control.env,
     secrets,
     agents,
-    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
+    sources: imageSources({
+      agents,
+      deployments: stores.deployments,
+      builds: new BuildsPool(agents),
+      github: github && config.github ? { api: github, apiUrl: config.github.apiUrl } : null,
+    }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
@@ -130,7 +142,18 @@ export async function startWorkerRuntime(
     'app.teardown': power.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention };
+  const githubDeliveries = new GithubDeliveryService({
+    deliveries: control.githubDeliveries,
+    store: stores.github,
+    deployments: control.deployments,
+    deploymentJobs: stores.deployments,
+    jobs,
+    api: github,
+    webUrl: config.github?.webUrl ?? 'https://github.com',
+    clock: systemClock,
+    logger,
+  });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, github: githubDeliveries };
 
   const pool = runWorkers({
     connection,

@@ -43,6 +43,17 @@ export interface Config {
   /** The runtime versions builds may choose from (agent only). */
   runtimes: { node: { majors: number[]; default: number }; python: { versions: string[]; default: string } };
   limits: { uploadZipBytes: number; uploadFileBytes: number };
+  /** The platform's GitHub App (issue 16); null when SLIPWAY_GITHUB_APP_ID is empty (GitHub operations answer 503). */
+  github: GithubAppConfig | null;
+}
+
+export interface GithubAppConfig {
+  appId: string;
+  privateKeyFile: string;
+  webhookSecret: string;
+  slug: string;
+  apiUrl: string;
+  webUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +108,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
   if (nodeVersions && !nodeVersions.includes(String(values.SLIPWAY_NODE_DEFAULT))) {
     problems.push(`SLIPWAY_NODE_DEFAULT (${String(values.SLIPWAY_NODE_DEFAULT)}) must be one of SLIPWAY_NODE_VERSIONS (${nodeVersions.join(', ')})`);
   }
+  const github = role === 'control' ? githubOf(values, problems) : null;
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Every value was validated against its setting's schema above.
@@ -172,6 +184,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       python: { versions: v.SLIPWAY_PYTHON_VERSIONS ?? [], default: (v.SLIPWAY_PYTHON_VERSIONS as string[] | undefined)?.[0] ?? '3.11' },
     },
     limits: { uploadZipBytes: v.SLIPWAY_UPLOAD_ZIP_MAX_BYTES, uploadFileBytes: v.SLIPWAY_UPLOAD_FILE_MAX_BYTES },
+    github,
   };
   return deepFreeze(config);
 }
@@ -219,6 +232,24 @@ function decodeKey(raw: unknown, problems: string[]): Buffer {
     problems.push('SLIPWAY_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
   }
   return key;
+}
+
+/** The GitHub App settings go together: an app id asks for its key file, webhook secret and slug. */
+function githubOf(values: Record<string, unknown>, problems: string[]): GithubAppConfig | null {
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : '');
+  const appId = str('SLIPWAY_GITHUB_APP_ID');
+  if (!appId) return null;
+  for (const k of ['SLIPWAY_GITHUB_PRIVATE_KEY_FILE', 'SLIPWAY_GITHUB_WEBHOOK_SECRET', 'SLIPWAY_GITHUB_APP_SLUG']) {
+    if (!str(k)) problems.push(`${k} is required when SLIPWAY_GITHUB_APP_ID is set`);
+  }
+  return {
+    appId,
+    privateKeyFile: str('SLIPWAY_GITHUB_PRIVATE_KEY_FILE'),
+    webhookSecret: str('SLIPWAY_GITHUB_WEBHOOK_SECRET'),
+    slug: str('SLIPWAY_GITHUB_APP_SLUG'),
+    apiUrl: str('SLIPWAY_GITHUB_API_URL'),
+    webUrl: str('SLIPWAY_GITHUB_WEB_URL'),
+  };
 }
 
 function deepFreeze<T>(o: T): T {

@@ -6,6 +6,7 @@ import {
   dependencyWarnings,
   DeploymentRunner,
   GithubClient,
+  GithubCommitStatuses,
   GithubDeliveryService,
   imageSources,
   LogRetentionService,
@@ -130,6 +131,7 @@ export async function startWorkerRuntime(
     logger,
     locks,
     converge,
+    observer: github ? new GithubCommitStatuses({ api: github, apps: stores.apps, publicUrl: config.api.publicUrl, logger }) : undefined,
     ...options.apps,
   });
   const power = new AppPowerService({ apps: stores.apps, agents, converge, locks });

@@ -64,3 +64,4 @@ export * from './github/github-client';
 export * from './github/github.service';
 export * from './github/github-webhooks.service';
 export * from './github/github-delivery.service';
+export * from './github/github-statuses';

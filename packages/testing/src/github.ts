@@ -124,6 +124,7 @@ export interface GithubDouble {
   /** GitHub's side of an uninstall / a repository removed from an installation / a suspension. */
   deleteInstallation(id: number): void;
   removeRepositoryFromInstallation(installationId: number, repoId: number): void;
+  addRepositoryToInstallation(installationId: number, repoId: number): void;
   /** Every installation token this double issued, in order. */
   issuedTokens(): string[];
   requests(): RecordedRequest[];
@@ -353,6 +354,9 @@ export async function startGithubDouble(o: { appId?: string; slug?: string } = {
     },
     removeRepositoryFromInstallation(installationId, repoId) {
       installations.get(installationId)?.repoIds.delete(repoId);
+    },
+    addRepositoryToInstallation(installationId, repoId) {
+      installations.get(installationId)?.repoIds.add(repoId);
     },
     issuedTokens: () => [...issued],
     requests: () => [...recorded],

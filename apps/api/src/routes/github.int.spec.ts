@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InstallStates } from '@slipway/core';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { TEST_SESSION_KEY, startTestApi, type TestApi } from '@slipway/testing/api';
-import { GitRepo, installationPayload, startGithubDouble, type GithubDouble } from '@slipway/testing/github';
+import { GitRepo, installationPayload, installationRepositoriesPayload, startGithubDouble, type GithubDouble } from '@slipway/testing/github';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import { nodeSample } from '@slipway/testing/samples';
 import { waitFor } from '@slipway/testing/worker';
@@ -158,6 +158,15 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     // Commit statuses back to GitHub: pending, then success with a link to the deployment.
     await waitFor(async () => gh.statuses().some((s) => s.sha === shas.v1 && s.state === 'success'), 10_000, 'the success status');
     expect(gh.statuses().filter((s) => s.sha === shas.v1).map((s) => s.state)).toEqual(['pending', 'success']);
+    expect(gh.statuses().find((s) => s.state === 'success')?.targetUrl).toMatch(new RegExp(`/v1/workspaces/${ws.id}/apps/${appId}/deployments/${d.id}$`));
+
+    // PATCH re-checks the settings with GitHub; other sources take no github settings.
+    const badBranch = await client.patch(`${base()}/apps/${appId}`, { github: { branch: 'nope' } });
+    expect([badBranch.status, badBranch.body.error.code]).toEqual([404, 'github_branch_not_found']);
+    const patched = await client.patch(`${base()}/apps/${appId}`, { github: { watchRootOnly: true, rootDir: 'web/' } });
+    expect([patched.status, patched.body.github.rootDir, patched.body.github.branch]).toEqual([200, 'web', 'main']);
+    const image = await client.post(`${base()}/apps`, { name: 'img', kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128, github: good });
+    expect([image.status, image.body.error.code]).toEqual([400, 'validation_failed']);
   });
 
   it('deploys a given sha; an unknown sha is 404 and a malformed one 400', async () => {
@@ -170,6 +179,15 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     expect(res.body.commit).toMatchObject({ sha: shas.v2, message: 'second version', branch: 'main' });
     await live(res.body.id);
     await served('node v2 1m\n');
+
+    // Rollback works as for other sources: the image of v1, no download, no build; `commit` goes along.
+    const v1 = (await deployments()).find((d) => d.commit?.sha === shas.v1)!;
+    const back = await client.post(`${base()}/apps/${appId}/deployments/${v1.id}/rollback`);
+    expect(back.status).toBe(201);
+    expect(back.body).toMatchObject({ source: 'rollback', commit: { sha: shas.v1, branch: 'main' } });
+    await live(back.body.id);
+    await served('node v1 1m\n');
+    expect(await logText(back.body.id)).not.toMatch(/Downloading/);
   });
 
   it('webhooks: a bad signature is 401 and queues nothing; a push deploys its commit once, however often it is delivered', async () => {
@@ -209,6 +227,19 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     const otherBranch = await gh.deliver(webhooks(), 'push', { ...push, ref: 'refs/heads/feature', files: ['web/server.js'] });
     expect((await delivered(otherBranch.deliveryId)).result).toMatch(/no app deploys feature/);
     expect((await deployments()).length).toBe(before);
+  });
+
+  it('a repository removed from the installation sets accessLost (409); added back, it clears it', async () => {
+    gh.removeRepositoryFromInstallation(installation.id, repoRef.id);
+    const removed = await gh.deliver(webhooks(), 'installation_repositories', installationRepositoriesPayload('removed', installation.id, [repoRef]));
+    await delivered(removed.deliveryId);
+    expect((await client.get(`${base()}/apps/${appId}`)).body.github).toMatchObject({ accessLost: true, accessLostReason: expect.stringMatching(/acme\/shop was removed/) });
+    const refused = await client.post(`${base()}/apps/${appId}/deployments`, {});
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'github_access_lost']);
+    gh.addRepositoryToInstallation(installation.id, repoRef.id);
+    const added = await gh.deliver(webhooks(), 'installation_repositories', installationRepositoriesPayload('added', installation.id, [repoRef]));
+    await delivered(added.deliveryId);
+    expect((await client.get(`${base()}/apps/${appId}`)).body.github).toMatchObject({ accessLost: false, accessLostReason: null });
   });
 
   it('installation deleted: the app shows accessLost with the reason and deployments answer 409', async () => {

@@ -34,11 +34,10 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
-import type { Config } from '@slipway/config';
+import { readGithubApp, type Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
 import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
-import { readFileSync } from 'node:fs';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
 import { operationsRouter, type ContractViolation } from './http/operations';
@@ -108,7 +107,7 @@ export function settingsDeps(
     appsDomain: config.apps,
     maxFileUploadBytes: config.limits.uploadFileBytes,
     maxZipUploadBytes: config.limits.uploadZipBytes,
-    github: config.github ? { ...config.github, privateKeyPem: readFileSync(config.github.privateKeyFile, 'utf8') } : null,
+    github: readGithubApp(config.github ?? null),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Config } from '@slipway/config';
+import { readGithubApp, type Config } from '@slipway/config';
 import {
   AppConvergeService,
   AppPowerService,
@@ -28,7 +28,6 @@ import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, BuildsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
-import { readFileSync } from 'node:fs';
 import { ContainerEventSubscriptions } from './container-events';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
@@ -111,9 +110,8 @@ export async function startWorkerRuntime(
   const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
   // GitHub as a source (issue 16): the App's client when configured (installation tokens, compare, statuses).
-  const github = config.github
-    ? new GithubClient({ ...config.github, privateKeyPem: readFileSync(config.github.privateKeyFile, 'utf8') })
-    : null;
+  const githubApp = readGithubApp(config.github);
+  const github = githubApp ? new GithubClient(githubApp) : null;
   const deployments = new DeploymentRunner({
     apps: stores.apps,
     deployments: stores.deployments,

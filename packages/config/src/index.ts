@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { SETTINGS, type Role, type Setting } from './settings';
@@ -232,6 +234,26 @@ function decodeKey(raw: unknown, problems: string[]): Buffer {
     problems.push('SLIPWAY_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
   }
   return key;
+}
+
+/**
+ * The GitHub App's settings with its private key read from SLIPWAY_GITHUB_PRIVATE_KEY_FILE (null when GitHub is not
+ * configured). A file that cannot be read, or is not a PEM private key, stops the process with a ConfigError naming it.
+ */
+export function readGithubApp(github: GithubAppConfig | null): (GithubAppConfig & { privateKeyPem: string }) | null {
+  if (!github) return null;
+  let pem: string;
+  try {
+    pem = readFileSync(github.privateKeyFile, 'utf8');
+  } catch (e) {
+    throw new ConfigError([`SLIPWAY_GITHUB_PRIVATE_KEY_FILE (${github.privateKeyFile}) cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
+  }
+  try {
+    createPrivateKey(pem);
+  } catch {
+    throw new ConfigError([`SLIPWAY_GITHUB_PRIVATE_KEY_FILE (${github.privateKeyFile}) is not a PEM private key (download one from the GitHub App's settings)`]);
+  }
+  return { ...github, privateKeyPem: pem };
 }
 
 /** The GitHub App settings go together: an app id asks for its key file, webhook secret and slug. */

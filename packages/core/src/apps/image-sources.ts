@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import type { AgentGateway, AgentTarget } from '../ports/agents';
 import type { AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentSource } from './app.ports';
-import type { BuildsGateway, BuildZipResult } from './build.ports';
+import type { BuildsGateway, BuildZipInput, BuildZipResult } from './build.ports';
 import { githubSettingsOf, type GithubApi } from '../github/github.ports';
 import type { DeployLog } from './deploy-log';
 
@@ -78,21 +78,7 @@ export class UploadBuild implements ImageSource {
     if (!builds) throw new AppError('node_unavailable', 'This worker has no build service');
     return whileNotCancelled(this.deployments, d.id, async (signal) =>
       prepared(
-        await builds.buildZip(
-          target,
-          {
-            operationId: `${d.id}-build`,
-            workspaceId: app.workspaceId,
-            appId: d.appId,
-            deploymentId: d.id,
-            // The app's settings as they are now: a change applies from the next deployment that builds.
-            buildCommand: app.buildCommand ?? '',
-            startCommand: app.startCommand ?? '',
-            rootDirectory: app.rootDirectory ?? '',
-          },
-          (line) => log.add('build', line),
-          signal,
-        ),
+        await builds.buildZip(target, buildInput(app, d, app.rootDirectory ?? ''), (line) => log.add('build', line), signal),
       ),
     );
   }
@@ -134,13 +120,7 @@ export class GithubBuild implements ImageSource {
         await builds.buildGithub(
           target,
           {
-            operationId: `${d.id}-build`,
-            workspaceId: app.workspaceId,
-            appId: d.appId,
-            deploymentId: d.id,
-            buildCommand: app.buildCommand ?? '',
-            startCommand: app.startCommand ?? '',
-            rootDirectory: app.rootDirectory ?? s.rootDir,
+            ...buildInput(app, d, app.rootDirectory ?? s.rootDir),
             apiUrl,
             repoFullName: s.repoFullName,
             commitSha: d.commitSha!,
@@ -152,6 +132,19 @@ export class GithubBuild implements ImageSource {
       ),
     );
   }
+}
+
+/** The build request of a deployment: the app's settings as they are now (a change applies from the next build). */
+function buildInput(app: AppWithDeployment, d: DeploymentRecord, rootDirectory: string): BuildZipInput {
+  return {
+    operationId: `${d.id}-build`,
+    workspaceId: app.workspaceId,
+    appId: d.appId,
+    deploymentId: d.id,
+    buildCommand: app.buildCommand ?? '',
+    startCommand: app.startCommand ?? '',
+    rootDirectory,
+  };
 }
 
 /**

@@ -124,7 +124,7 @@ export interface GithubAppRow {
 
 /** Job side: the apps of a repository, the state of installations, access flags. */
 export interface GithubJobStore {
-  /** Apps of source github (not deleted) on this repository (by id). */
+  /** Apps of source github (not deleted) on this repository (by id), in workspaces that are neither deleted nor suspended. */
   appsOfRepository(repoId: number): Promise<GithubAppRow[]>;
   /** Apps of source github (not deleted) of this installation. */
   appsOfInstallation(installationId: number): Promise<GithubAppRow[]>;

@@ -9,12 +9,13 @@ import { Prisma } from '../generated/client';
 export class PrismaGithubJobStore implements GithubJobStore {
   constructor(private readonly db: Db) {}
 
+  /** A suspended workspace takes no mutation (403 through the API): a push does not deploy there either. */
   appsOfRepository(repoId: number): Promise<GithubAppRow[]> {
-    return this.apps({ path: ['repoId'], equals: repoId });
+    return this.apps({ path: ['repoId'], equals: repoId }, { deletedAt: null, suspendedAt: null });
   }
 
   appsOfInstallation(installationId: number): Promise<GithubAppRow[]> {
-    return this.apps({ path: ['installationId'], equals: installationId });
+    return this.apps({ path: ['installationId'], equals: installationId }, { deletedAt: null });
   }
 
   async setAccessLost(appIds: string[], reason: string | null): Promise<void> {
@@ -36,9 +37,9 @@ export class PrismaGithubJobStore implements GithubJobStore {
     return this.db.deployment.findMany({ where: { appId, status: 'queued', source: 'github', triggeredById: null }, select: { id: true, number: true } });
   }
 
-  private async apps(filter: Prisma.JsonFilter<'App'>): Promise<GithubAppRow[]> {
+  private async apps(filter: Prisma.JsonFilter<'App'>, workspace: Prisma.WorkspaceWhereInput): Promise<GithubAppRow[]> {
     const rows = await this.db.app.findMany({
-      where: { source: 'github', deletedAt: null, github: filter, workspace: { deletedAt: null } },
+      where: { source: 'github', deletedAt: null, github: filter, workspace },
       select: { id: true, workspaceId: true, cpuMillis: true, memoryMb: true, port: true, github: true },
       orderBy: { id: 'asc' },
     });

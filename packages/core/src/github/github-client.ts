@@ -6,6 +6,8 @@ import type { CommitState, GithubApi, GithubAppSettings, GithubCommit, GithubIns
 /** A token is used until this long before it expires, then a new one is asked for. */
 const TOKEN_MARGIN_MS = 5 * 60 * 1000;
 const TIMEOUT_MS = 10_000;
+/** A commit message is kept on the deployment up to this many characters. */
+export const MAX_MESSAGE = 2000;
 
 type Json = Record<string, unknown>;
 
@@ -130,7 +132,13 @@ export class GithubClient implements GithubApi {
   }
 
   private async json(r: Response, what: string): Promise<Json> {
-    if (r.ok) return (await r.json()) as Json;
+    if (r.ok) {
+      try {
+        return (await r.json()) as Json;
+      } catch {
+        throw new AppError('github_unavailable', `GitHub answered something that is not JSON when trying to ${what}`);
+      }
+    }
     const text = await r.text().catch(() => '');
     let message = '';
     try {
@@ -155,7 +163,7 @@ function toCommit(c: Json): GithubCommit {
   const login = ((c.author ?? {}) as Json | null)?.login;
   return {
     sha: String(c.sha),
-    message: String(inner.message ?? ''),
+    message: String(inner.message ?? '').slice(0, MAX_MESSAGE),
     author: String(login ?? author.name ?? ''),
     url: String(c.html_url ?? ''),
   };

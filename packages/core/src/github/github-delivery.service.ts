@@ -4,6 +4,7 @@ import { DEPLOYMENT_RUN_JOB } from '../jobs';
 import type { Logger } from '../logging';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
+import { MAX_MESSAGE } from './github-client';
 import type { CommitInfo, GithubApi, GithubAppRow, GithubDeliveryRepository, GithubJobStore } from './github.ports';
 
 type Json = Record<string, unknown>;
@@ -83,7 +84,7 @@ export class GithubDeliveryService {
       const author = (head?.author ?? {}) as Json;
       const commit: CommitInfo = {
         sha: after,
-        message: String(head?.message ?? ''),
+        message: String(head?.message ?? '').slice(0, MAX_MESSAGE),
         author: String(author.username ?? author.name ?? ''),
         branch,
         url: String(head?.url ?? `${this.deps.webUrl}/${String(repo.full_name ?? app.github.repoFullName)}/commit/${after}`),

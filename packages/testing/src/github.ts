@@ -12,7 +12,7 @@
 // exactly as GitHub signs them (`X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body, hex>`).
 import { execFile, spawn } from 'node:child_process';
 import { createHmac, createVerify, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -437,6 +437,11 @@ export async function startGithubDouble(o: { appId?: string; slug?: string } = {
       await rm(keyDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The GitHub App settings of a platform using the double (the API's `github` dependency). */
+export async function githubAppOf(gh: GithubDouble): Promise<{ appId: string; privateKeyPem: string; webhookSecret: string; slug: string; apiUrl: string; webUrl: string }> {
+  return { appId: gh.appId, privateKeyPem: await readFile(gh.privateKeyFile, 'utf8'), webhookSecret: gh.webhookSecret, slug: gh.slug, apiUrl: gh.url, webUrl: gh.url };
 }
 
 /** An `installation` webhook payload (created, deleted, suspend, unsuspend). */

@@ -215,10 +215,34 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     await served('node v3 1m\n');
   });
 
+  it('webhooks: a newer push supersedes the deployment an earlier push queued, before it started', async () => {
+    // The deployment queue is paused (BullMQ: jobs wait, no worker takes them), so the first push's deployment stays queued.
+    const agentQueue = p.worker.jobs.queue('agent');
+    await agentQueue.pause();
+    try {
+      shas.v4 = await repo.commit(appFiles('v4'), 'fourth version');
+      const a = await gh.deliver(webhooks(), 'push', await gh.pushPayload('acme/shop', { before: shas.v3!, after: shas.v4, branch: 'main', installationId: installation.id }));
+      await delivered(a.deliveryId);
+      shas.v5 = await repo.commit(appFiles('v5'), 'fifth version');
+      const b = await gh.deliver(webhooks(), 'push', await gh.pushPayload('acme/shop', { before: shas.v4, after: shas.v5, branch: 'main', installationId: installation.id }));
+      await delivered(b.deliveryId);
+    } finally {
+      await agentQueue.resume();
+    }
+    const list = await deployments();
+    const v4 = list.find((d) => d.commit?.sha === shas.v4)!;
+    const v5 = list.find((d) => d.commit?.sha === shas.v5)!;
+    expect(v4.status).toBe('superseded');
+    expect((await client.get(`${base()}/apps/${appId}/deployments/${v4.id}`)).body.failureReason).toMatch(/Superseded by a newer push/);
+    await live(v5.id);
+    await served('node v5 1m\n');
+    expect((await settled(v4.id)).status).toBe('superseded');
+  });
+
   it('webhooks: with watchRootOnly a push outside rootDir deploys nothing; tag pushes and other branches neither', async () => {
     const before = (await deployments()).length;
     const docs = await repo.commit({ 'docs/README.md': 'docs v2\n' }, 'docs only');
-    const push = await gh.pushPayload('acme/shop', { before: shas.v3!, after: docs, branch: 'main', installationId: installation.id });
+    const push = await gh.pushPayload('acme/shop', { before: shas.v5!, after: docs, branch: 'main', installationId: installation.id });
     const outside = await gh.deliver(webhooks(), 'push', push);
     expect(outside.status).toBe(202);
     expect((await delivered(outside.deliveryId)).result).toMatch(/nothing changed under web/);
@@ -252,7 +276,7 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     const refused = await client.post(`${base()}/apps/${appId}/deployments`, {});
     expect([refused.status, refused.body.error.code]).toEqual([409, 'github_access_lost']);
     // The app still serves its last version.
-    await served('node v3 1m\n');
+    await served('node v5 1m\n');
   });
 
   it('no installation token ever reaches a log, a build log or the disk of the server', async () => {

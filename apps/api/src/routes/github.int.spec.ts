@@ -246,6 +246,11 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     const outside = await gh.deliver(webhooks(), 'push', push);
     expect(outside.status).toBe(202);
     expect((await delivered(outside.deliveryId)).result).toMatch(/nothing changed under web/);
+    // A delivery whose job failed for good is taken again when GitHub redelivers it; a handled one is not.
+    expect((await gh.deliver(webhooks(), 'push', push, { deliveryId: outside.deliveryId })).body).toMatchObject({ duplicate: true });
+    await p.db.githubDelivery.update({ where: { id: outside.deliveryId }, data: { status: 'failed' } });
+    expect((await gh.deliver(webhooks(), 'push', push, { deliveryId: outside.deliveryId })).body).toMatchObject({ duplicate: false });
+    expect((await delivered(outside.deliveryId)).status).toBe('done');
     const tag = await gh.deliver(webhooks(), 'push', { ...push, ref: 'refs/tags/v1' });
     expect((await delivered(tag.deliveryId)).result).toMatch(/not a branch/);
     const otherBranch = await gh.deliver(webhooks(), 'push', { ...push, ref: 'refs/heads/feature', files: ['web/server.js'] });

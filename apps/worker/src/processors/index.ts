@@ -37,7 +37,7 @@ export function buildProcessors(s: WorkerServices): Processors {
     'app.teardown': operation,
     'routes.sync': routesSyncProcessor(s.routing),
     'deployment.prune-logs': () => s.logRetention.prune(),
-    'github.delivery': (payload) => s.github.handle(payload.deliveryId),
+    'github.delivery': (payload, ctx) => s.github.handle(payload.deliveryId, ctx.attempt),
   };
 }
 

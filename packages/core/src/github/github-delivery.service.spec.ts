@@ -20,7 +20,7 @@ function setup(apps: GithubAppRow[], o: { compare?: string[] | null } = {}) {
   const removed: number[] = [];
   const service = new GithubDeliveryService({
     deliveries: {
-      record: async () => true,
+      record: async () => 'recorded' as const,
       get: async (id) => deliveries.get(id) ?? null,
       finish: async (id, status, result) => void deliveries.set(id, { ...deliveries.get(id)!, status, result }),
       forget: async () => undefined,
@@ -141,6 +141,21 @@ describe('GithubDeliveryService: push', () => {
     t.rows[1]!.status = 'building';
     await t.deliver('push', push({ before: sha('c'), after: sha('d') }));
     expect(t.rows.map((r) => r.status)).toEqual(['superseded', 'building', 'queued']);
+  });
+});
+
+describe('GithubDeliveryService: failures', () => {
+  it('a failed try leaves the delivery queued for the retry; the last one marks it failed (a redelivery is taken again)', async () => {
+    const t = setup([app('a1')]);
+    t.deliveries.set('del-x', { id: 'del-x', event: 'push', payload: push({ repository: { id: 'not a number' } }), status: 'queued' });
+    // A payload whose repository id is unusable is "no repository", not a failure: nothing to retry.
+    expect(await t.service.handle('del-x')).toEqual({ result: 'no repository' });
+    const broken = setup([app('a1')]);
+    broken.deliveries.set('del-y', { id: 'del-y', event: 'installation', payload: { action: 'deleted', installation: {} }, status: 'queued' });
+    await expect(broken.service.handle('del-y', { number: 1, final: false })).rejects.toThrow(/names no installation/);
+    expect(broken.deliveries.get('del-y')?.status).toBe('queued');
+    await expect(broken.service.handle('del-y', { number: 5, final: true })).rejects.toThrow(/names no installation/);
+    expect(broken.deliveries.get('del-y')?.status).toBe('failed');
   });
 });
 

@@ -2,6 +2,7 @@ import type { DeploymentJobStore, DeploymentRepository } from '../apps/app.ports
 import { AppError } from '../errors';
 import { DEPLOYMENT_RUN_JOB } from '../jobs';
 import type { Logger } from '../logging';
+import type { Attempt } from '../operations/operation-runner';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
 import { MAX_MESSAGE } from './github-client';
@@ -36,7 +37,20 @@ export interface GithubDeliveryDeps {
 export class GithubDeliveryService {
   constructor(private readonly deps: GithubDeliveryDeps) {}
 
-  async handle(deliveryId: string): Promise<{ result: string }> {
+  /**
+   * A try that fails is retried by the job; the last one marks the delivery failed, so that GitHub's redelivery of it
+   * is taken again (a failed delivery row is not a duplicate).
+   */
+  async handle(deliveryId: string, attempt: Attempt = { number: 1, final: true }): Promise<{ result: string }> {
+    try {
+      return await this.handleOnce(deliveryId);
+    } catch (e) {
+      if (attempt.final) await this.deps.deliveries.finish(deliveryId, 'failed', (e as Error).message).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async handleOnce(deliveryId: string): Promise<{ result: string }> {
     const delivery = await this.deps.deliveries.get(deliveryId);
     if (!delivery || delivery.status !== 'queued') return { result: 'already handled' };
     const payload = (delivery.payload ?? {}) as Json;

@@ -51,10 +51,12 @@ export class GithubWebhookService {
       throw new AppError('invalid_json', 'The delivery body is not JSON (set the webhook content type to application/json)');
     }
     if (!payload || typeof payload !== 'object') throw new AppError('invalid_json', 'The delivery body is not a JSON object');
-    const fresh = await this.deps.deliveries.record(d.deliveryId, event, trim(event, payload));
-    if (!fresh) return { accepted: true, duplicate: true, event };
+    const recorded = await this.deps.deliveries.record(d.deliveryId, event, trim(event, payload));
+    if (recorded === 'duplicate') return { accepted: true, duplicate: true, event };
+    // A delivery taken again after its job failed for good gets a job of its own (the failed one keeps its id).
+    const jobId = recorded === 'retaken' ? `github-${d.deliveryId}-${Date.now()}` : `github-${d.deliveryId}`;
     try {
-      await this.deps.jobs.enqueue(GITHUB_DELIVERY_JOB, { deliveryId: d.deliveryId }, { jobId: `github-${d.deliveryId}` });
+      await this.deps.jobs.enqueue(GITHUB_DELIVERY_JOB, { deliveryId: d.deliveryId }, { jobId });
     } catch (e) {
       // Nothing will handle it: forget it, so that GitHub's redelivery is taken.
       await this.deps.deliveries.forget(d.deliveryId).catch(() => undefined);

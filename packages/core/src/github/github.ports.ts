@@ -103,8 +103,11 @@ export interface GithubDeliveryRecord {
 
 /** Webhook deliveries by their `X-GitHub-Delivery` id. */
 export interface GithubDeliveryRepository {
-  /** Inserts the delivery; false when one with that id was received before (a redelivery: nothing new happens). */
-  record(id: string, event: string, payload: unknown): Promise<boolean>;
+  /**
+   * Inserts the delivery; false when one with that id was received before (a redelivery: nothing new happens), unless
+   * that one failed for good: then it is taken again (queued with the new payload).
+   */
+  record(id: string, event: string, payload: unknown): Promise<'recorded' | 'retaken' | 'duplicate'>;
   get(id: string): Promise<GithubDeliveryRecord | null>;
   /** Marks it handled and clears its payload. */
   finish(id: string, status: 'done' | 'failed', result: string): Promise<void>;

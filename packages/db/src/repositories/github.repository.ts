@@ -46,13 +46,16 @@ export class PrismaGithubInstallationRepository implements GithubInstallationRep
 export class PrismaGithubDeliveryRepository implements GithubDeliveryRepository {
   constructor(private readonly db: Db) {}
 
-  async record(id: string, event: string, payload: unknown): Promise<boolean> {
+  async record(id: string, event: string, payload: unknown): Promise<'recorded' | 'retaken' | 'duplicate'> {
+    const json = payload as Prisma.InputJsonValue;
     try {
-      await this.db.githubDelivery.create({ data: { id, event, payload: payload as Prisma.InputJsonValue } });
-      return true;
+      await this.db.githubDelivery.create({ data: { id, event, payload: json } });
+      return 'recorded';
     } catch (e) {
-      if (isUniqueViolation(e)) return false;
-      throw e;
+      if (!isUniqueViolation(e)) throw e;
+      // A delivery whose job failed for good is taken again when GitHub redelivers it (conditional: one taker).
+      const retaken = await this.db.githubDelivery.updateMany({ where: { id, status: 'failed' }, data: { status: 'queued', event, payload: json, result: null, handledAt: null } });
+      return retaken.count === 1 ? 'retaken' : 'duplicate';
     }
   }
 

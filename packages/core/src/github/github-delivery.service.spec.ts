@@ -24,6 +24,7 @@ function setup(apps: GithubAppRow[], o: { compare?: string[] | null } = {}) {
       get: async (id) => deliveries.get(id) ?? null,
       finish: async (id, status, result) => void deliveries.set(id, { ...deliveries.get(id)!, status, result }),
       forget: async () => undefined,
+      prune: async () => 0,
     },
     store: {
       appsOfRepository: async (repoId) => apps.filter((a) => a.github.repoId === repoId),

@@ -10,6 +10,7 @@ import type { CommitInfo, GithubApi, GithubAppRow, GithubDeliveryRepository, Git
 
 type Json = Record<string, unknown>;
 const ZERO_SHA = /^0{40}$/;
+const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface GithubDeliveryDeps {
   deliveries: GithubDeliveryRepository;
@@ -70,6 +71,8 @@ export class GithubDeliveryService {
     }
     await this.deps.deliveries.finish(deliveryId, 'done', result);
     this.deps.logger.info({ deliveryId, event: delivery.event, result }, 'github delivery handled');
+    // GitHub redelivers for 3 days at most: rows older than a month only answer "duplicate" to nobody.
+    await this.deps.deliveries.prune(new Date(this.deps.clock().getTime() - DELIVERY_RETENTION_MS)).catch(() => 0);
     return { result };
   }
 

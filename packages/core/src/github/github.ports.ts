@@ -113,6 +113,8 @@ export interface GithubDeliveryRepository {
   finish(id: string, status: 'done' | 'failed', result: string): Promise<void>;
   /** Forgets it again (it could not be queued): a redelivery is then taken. */
   forget(id: string): Promise<void>;
+  /** Removes handled deliveries received before `before` (the table stays bounded); answers how many. */
+  prune(before: Date): Promise<number>;
 }
 
 /** An app of source github, as the webhook handler reads it (job side, across workspaces). */

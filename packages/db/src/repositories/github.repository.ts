@@ -71,4 +71,8 @@ export class PrismaGithubDeliveryRepository implements GithubDeliveryRepository 
   async forget(id: string): Promise<void> {
     await this.db.githubDelivery.deleteMany({ where: { id, status: 'queued' } });
   }
+
+  async prune(before: Date): Promise<number> {
+    return (await this.db.githubDelivery.deleteMany({ where: { receivedAt: { lt: before }, status: { not: 'queued' } } })).count;
+  }
 }

@@ -169,7 +169,7 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     expect([image.status, image.body.error.code]).toEqual([400, 'validation_failed']);
   });
 
-  it('deploys a given sha; an unknown sha is 404 and a malformed one 400', async () => {
+  it('deploys a given sha (an unknown sha is 404, a malformed one 400); rollback and cancel work as for other sources', async () => {
     shas.v2 = await repo.commit(appFiles('v2'), 'second version');
     const bad = await client.post(`${base()}/apps/${appId}/deployments`, { commitSha: 'deadbeefdeadbeef' });
     expect([bad.status, bad.body.error.code]).toEqual([404, 'github_commit_not_found']);
@@ -188,6 +188,20 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     await live(back.body.id);
     await served('node v1 1m\n');
     expect(await logText(back.body.id)).not.toMatch(/Downloading/);
+
+    // Cancel works as for other sources: a queued GitHub deployment is cancelled and never built.
+    const agentQueue = p.worker.jobs.queue('agent');
+    await agentQueue.pause();
+    let cancelled: { id: string };
+    try {
+      cancelled = (await client.post(`${base()}/apps/${appId}/deployments`, { commitSha: shas.v2 })).body;
+      const res = await client.post(`${base()}/apps/${appId}/deployments/${cancelled.id}/cancel`);
+      expect([res.status, res.body.status]).toEqual([200, 'cancelled']);
+    } finally {
+      await agentQueue.resume();
+    }
+    expect((await settled(cancelled.id)).status).toBe('cancelled');
+    await served('node v1 1m\n');
   });
 
   it('webhooks: a bad signature is 401 and queues nothing; a push deploys its commit once, however often it is delivered', async () => {

@@ -46,6 +46,8 @@ ensure_packages() {
   command -v unzip >/dev/null || missing+=(unzip)
   command -v curl >/dev/null || missing+=(curl)
   command -v openssl >/dev/null || missing+=(openssl)
+  # The GitHub API double serves `git archive` of repositories the tests make with git (issue 16).
+  command -v git >/dev/null || missing+=(git)
   if ((${#missing[@]})); then
     say "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive

@@ -20,6 +20,11 @@ import {
   WorkspaceService,
   type AgentGateway,
   FilesService,
+  GithubClient,
+  GithubService,
+  GithubWebhookService,
+  type GithubApi,
+  type GithubAppSettings,
   type BuildsGateway,
   type FilesGateway,
   type Clock,
@@ -29,7 +34,7 @@ import {
   type PasswordHasher,
   type PlanEntry,
 } from '@slipway/core';
-import type { Config } from '@slipway/config';
+import { readGithubApp, type Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
 import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
@@ -40,6 +45,7 @@ import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
 import { fileRoutes } from './routes/files.routes';
+import { githubRoutes } from './routes/github.routes';
 import { appRoutes } from './routes/apps.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
@@ -81,14 +87,18 @@ export interface ServiceDeps {
   builds?: BuildsGateway;
   /** config.limits.uploadZipBytes: largest .zip upload (default 200 MB). */
   maxZipUploadBytes?: number;
+  /** The platform's GitHub App (config.github with its key read); null or absent: GitHub operations answer 503. */
+  github?: GithubAppSettings | null;
+  /** Another GitHub API client than the App's own (tests); default: GithubClient over `github`. */
+  githubApi?: GithubApi;
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 /** The deps that come from the settings, as main.ts and the platform harness read them from the loaded config. */
 export function settingsDeps(
-  config: Pick<Config, 'secrets' | 'redis' | 'controlPlane' | 'apps' | 'limits'>,
-): Pick<ServiceDeps, 'sessionKey' | 'redisPrefix' | 'dataDir' | 'encryptionKey' | 'appsDomain' | 'maxFileUploadBytes' | 'maxZipUploadBytes'> {
+  config: Pick<Config, 'secrets' | 'redis' | 'controlPlane' | 'apps' | 'limits'> & Partial<Pick<Config, 'github'>>,
+): Pick<ServiceDeps, 'sessionKey' | 'redisPrefix' | 'dataDir' | 'encryptionKey' | 'appsDomain' | 'maxFileUploadBytes' | 'maxZipUploadBytes' | 'github'> {
   return {
     sessionKey: config.secrets.sessionKey,
     redisPrefix: config.redis.prefix,
@@ -97,6 +107,7 @@ export function settingsDeps(
     appsDomain: config.apps,
     maxFileUploadBytes: config.limits.uploadFileBytes,
     maxZipUploadBytes: config.limits.uploadZipBytes,
+    github: readGithubApp(config.github ?? null),
   };
 }
 
@@ -117,7 +128,18 @@ export function createServices(deps: ServiceDeps) {
   const secrets = new SecretHasher(deps.sessionKey);
   const quota = new QuotaService(repos.reservations);
   const throttle = new LoginThrottle(new RedisRateCounter(deps.redis, deps.redisPrefix), deps.loginLimits);
+  // GitHub as a source (issue 16): one client of the App, shared by the checks of apps and deployments.
+  const githubApi = deps.github ? (deps.githubApi ?? new GithubClient(deps.github)) : null;
+  const github = new GithubService({
+    api: githubApi,
+    settings: deps.github ?? null,
+    installations: repos.githubInstallations,
+    stateSecret: deps.sessionKey,
+    clock,
+  });
   return {
+    github,
+    githubWebhooks: new GithubWebhookService({ webhookSecret: deps.github?.webhookSecret ?? null, deliveries: repos.githubDeliveries, jobs: deps.jobs, logger: deps.logger }),
     auth: new AuthService({
       users: repos.users,
       sessions: repos.sessions,
@@ -146,6 +168,7 @@ export function createServices(deps: ServiceDeps) {
       clock,
       logger: deps.logger,
       agents: deps.agents,
+      github,
     }),
     files: new FilesService({
       apps: repos.apps,
@@ -160,6 +183,7 @@ export function createServices(deps: ServiceDeps) {
       jobs: deps.jobs,
       builds: deps.builds,
       maxZipBytes: deps.maxZipUploadBytes ?? 200_000_000,
+      github,
     }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
@@ -190,6 +214,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...enrollmentRoutes(services),
       ...appRoutes(services),
       ...fileRoutes(services),
+      ...githubRoutes(services),
     },
   });
 }

@@ -1,10 +1,13 @@
-import type { Config } from '@slipway/config';
+import { readGithubApp, type Config } from '@slipway/config';
 import {
   AppConvergeService,
   AppPowerService,
   CrashWatchService,
   dependencyWarnings,
   DeploymentRunner,
+  GithubClient,
+  GithubCommitStatuses,
+  GithubDeliveryService,
   imageSources,
   LogRetentionService,
   NodeService,
@@ -106,18 +109,27 @@ export async function startWorkerRuntime(
   });
   const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
+  // GitHub as a source (issue 16): the App's client when configured (installation tokens, compare, statuses).
+  const githubApp = readGithubApp(config.github);
+  const github = githubApp ? new GithubClient(githubApp) : null;
   const deployments = new DeploymentRunner({
     apps: stores.apps,
     deployments: stores.deployments,
     env: control.env,
     secrets,
     agents,
-    sources: imageSources({ agents, deployments: stores.deployments, builds: new BuildsPool(agents) }),
+    sources: imageSources({
+      agents,
+      deployments: stores.deployments,
+      builds: new BuildsPool(agents),
+      github: github && config.github ? { api: github, apiUrl: config.github.apiUrl } : null,
+    }),
     appsDomain: config.apps,
     clock: systemClock,
     logger,
     locks,
     converge,
+    observer: github ? new GithubCommitStatuses({ api: github, apps: stores.apps, publicUrl: config.api.publicUrl, logger }) : undefined,
     ...options.apps,
   });
   const power = new AppPowerService({ apps: stores.apps, agents, converge, locks });
@@ -130,7 +142,18 @@ export async function startWorkerRuntime(
     'app.teardown': power.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention };
+  const githubDeliveries = new GithubDeliveryService({
+    deliveries: control.githubDeliveries,
+    store: stores.github,
+    deployments: control.deployments,
+    deploymentJobs: stores.deployments,
+    jobs,
+    api: github,
+    webUrl: config.github?.webUrl ?? 'https://github.com',
+    clock: systemClock,
+    logger,
+  });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, github: githubDeliveries };
 
   const pool = runWorkers({
     connection,

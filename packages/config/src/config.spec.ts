@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './index';
+import { ConfigError, loadConfig, readGithubApp } from './index';
 
 const base = { DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db' };
 
@@ -61,6 +61,28 @@ describe('loadConfig', () => {
     expect(config.agent.build).toEqual({ cpus: 2, memoryMb: 2048, timeoutMs: 30_000, concurrency: 3, diskMb: 5120 });
     const thrown = catchError(() => loadConfig('agent', { SLIPWAY_BUILD_MEMORY_MB: '64' }));
     expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_BUILD_MEMORY_MB is invalid/);
+  });
+
+  it('reads the GitHub App settings together, null without an app id (issue 16)', () => {
+    expect(loadConfig('control', base).github).toBeNull();
+    const github = { SLIPWAY_GITHUB_APP_ID: '123', SLIPWAY_GITHUB_PRIVATE_KEY_FILE: '/etc/slipway/github.pem', SLIPWAY_GITHUB_WEBHOOK_SECRET: 'whsec', SLIPWAY_GITHUB_APP_SLUG: 'slipway-test' };
+    expect(loadConfig('control', { ...base, ...github }).github).toEqual({
+      appId: '123',
+      privateKeyFile: '/etc/slipway/github.pem',
+      webhookSecret: 'whsec',
+      slug: 'slipway-test',
+      apiUrl: 'https://api.github.com',
+      webUrl: 'https://github.com',
+    });
+    const ghes = loadConfig('control', { ...base, ...github, SLIPWAY_GITHUB_API_URL: 'https://ghe.example.com/api/v3' }).github;
+    expect(ghes?.apiUrl).toBe('https://ghe.example.com/api/v3');
+    const thrown = catchError(() => loadConfig('control', { ...base, SLIPWAY_GITHUB_APP_ID: '123' }));
+    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_GITHUB_PRIVATE_KEY_FILE is required when SLIPWAY_GITHUB_APP_ID is set/);
+    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_GITHUB_WEBHOOK_SECRET is required/);
+    expect(catchError(() => readGithubApp({ ...loadConfig('control', { ...base, ...github }).github!, privateKeyFile: '/nonexistent/key.pem' })).problems[0]).toMatch(
+      /SLIPWAY_GITHUB_PRIVATE_KEY_FILE \(\/nonexistent\/key.pem\) cannot be read: ENOENT/,
+    );
+    expect(loadConfig('agent', github).github).toBeNull();
   });
 
   it('gives the agent no database settings', () => {

@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { SETTINGS, type Role, type Setting } from './settings';
@@ -43,6 +45,17 @@ export interface Config {
   /** The runtime versions builds may choose from (agent only). */
   runtimes: { node: { majors: number[]; default: number }; python: { versions: string[]; default: string } };
   limits: { uploadZipBytes: number; uploadFileBytes: number };
+  /** The platform's GitHub App (issue 16); null when SLIPWAY_GITHUB_APP_ID is empty (GitHub operations answer 503). */
+  github: GithubAppConfig | null;
+}
+
+export interface GithubAppConfig {
+  appId: string;
+  privateKeyFile: string;
+  webhookSecret: string;
+  slug: string;
+  apiUrl: string;
+  webUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +110,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
   if (nodeVersions && !nodeVersions.includes(String(values.SLIPWAY_NODE_DEFAULT))) {
     problems.push(`SLIPWAY_NODE_DEFAULT (${String(values.SLIPWAY_NODE_DEFAULT)}) must be one of SLIPWAY_NODE_VERSIONS (${nodeVersions.join(', ')})`);
   }
+  const github = role === 'control' ? githubOf(values, problems) : null;
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Every value was validated against its setting's schema above.
@@ -172,6 +186,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       python: { versions: v.SLIPWAY_PYTHON_VERSIONS ?? [], default: (v.SLIPWAY_PYTHON_VERSIONS as string[] | undefined)?.[0] ?? '3.11' },
     },
     limits: { uploadZipBytes: v.SLIPWAY_UPLOAD_ZIP_MAX_BYTES, uploadFileBytes: v.SLIPWAY_UPLOAD_FILE_MAX_BYTES },
+    github,
   };
   return deepFreeze(config);
 }
@@ -219,6 +234,44 @@ function decodeKey(raw: unknown, problems: string[]): Buffer {
     problems.push('SLIPWAY_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
   }
   return key;
+}
+
+/**
+ * The GitHub App's settings with its private key read from SLIPWAY_GITHUB_PRIVATE_KEY_FILE (null when GitHub is not
+ * configured). A file that cannot be read, or is not a PEM private key, stops the process with a ConfigError naming it.
+ */
+export function readGithubApp(github: GithubAppConfig | null): (GithubAppConfig & { privateKeyPem: string }) | null {
+  if (!github) return null;
+  let pem: string;
+  try {
+    pem = readFileSync(github.privateKeyFile, 'utf8');
+  } catch (e) {
+    throw new ConfigError([`SLIPWAY_GITHUB_PRIVATE_KEY_FILE (${github.privateKeyFile}) cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
+  }
+  try {
+    createPrivateKey(pem);
+  } catch {
+    throw new ConfigError([`SLIPWAY_GITHUB_PRIVATE_KEY_FILE (${github.privateKeyFile}) is not a PEM private key (download one from the GitHub App's settings)`]);
+  }
+  return { ...github, privateKeyPem: pem };
+}
+
+/** The GitHub App settings go together: an app id asks for its key file, webhook secret and slug. */
+function githubOf(values: Record<string, unknown>, problems: string[]): GithubAppConfig | null {
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : '');
+  const appId = str('SLIPWAY_GITHUB_APP_ID');
+  if (!appId) return null;
+  for (const k of ['SLIPWAY_GITHUB_PRIVATE_KEY_FILE', 'SLIPWAY_GITHUB_WEBHOOK_SECRET', 'SLIPWAY_GITHUB_APP_SLUG']) {
+    if (!str(k)) problems.push(`${k} is required when SLIPWAY_GITHUB_APP_ID is set`);
+  }
+  return {
+    appId,
+    privateKeyFile: str('SLIPWAY_GITHUB_PRIVATE_KEY_FILE'),
+    webhookSecret: str('SLIPWAY_GITHUB_WEBHOOK_SECRET'),
+    slug: str('SLIPWAY_GITHUB_APP_SLUG'),
+    apiUrl: str('SLIPWAY_GITHUB_API_URL'),
+    webUrl: str('SLIPWAY_GITHUB_WEB_URL'),
+  };
 }
 
 function deepFreeze<T>(o: T): T {

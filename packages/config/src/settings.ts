@@ -78,4 +78,11 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_IMAGE_MONGODB', type: 'string', default: 'mongo:7', roles: ALL, schema: imageName, description: 'MongoDB engine image (official only)' },
   { env: 'SLIPWAY_UPLOAD_ZIP_MAX_BYTES', type: 'integer', default: 200_000_000, roles: ['control', 'agent'], schema: { type: 'integer', minimum: 1 }, description: '.zip upload limit' },
   { env: 'SLIPWAY_UPLOAD_FILE_MAX_BYTES', type: 'integer', default: 100_000_000, roles: ['control', 'agent'], schema: { type: 'integer', minimum: 1 }, description: 'raw file upload limit' },
+  // GitHub as a source (issue 16): one GitHub App per platform; without SLIPWAY_GITHUB_APP_ID GitHub operations answer 503.
+  { env: 'SLIPWAY_GITHUB_APP_ID', type: 'string', default: '', roles: C, schema: { anyOf: [{ const: '' }, { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }] }, description: 'the GitHub App\'s id (numeric) or client id; empty: GitHub is not configured' },
+  { env: 'SLIPWAY_GITHUB_PRIVATE_KEY_FILE', type: 'string', default: '', roles: C, schema: { anyOf: [{ const: '' }, { type: 'string', pattern: '^/' }] }, description: 'PEM file of the GitHub App\'s private key (signs the app JWT, RS256)' },
+  { env: 'SLIPWAY_GITHUB_WEBHOOK_SECRET', type: 'string', default: '', roles: C, description: 'the GitHub App\'s webhook secret (X-Hub-Signature-256); required with SLIPWAY_GITHUB_APP_ID' },
+  { env: 'SLIPWAY_GITHUB_APP_SLUG', type: 'string', default: '', roles: C, schema: { anyOf: [{ const: '' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,99}$' }] }, description: 'the GitHub App\'s slug (its install page is <web URL>/apps/<slug>/installations/new)' },
+  { env: 'SLIPWAY_GITHUB_API_URL', type: 'string', default: 'https://api.github.com', roles: C, schema: { type: 'string', pattern: '^https?://[^\\s]+[^/\\s]$' }, description: 'GitHub\'s REST API (GitHub Enterprise Server: https://<host>/api/v3)' },
+  { env: 'SLIPWAY_GITHUB_WEB_URL', type: 'string', default: 'https://github.com', roles: C, schema: { type: 'string', pattern: '^https?://[^\\s]+[^/\\s]$' }, description: 'GitHub\'s web address, for the install page and commit links (GitHub Enterprise Server: https://<host>)' },
 ];

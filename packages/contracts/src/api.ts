@@ -7,6 +7,7 @@ import { APPS } from './resources/apps';
 import { AUTH } from './resources/auth';
 import { DEPLOYMENTS } from './resources/deployments';
 import { FILES } from './resources/files';
+import { GITHUB } from './resources/github';
 import { MEMBERS } from './resources/members';
 import { META } from './resources/meta';
 import { NODES } from './resources/nodes';
@@ -14,7 +15,7 @@ import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, GITHUB] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

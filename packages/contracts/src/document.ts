@@ -6,7 +6,10 @@ import { markRequestText, TEXT_RULE_DESCRIPTION } from './text';
 export const API_VERSION = '1.0.0';
 const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
 
-/** `{workspaceId}` → `workspaceId`, in order. Every path parameter of this API is a UUID. */
+/** Path parameters that are GitHub's numeric ids (issue 16), not UUIDs: positive decimal integers. */
+export const INTEGER_PATH_PARAMETERS: ReadonlySet<string> = new Set(['installationId']);
+
+/** `{workspaceId}` → `workspaceId`, in order. Every path parameter of this API is a UUID, but INTEGER_PATH_PARAMETERS. */
 export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
 }
@@ -93,7 +96,7 @@ export function openApiDocument(): Readonly<Record<string, unknown>> {
                 name,
                 in: 'path',
                 required: true,
-                schema: { $ref: '#/components/schemas/Uuid' },
+                schema: INTEGER_PATH_PARAMETERS.has(name) ? { type: 'integer', minimum: 1 } : { $ref: '#/components/schemas/Uuid' },
               })),
               ...queryParameters(spec.query),
             ],

@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { bodyPointer, openApiDocument, pathParameters, responsePointer } from './document';
+import { bodyPointer, INTEGER_PATH_PARAMETERS, openApiDocument, pathParameters, responsePointer } from './document';
 import { OPERATIONS, type OperationId } from './api';
 import type { OperationSpec } from './resource';
 import { TEXT_KEYWORD, textProblem, type TextKind } from './text';
@@ -22,8 +22,8 @@ export interface OperationValidator {
    * failing parameters (`field` is `/query/<name>`). Operations without a query schema get `{}`.
    */
   query(raw: Record<string, unknown>): { value: Record<string, unknown> } | { errors: FieldError[] };
-  /** null when the path parameter is well-formed (a UUID). */
-  param(value: string): FieldError[] | null;
+  /** null when the path parameter is well-formed (a UUID; an integer for INTEGER_PATH_PARAMETERS when named). */
+  param(value: string, name?: string): FieldError[] | null;
   /** null when `data` is what the document promises for `status`; a description of the mismatch otherwise. */
   response(status: number, data: unknown): FieldError[] | null;
 }
@@ -87,7 +87,14 @@ export function createValidators(): Record<OperationId, OperationValidator> {
         const others = query.errors ? fieldErrors(query.errors).map((e) => ({ ...e, field: `/query${e.field}` })) : [];
         return { errors: [...errors, ...others.filter((e) => !errors.some((n) => n.field === e.field))] };
       },
-      param: (value) => (uuid(value) ? null : [{ field: '', message: 'must be a UUID' }]),
+      param: (value, name) =>
+        name !== undefined && INTEGER_PATH_PARAMETERS.has(name)
+          ? /^[1-9][0-9]{0,14}$/.test(value)
+            ? null
+            : [{ field: '', message: 'must be a positive integer' }]
+          : uuid(value)
+            ? null
+            : [{ field: '', message: 'must be a UUID' }],
       response(status, data) {
         if (!documented.has(status)) return [{ field: '', message: `status ${status} is not documented` }];
         if (spec.success.contentType && status === spec.success.status) return null;

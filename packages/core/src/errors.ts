@@ -47,6 +47,24 @@ export const ERROR_CODES = [
   /** A dependency of the control plane (PostgreSQL, Redis) is not reachable right now: try again shortly. */
   'service_unavailable',
   'internal',
+  // GitHub as a source (issue 16).
+  /** No GitHub App is configured on this platform (503). */
+  'github_not_configured',
+  /** The app's installation or repository access is gone (409): reinstall or grant the repository again. */
+  'github_access_lost',
+  /** A webhook delivery whose X-Hub-Signature-256 does not match (401). */
+  'invalid_signature',
+  /** The install flow's `state` is forged, malformed or expired (400). */
+  'github_state_invalid',
+  /** The installation is not linked to this workspace, or GitHub does not know it (404). */
+  'github_installation_not_found',
+  /** The installation is linked to another workspace (409). */
+  'github_installation_taken',
+  'github_repository_not_found',
+  'github_branch_not_found',
+  'github_commit_not_found',
+  /** GitHub did not answer, or answered an error the platform cannot act on (503). */
+  'github_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -33,6 +33,12 @@ export const ROUTES_SYNC_JOB = 'routes.sync';
 export const DEPLOYMENT_PRUNE_LOGS_JOB = 'deployment.prune-logs';
 export const DEPLOYMENT_PRUNE_LOGS_EVERY_MS = 60 * 60 * 1000;
 
+/** A GitHub webhook delivery to act on (issue 16); the job id is `github-<delivery id>`. */
+export type GithubDeliveryPayload = {
+  deliveryId: string;
+};
+export const GITHUB_DELIVERY_JOB = 'github.delivery';
+
 /** The payload type of each job. */
 export interface JobPayloads {
   [NOOP_JOB]: OperationPayload;
@@ -45,6 +51,7 @@ export interface JobPayloads {
   [APP_TEARDOWN_JOB]: OperationPayload;
   [ROUTES_SYNC_JOB]: EmptyPayload;
   [DEPLOYMENT_PRUNE_LOGS_JOB]: EmptyPayload;
+  [GITHUB_DELIVERY_JOB]: GithubDeliveryPayload;
 }
 export type JobName = keyof JobPayloads;
 

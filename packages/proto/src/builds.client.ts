@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { AppError, type AgentTarget, type BuildsGateway, type BuildZipInput, type BuildZipResult } from '@slipway/core';
+import { AppError, type AgentTarget, type BuildGithubInput, type BuildsGateway, type BuildZipInput, type BuildZipResult } from '@slipway/core';
 import type { AgentPool } from './client';
 import { fromServiceError } from './errors';
 import type { BuildEvent__Output } from './generated/slipway/agent/v1/BuildEvent';
@@ -34,9 +34,23 @@ export class BuildsPool implements BuildsGateway {
   }
 
   buildZip(target: AgentTarget, input: BuildZipInput, onLine: (line: string) => void, signal?: AbortSignal): Promise<BuildZipResult> {
+    return this.streamBuild(target, () => this.client(target).buildZip(input), onLine, signal);
+  }
+
+  /** A GitHub commit built on the agent (issue 16); the token rides in this one request and nowhere else. */
+  buildGithub(target: AgentTarget, input: BuildGithubInput, onLine: (line: string) => void, signal?: AbortSignal): Promise<BuildZipResult> {
+    return this.streamBuild(target, () => this.client(target).buildGithub(input), onLine, signal);
+  }
+
+  private streamBuild(
+    target: AgentTarget,
+    start: () => grpc.ClientReadableStream<BuildEvent__Output>,
+    onLine: (line: string) => void,
+    signal?: AbortSignal,
+  ): Promise<BuildZipResult> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new AppError('build_failed', 'The build was cancelled'));
-      const call = this.client(target).buildZip(input);
+      const call = start();
       let result: BuildZipResult | null = null;
       let cancelled = false;
       const onAbort = () => {

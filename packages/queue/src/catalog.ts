@@ -2,6 +2,7 @@ import {
   PLAN_SUSPEND_EXPIRED_EVERY_MS,
   DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
   type DeploymentRunPayload,
+  type GithubDeliveryPayload,
   type EmptyPayload,
   type JobName,
   type JobPayloads,
@@ -52,6 +53,13 @@ const deploymentRunPayload: JSONSchemaType<DeploymentRunPayload> = {
   additionalProperties: false,
 };
 
+const githubDeliveryPayload: JSONSchemaType<GithubDeliveryPayload> = {
+  type: 'object',
+  properties: { deliveryId: { type: 'string', pattern: '^[A-Za-z0-9-]{1,100}$' } },
+  required: ['deliveryId'],
+  additionalProperties: false,
+};
+
 // Jobs that own an Operation row: `{ operationId }` alone, the rest is read from the row.
 const operationJob = (queue: QueueName, attempts: number, delay: number): JobDefinition<OperationPayload> => ({
   queue,
@@ -78,6 +86,8 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'routes.sync': repeatable({ every: 30_000 }),
   // Deployment logs past the retention (config.logs): the database's one unbounded table, bounded.
   'deployment.prune-logs': repeatable({ every: DEPLOYMENT_PRUNE_LOGS_EVERY_MS }),
+  // A GitHub webhook delivery (issue 16), jobId `github-<delivery id>`: its row is the delivery, handled once.
+  'github.delivery': { queue: 'maintenance', payloadSchema: githubDeliveryPayload, attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, owner: 'none' },
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

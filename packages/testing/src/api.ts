@@ -2,7 +2,7 @@
 // builds it, for the integration tests of this app. Every response is checked against the OpenAPI document.
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@slipway/config';
-import type { AgentGateway, BuildsGateway, Clock, FilesGateway, LoginThrottleLimits, PlanEntry } from '@slipway/core';
+import type { AgentGateway, BuildsGateway, Clock, FilesGateway, GithubAppSettings, LoginThrottleLimits, PlanEntry } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
 import { databaseCheck, redisCheck, type ContractViolation, type ServiceDeps, type Services } from '@slipway/api';
 import Redis from 'ioredis';
@@ -45,6 +45,8 @@ export interface TestApiOptions {
   agents?: AgentGateway;
   files?: FilesGateway;
   builds?: BuildsGateway;
+  /** The GitHub App (issue 16), e.g. `githubAppOf(double)` of @slipway/testing/github; default: not configured (503). */
+  github?: GithubAppSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {

@@ -53,6 +53,10 @@ export async function startTestPlatform(
     networks?: NetworkSettings;
     /** The agent's platform id (default: derived from this platform's own scratch CA, so no two test platforms share one). */
     platformId?: string;
+    /** More settings of the control plane (e.g. the GitHub App's, from @slipway/testing/github). */
+    env?: Record<string, string>;
+    /** One logger for the API, the workers and the agent (default: silent, or SLIPWAY_TEST_LOG_LEVEL). */
+    logger?: ReturnType<typeof createLogger>;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -60,11 +64,17 @@ export async function startTestPlatform(
   const database: TestDatabase = await createTestDatabase();
   const prefix = uniquePrefix(options.name ?? 'platform');
   const { ca, dir: caDir } = await openTestCa();
-  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build, networks: options.networks, platformId: options.platformId });
+  const agent = await startTestAgent(ca, {
+    nodeName: `node-${randomBytes(3).toString('hex')}`,
+    build: options.build,
+    networks: options.networks,
+    platformId: options.platformId,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const db = createDb(database.url);
   await insertNode(db, agent);
-  const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));
-  const logger = createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
+  const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir, extra: options.env }));
+  const logger = options.logger ?? createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const worker = await startWorkerRuntime(config, logger, {
     schedule: false,
     apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000, ...(options.maxLogBytes ? { maxLogBytes: options.maxLogBytes } : {}) },

@@ -6,6 +6,7 @@ import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runt
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
 import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
+import { extractTarGz } from './extract-tar';
 import { applySettings, narrowToRoot, NO_SETTINGS, withStartCommand, type AppBuildSettings } from './settings';
 
 export interface BuilderOptions {
@@ -34,6 +35,8 @@ export interface BuildRequest {
   appId: string;
   deploymentId: string;
   zipPath: string;
+  /** A .tar.gz to build instead of the .zip (a GitHub commit's tarball): its one top folder is stripped. */
+  tarPath?: string;
   /** The app's build command, start command and root directory, over detection (settings.ts). */
   settings?: AppBuildSettings;
   /** Aborting it stops the build (a cancelled deployment). */
@@ -74,13 +77,22 @@ export class Builder {
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const started = Date.now();
-      emit('Extracting the upload');
+      emit(req.tarPath ? 'Extracting the repository' : 'Extracting the upload');
       const upload = path.join(dir, 'upload');
-      const { files, bytes } = await extractZip(req.zipPath, upload, this.o.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
+      const limits = this.o.extractLimits ?? DEFAULT_EXTRACT_LIMITS;
+      let files: number;
+      let bytes: number;
+      if (req.tarPath) {
+        const tar = await extractTarGz(req.tarPath, upload, limits);
+        ({ files, bytes } = tar);
+        if (tar.skippedLinks) emit(`${tar.skippedLinks} symbolic or hard link${tar.skippedLinks === 1 ? ' was' : 's were'} not extracted (links are not accepted in builds)`);
+      } else {
+        ({ files, bytes } = await extractZip(req.zipPath, upload, limits));
+      }
       const app = path.join(dir, CONTEXT.app);
       const top = await singleFolder(upload);
       if (top) {
-        emit(`The .zip holds one folder, ${top}/: building from inside it`);
+        emit(req.tarPath ? `Building from inside the archive's top folder ${top}/` : `The .zip holds one folder, ${top}/: building from inside it`);
         await rename(path.join(upload, top), app);
         await rmdir(upload);
       } else {

@@ -9,6 +9,7 @@ import { openUpload, receiveInto } from '../rpc/upload';
 import type { DiskGuard } from '../storage/disk-guard';
 import type { Builder } from './builder';
 import { BuildError } from './extract';
+import { downloadTarball } from './github-fetch';
 import { parseSettings } from './settings';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -80,6 +81,41 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
         }
       })
         // The last lines (up to 50 ms of them) reach the caller before the result, or before the error.
+        .finally(() => lines.end());
+      await send({ result });
+    }),
+
+    // A GitHub commit (issue 16): the tarball is downloaded next to the uploads with the request's token (held in
+    // memory only: the journal records the operation id and result, never the request), built, then removed.
+    BuildGithub: serverStream(async (req, send, signal) => {
+      const { operationId, workspaceId, appId } = req;
+      const deploymentId = deploymentIdOf(req.deploymentId);
+      const tarPath = path.join(deps.uploadsDir, `${deploymentId}.github.tar.gz`);
+      const lines = new LineBatcher((text) => send({ line: text }));
+      const { result } = await deps.journal
+        .run(operationId, 'BuildGithub', async () => {
+          await deps.disk.assertRoom('a build');
+          const settings = parseSettings(req);
+          await mkdir(deps.uploadsDir, { recursive: true, mode: 0o700 });
+          await rm(tarPath, { force: true });
+          try {
+            const started = Date.now();
+            lines.push(`Downloading ${req.repoFullName} at ${req.commitSha.slice(0, 7)} from GitHub`);
+            const { bytes } = await downloadTarball({
+              apiUrl: req.apiUrl,
+              repoFullName: req.repoFullName,
+              commitSha: req.commitSha,
+              token: req.token,
+              dest: tarPath,
+              maxBytes: deps.maxZipBytes,
+              signal,
+            });
+            lines.push(`Downloaded ${(bytes / 1024).toFixed(1)} KB in ${Date.now() - started} ms`);
+            return await deps.builder.build({ workspaceId, appId, deploymentId, zipPath: tarPath, tarPath, settings, signal }, (line) => lines.push(line));
+          } finally {
+            await rm(tarPath, { force: true });
+          }
+        })
         .finally(() => lines.end());
       await send({ result });
     }),

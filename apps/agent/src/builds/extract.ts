@@ -39,7 +39,7 @@ const UNIX = 3;
 const MAX_NAME = 4096;
 const MAX_SEGMENT = 255;
 // O_NOFOLLOW: the last component is never a symlink; O_EXCL: never an existing file (a duplicate entry is refused).
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+export const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
  * Extracts a .zip into `dest` (a fresh, empty folder) and nothing else: names are checked before anything is
@@ -178,8 +178,8 @@ function entryName(entry: yauzl.Entry): string {
 }
 
 /** The path segments of a safe name; throws for anything that could land outside the build folder. */
-export function checkName(name: string): string[] {
-  const bad = (why: string) => new BuildError(`The .zip entry "${printable(name)}" ${why}`);
+export function checkName(name: string, what = 'The .zip entry'): string[] {
+  const bad = (why: string) => new BuildError(`${what} "${printable(name)}" ${why}`);
   if (name.length === 0) throw bad('has an empty name');
   if (name.length > MAX_NAME) throw bad(`has a name longer than ${MAX_NAME} characters`);
   // eslint-disable-next-line no-control-regex
@@ -206,7 +206,7 @@ function entryKind(entry: yauzl.Entry, name: string): 'file' | 'directory' {
 }
 
 /** mkdir of each segment below root in turn, refusing to go through anything that is not a plain folder. */
-async function mkdirInside(root: string, segments: string[]): Promise<void> {
+export async function mkdirInside(root: string, segments: string[], what = 'The .zip'): Promise<void> {
   let at = root;
   for (const s of segments) {
     at = path.join(at, s);
@@ -215,7 +215,7 @@ async function mkdirInside(root: string, segments: string[]): Promise<void> {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       // Only this function and plain file creation write here, so an existing non-folder is a conflict of entries.
-      if (!(await lstat(at)).isDirectory()) throw new BuildError(`The .zip has a folder and a file both named "${printable(segments.join('/'))}"`);
+      if (!(await lstat(at)).isDirectory()) throw new BuildError(`${what} has a folder and a file both named "${printable(segments.join('/'))}"`);
     }
   }
 }
@@ -225,7 +225,7 @@ function describe(e: unknown): string {
 }
 
 /** A name safe to echo in a reason: control characters shown as escapes, long names cut. */
-function printable(name: string): string {
+export function printable(name: string): string {
   // eslint-disable-next-line no-control-regex
   const s = name.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return s.length > 200 ? `${s.slice(0, 200)}…` : s;

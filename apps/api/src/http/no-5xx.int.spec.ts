@@ -15,6 +15,7 @@ import { insertNode } from '@slipway/testing/worker';
 import fc from 'fast-check';
 import { rm } from 'node:fs/promises';
 import { startTestApi, type TestApi } from '@slipway/testing/api';
+import { githubAppOf, GitRepo, startGithubDouble, type GithubDouble } from '@slipway/testing/github';
 
 jest.setTimeout(60_000);
 
@@ -207,16 +208,26 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
   let agent: TestAgent;
   let agents: AgentPool;
   let caDir: string;
+  // GitHub operations (issue 16) reach a GitHub API double, so they answer as they would with GitHub, not 503.
+  let gh: GithubDouble;
+  let repo: GitRepo;
+  let repoId: number;
 
   beforeAll(async () => {
     const { ca, dir } = await openTestCa();
     caDir = dir;
     agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}` });
     agents = new AgentPool(ca.client);
-    api = await startTestApi({ node: (db) => insertNode(db, agent), agents, files: new FilesPool(agents), builds: new BuildsPool(agents) });
+    gh = await startGithubDouble();
+    repo = await GitRepo.create();
+    await repo.commit({ 'index.html': 'hi' }, 'first');
+    repoId = gh.addRepository('acme/shop', repo).id;
+    api = await startTestApi({ node: (db) => insertNode(db, agent), agents, files: new FilesPool(agents), builds: new BuildsPool(agents), github: await githubAppOf(gh) });
   });
 
   afterAll(async () => {
+    await gh?.close();
+    await repo?.remove();
     agents?.close();
     await agent?.stop();
     await rm(caDir, { recursive: true, force: true });
@@ -246,6 +257,11 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     const deployment = await owner.post(`/v1/workspaces/${ws.id}/apps/${image.body.id}/deployments`, {});
     const token = await owner.post(`/v1/workspaces/${ws.id}/tokens`, { name: 'ci' });
     for (const r of [image, upload, deployment, token]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
+    // A GitHub installation linked to the workspace through the state flow (one workspace per installation).
+    const installation = gh.addInstallation(`org-${randomBytes(3).toString('hex')}`, [repoId]);
+    const state = (await owner.get(`/v1/workspaces/${ws.id}/github/install-url`)).body.state as string;
+    const linked = await owner.get(`/v1/github/setup?installation_id=${installation.id}&state=${encodeURIComponent(state)}`);
+    if (linked.status !== 200) throw new Error(`fixture: ${linked.status} ${linked.text}`);
     return {
       owner,
       ids: {
@@ -254,6 +270,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
         deploymentId: [deployment.body.id],
         tokenId: [token.body.id],
         userId: [me.user.id],
+        installationId: [String(installation.id)],
       },
     };
   }

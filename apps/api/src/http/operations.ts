@@ -90,7 +90,7 @@ export function operationsRouter(deps: OperationsDeps): Router {
       if (spec.rawBody) checkRawBody(req, res, spec.rawBody.contentType);
       const body = spec.body ? await readJson(req, res, parseJson) : undefined;
       for (const name of validator.pathParameters) {
-        if (validator.param(String(req.params[name]))) throw new AppError('not_found', notFoundMessage(name));
+        if (validator.param(String(req.params[name]), name)) throw new AppError('not_found', notFoundMessage(name));
       }
       const access =
         spec.permission && actor

@@ -59,10 +59,24 @@ const GithubSource = {
     repoId: { type: 'integer', minimum: 1 },
     repoFullName: { type: 'string', pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' },
     branch: { type: 'string', minLength: 1, maxLength: 255 },
-    rootDir: { type: 'string', maxLength: 1024 },
-    autoDeploy: { type: 'boolean' },
-    watchRootOnly: { type: 'boolean' },
+    rootDir: { type: 'string', maxLength: 1024, description: 'the folder of the repository to build (default: its root); the rules of file paths' },
+    autoDeploy: { type: 'boolean', description: 'a push to the branch deploys it (default true)' },
+    watchRootOnly: { type: 'boolean', description: 'with autoDeploy: only pushes that change a file under rootDir deploy (default false)' },
   },
+} as const;
+
+// PATCH: the app's GitHub settings, merged over the current ones and checked again with GitHub.
+const GithubSourceChanges = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...GithubSource.properties },
+  description: 'github apps: changes to the GitHub settings, checked with GitHub as at creation',
+} as const;
+
+const GITHUB_SOURCE_ERRORS = {
+  404: ['github_installation_not_found', 'github_repository_not_found', 'github_branch_not_found'],
+  503: ['github_not_configured', 'github_unavailable'],
 } as const;
 
 export const App = {
@@ -99,7 +113,11 @@ export const App = {
     github: {
       type: ['object', 'null'],
       additionalProperties: false,
-      properties: { ...GithubSource.properties, accessLost: { type: 'boolean' } },
+      properties: {
+        ...GithubSource.properties,
+        accessLost: { type: 'boolean', description: 'the installation or the repository access is gone: deployments answer 409 github_access_lost' },
+        accessLostReason: { type: ['string', 'null'], description: 'why access was lost, and what to do' },
+      },
     },
     buildCommand: { type: ['string', 'null'], description: 'the build command the next deployment uses; null: detected' },
     startCommand: { type: ['string', 'null'], description: 'the start command the next deployment uses; null: detected' },
@@ -158,6 +176,7 @@ export const UpdateAppRequest = {
       description: 'reserved at once, applied to the container (and the project folder) at the next deployment',
     },
     ...BUILD_SETTINGS,
+    github: GithubSourceChanges,
   },
 } as const;
 
@@ -223,7 +242,7 @@ export const APPS = {
       permission: 'apps.write',
       body: CreateAppRequest,
       success: { status: 201, description: 'the app', schema: App },
-      errors: { 402: ['quota_exceeded'], 403: WORKSPACE_WRITE_DENIALS, 409: ['name_taken'] },
+      errors: { 402: ['quota_exceeded'], 403: WORKSPACE_WRITE_DENIALS, 409: ['name_taken'], ...GITHUB_SOURCE_ERRORS },
     },
     getApp: {
       method: 'get',
@@ -247,7 +266,7 @@ export const APPS = {
       permission: 'apps.write',
       body: UpdateAppRequest,
       success: { status: 200, description: 'the app', schema: App },
-      errors: { 402: ['quota_exceeded'], 403: WORKSPACE_WRITE_DENIALS, 409: ['name_taken'] },
+      errors: { 402: ['quota_exceeded'], 403: WORKSPACE_WRITE_DENIALS, 409: ['name_taken'], ...GITHUB_SOURCE_ERRORS },
     },
     deleteApp: {
       method: 'delete',

@@ -120,12 +120,20 @@ export const DEPLOYMENTS = {
       description:
         'The image is pulled; when no registry is reachable a locally present image is used. The new container must ' +
         'accept connections on its port (or answer the health path) before the route switches; otherwise the ' +
-        'deployment fails with the reason and the previous one stays live.',
+        'deployment fails with the reason and the previous one stays live. GitHub apps: `commitSha` (reachable in the ' +
+        'repository, 404 `github_commit_not_found` otherwise) or the head of the branch is downloaded by the server with ' +
+        'a short-lived installation token and built like an upload (`rootDir`); `commit` is filled. An app whose access ' +
+        'is gone answers 409 `github_access_lost`.',
       auth: 'any',
       permission: 'deployments.write',
       body: CreateDeploymentRequest,
       success: { status: 201, description: 'the queued deployment', schema: Deployment },
-      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['no_image_built'], 503: ['server_disk_low'] },
+      errors: {
+        403: WORKSPACE_WRITE_DENIALS,
+        404: ['github_commit_not_found', 'github_branch_not_found'],
+        409: ['no_image_built', 'github_access_lost'],
+        503: ['server_disk_low', 'github_not_configured', 'github_unavailable'],
+      },
     },
     getDeployment: {
       method: 'get',

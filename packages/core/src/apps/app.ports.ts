@@ -1,3 +1,4 @@
+import type { CommitInfo } from '../github/github.ports';
 // What the app and deployment services need of storage and of the jobs; packages/db implements the repositories.
 import type { AppStatus, DeploymentStatus, StatusDetail } from '@slipway/contracts';
 import type { OperationJobName } from '../jobs';
@@ -52,6 +53,8 @@ export interface DeploymentRecord {
   /** The tag the agent gave the image on the server (the agent owns the naming; it is stored, never computed). */
   imageRef: string | null;
   commitSha: string | null;
+  /** GitHub deployments: the commit built (sha, message, author, branch, url); null (or absent) for other sources. */
+  commit?: CommitInfo | null;
   rollbackOfId: string | null;
   failureReason: string | null;
   imageAvailable: boolean;
@@ -79,7 +82,7 @@ export type NewApp = Pick<
 
 /** What PATCH may change of an app's row. */
 export type AppChanges = Partial<
-  Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'diskMb' | 'subdomain' | 'buildCommand' | 'startCommand' | 'rootDirectory'>
+  Pick<AppRecord, 'name' | 'slug' | 'image' | 'port' | 'cpuMillis' | 'memoryMb' | 'diskMb' | 'subdomain' | 'buildCommand' | 'startCommand' | 'rootDirectory' | 'github'>
 >;
 
 /** The workspace and the app: every request-side method is scoped by both. */
@@ -167,6 +170,8 @@ export interface NewDeployment {
   image: string | null;
   imageId: string | null;
   commitSha: string | null;
+  /** GitHub deployments: what the commit is (filled when it was resolved, at creation). */
+  commit?: CommitInfo | null;
   rollbackOfId: string | null;
   cpuMillis: number;
   memoryMb: number;

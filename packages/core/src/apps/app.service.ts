@@ -1,3 +1,5 @@
+import { githubSettingsOf } from '../github/github.ports';
+import type { GithubService } from '../github/github.service';
 import { randomBytes } from 'node:crypto';
 import type { App, CreateAppRequest, EnvVariable, LogChunk, Minimums, PutEnvRequest, UpdateAppRequest } from '@slipway/contracts';
 import type { WorkspaceAccess } from '../auth/actor';
@@ -62,6 +64,8 @@ export interface AppServiceDeps {
   logger: Logger;
   /** Needed only for runtime logs (straight from the agent); without it they answer 503. */
   agents?: AgentGateway;
+  /** Checks the `github` settings of GitHub apps with GitHub (issue 16); without it they answer 503. */
+  github?: GithubService;
 }
 
 /**
@@ -88,6 +92,8 @@ export class AppService {
     const minimum = (await this.minimums(access)).app;
     if (input.source === 'image' && !input.image) throw invalid('/image', 'is required when source is image');
     if (input.source === 'github' && !input.github) throw invalid('/github', 'is required when source is github');
+    if (input.source !== 'github' && input.github) throw invalid('/github', 'applies to apps whose source is github');
+    const github = input.source === 'github' ? await this.githubService().checkSource(access.workspace.id, input.github!) : null;
     if (input.kind === 'worker' && input.healthPath) throw invalid('/healthPath', 'applies to web apps only');
     const build = buildSettings(input, input.source);
     const cpuMillis = input.cpuMillis ?? minimum.cpuMillis;
@@ -112,7 +118,7 @@ export class AppService {
           memoryMb: input.memoryMb,
           diskMb,
           subdomain,
-          github: input.github ? { ...input.github } : null,
+          github: github ? { ...github } : null,
           buildCommand: build.buildCommand ?? null,
           startCommand: build.startCommand ?? null,
           rootDirectory: build.rootDirectory ?? null,
@@ -139,6 +145,10 @@ export class AppService {
     }
     if (input.port !== undefined) changes.port = input.port;
     Object.assign(changes, buildSettings(input, app.source));
+    if (input.github !== undefined) {
+      if (app.source !== 'github') throw invalid('/github', 'applies to apps whose source is github');
+      changes.github = { ...(await this.githubService().checkSource(access.workspace.id, input.github, githubSettingsOf(app.github))) };
+    }
     if (input.size && (input.size.cpuMillis !== undefined || input.size.memoryMb !== undefined || input.size.diskMb !== undefined)) {
       const size = { cpuMillis: input.size.cpuMillis ?? app.cpuMillis, memoryMb: input.size.memoryMb ?? app.memoryMb, diskMb: input.size.diskMb ?? app.diskMb };
       checkMinimums(size, (await this.minimums(access)).app, '/size');
@@ -179,6 +189,11 @@ export class AppService {
     const payload: AppTeardownRequest = { workspaceId: access.workspace.id, appId: app.id };
     const op = await this.deps.operations.record({ workspaceId: access.workspace.id }, { kind: APP_TEARDOWN_JOB, nodeId: access.workspace.nodeId, payload: { ...payload } });
     await this.deps.jobs.enqueue(APP_TEARDOWN_JOB, { operationId: op.id }, { jobId: op.id });
+  }
+
+  private githubService(): GithubService {
+    if (!this.deps.github) throw new AppError('github_not_configured', 'No GitHub App is configured on this platform');
+    return this.deps.github;
   }
 
   async getEnv(access: WorkspaceAccess, appId: string): Promise<EnvVariable[]> {

@@ -11,6 +11,15 @@ export interface BuildZipInput {
   rootDirectory: string;
 }
 
+/** A GitHub commit to build (issue 16): the agent downloads its tarball with `token`, which it never stores or logs. */
+export interface BuildGithubInput extends BuildZipInput {
+  apiUrl: string;
+  repoFullName: string;
+  commitSha: string;
+  /** A short-lived installation token scoped to the repository. */
+  token: string;
+}
+
 export interface BuildZipResult {
   imageId: string;
   /** `slipway-app/<appId>:<deploymentId>`, the tag the rollout starts. */
@@ -29,4 +38,6 @@ export interface BuildsGateway {
   /** Builds the uploaded .zip; each log line goes to `onLine`. Aborting `signal` stops the build. */
   buildZip(target: AgentTarget, input: BuildZipInput, onLine: (line: string) => void, signal?: AbortSignal): Promise<BuildZipResult>;
   discardUpload(target: AgentTarget, deploymentId: string): Promise<void>;
+  /** Downloads a GitHub commit and builds it like an upload (issue 16); each log line goes to `onLine`. */
+  buildGithub(target: AgentTarget, input: BuildGithubInput, onLine: (line: string) => void, signal?: AbortSignal): Promise<BuildZipResult>;
 }

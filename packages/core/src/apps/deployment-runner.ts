@@ -39,6 +39,13 @@ export interface DeploymentRunnerDeps {
   locks: AppLocks;
   /** Once live, the app's containers follow its desired state as it is then (a stop accepted meanwhile wins). */
   converge: AppConvergeService;
+  /** Told when a deployment starts building and when it is finished (GitHub commit statuses, issue 16); best effort. */
+  observer?: DeploymentObserver;
+}
+
+export interface DeploymentObserver {
+  building(d: DeploymentRecord): Promise<void>;
+  settled(d: DeploymentRecord): Promise<void>;
 }
 
 /**
@@ -57,6 +64,20 @@ export class DeploymentRunner {
   }
 
   async run(deploymentId: string, attempt: Attempt = { number: 1, final: true }): Promise<{ status: string }> {
+    if (!this.deps.observer) return this.runOnce(deploymentId, attempt);
+    try {
+      return await this.runOnce(deploymentId, attempt);
+    } finally {
+      await this.tellSettled(deploymentId);
+    }
+  }
+
+  private async tellSettled(deploymentId: string): Promise<void> {
+    const d = await this.deps.deployments.get(deploymentId).catch(() => null);
+    if (d && isDeploymentFinished(d.status)) await this.deps.observer?.settled(d).catch(() => undefined);
+  }
+
+  private async runOnce(deploymentId: string, attempt: Attempt): Promise<{ status: string }> {
     const { deployments, apps } = this.deps;
     const d = await deployments.get(deploymentId);
     if (!d) throw new AppError('not_found', `No deployment ${deploymentId}`);
@@ -73,6 +94,7 @@ export class DeploymentRunner {
         const building = await this.move(d.id, 'building', { startedAt: d.startedAt ?? this.deps.clock() });
         if (!building) return { status: (await deployments.get(d.id))?.status ?? 'unknown' };
         await apps.setState(app.id, { status: 'deploying' });
+        if (d.status === 'queued') await this.deps.observer?.building(building).catch(() => undefined);
         const source = this.deps.sources[d.source];
         if (!source) throw new AppError('validation_failed', `Deployments from ${d.source} are not supported yet`);
         image = await source.prepare({ target, app, deployment: d, log });
@@ -114,6 +136,7 @@ export class DeploymentRunner {
     log.add(d.status === 'deploying' ? 'deploy' : 'build', `The job ended without finishing: ${reason}`);
     await log.flush();
     await this.fail(d, await this.deps.apps.getById(d.appId), INTERRUPTED_REASON);
+    await this.tellSettled(deploymentId);
   }
 
   /**

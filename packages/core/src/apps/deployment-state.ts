@@ -7,7 +7,8 @@ import { stateTable } from '../state-table';
  * (`UPDATE … WHERE status IN (sources)`), so a cancel racing a worker loses or wins cleanly.
  */
 export const DEPLOYMENT_TRANSITIONS: Record<DeploymentStatus, readonly DeploymentStatus[]> = {
-  queued: ['building', 'cancelled', 'failed'],
+  // queued → superseded: a newer push of a GitHub app came before this one started (issue 16).
+  queued: ['building', 'cancelled', 'failed', 'superseded'],
   building: ['building', 'deploying', 'cancelled', 'failed'],
   // deploying → superseded: a later deployment of the app went live first (the last requested wins, no rollout).
   deploying: ['deploying', 'live', 'superseded', 'failed'],

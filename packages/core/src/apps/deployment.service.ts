@@ -1,3 +1,5 @@
+import type { CommitInfo } from '../github/github.ports';
+import type { GithubService } from '../github/github.service';
 import type { CreateDeploymentRequest, Deployment, DeploymentPage, LogChunk } from '@slipway/contracts';
 import type { WorkspaceAccess } from '../auth/actor';
 import { AppError } from '../errors';
@@ -30,6 +32,8 @@ export class DeploymentService {
       builds?: BuildsGateway;
       /** config.limits.uploadZipBytes: a .zip past this is refused with 413 as soon as it is passed. */
       maxZipBytes?: number;
+      /** GitHub apps (issue 16): the commit a deployment builds is resolved and checked with GitHub. */
+      github?: GithubService;
     },
   ) {}
 
@@ -38,7 +42,11 @@ export class DeploymentService {
     await this.assertRoom(access, 'A new deployment');
     let image: string | null = null;
     let imageId: string | null = null;
-    if (app.source === 'image') {
+    let commit: CommitInfo | null = null;
+    if (app.source === 'github') {
+      if (!this.deps.github) throw new AppError('github_not_configured', 'No GitHub App is configured on this platform');
+      commit = await this.deps.github.commitToDeploy(access.workspace.id, app.github, input.commitSha);
+    } else if (app.source === 'image') {
       image = input.image ?? app.image;
       if (!image) throw new AppError('validation_failed', 'The app has no image to deploy', [{ field: '/image', message: 'is required: the app has no image' }]);
     } else if (app.source === 'upload') {
@@ -48,7 +56,7 @@ export class DeploymentService {
       image = built.image;
       imageId = built.imageId;
     }
-    return toDeployment(await this.queue(access, app, { source: app.source, image, imageId, commitSha: input.commitSha ?? null, rollbackOfId: null }));
+    return toDeployment(await this.queue(access, app, { source: app.source, image, imageId, commitSha: commit?.sha ?? input.commitSha ?? null, commit, rollbackOfId: null }));
   }
 
   /**
@@ -105,7 +113,7 @@ export class DeploymentService {
       throw new AppError('image_unavailable', 'The image of that deployment is no longer on the server');
     }
     return toDeployment(
-      await this.queue(access, app, { source: 'rollback', image: target.image, imageId: target.imageId, commitSha: target.commitSha, rollbackOfId: target.id }),
+      await this.queue(access, app, { source: 'rollback', image: target.image, imageId: target.imageId, commitSha: target.commitSha, commit: target.commit ?? null, rollbackOfId: target.id }),
     );
   }
 
@@ -126,7 +134,7 @@ export class DeploymentService {
   private async queue(
     access: WorkspaceAccess,
     app: { id: string; cpuMillis: number; memoryMb: number; port: number | null },
-    what: Pick<DeploymentRecord, 'source' | 'image' | 'imageId' | 'commitSha' | 'rollbackOfId'> & { id?: string },
+    what: Pick<DeploymentRecord, 'source' | 'image' | 'imageId' | 'commitSha' | 'commit' | 'rollbackOfId'> & { id?: string },
   ): Promise<DeploymentRecord> {
     const user = await this.deps.users.findById(access.actor.userId);
     const d = await this.deps.deployments.create({

@@ -19,7 +19,7 @@ export function toDeployment(d: DeploymentRecord): Deployment {
     image: d.image,
     imageDigest: d.imageId,
     rollbackOf: d.rollbackOfId,
-    commit: d.commitSha ? { sha: d.commitSha } : null,
+    commit: d.commit ? { ...d.commit } : d.commitSha ? { sha: d.commitSha } : null,
     failureReason: d.failureReason,
     imageAvailable: d.imageAvailable && d.imageId !== null,
     triggeredBy: d.triggeredBy,

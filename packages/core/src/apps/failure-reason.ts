@@ -7,7 +7,19 @@ import { AppError, type ErrorCode } from '../errors';
 
 // Codes whose message the agent or a service wrote for the user (failure-reasons.ts and readiness on the agent, the
 // services): kept as they are.
-const WRITTEN_FOR_USERS = new Set<ErrorCode>(['rollout_failed', 'build_failed', 'image_unavailable', 'no_image_built', 'validation_failed', 'not_found', 'quota_exceeded']);
+const WRITTEN_FOR_USERS = new Set<ErrorCode>([
+  'rollout_failed',
+  'build_failed',
+  'image_unavailable',
+  'no_image_built',
+  'validation_failed',
+  'not_found',
+  'quota_exceeded',
+  // GitHub as a source (issue 16): what the platform's App can no longer do, and why.
+  'github_access_lost',
+  'github_not_configured',
+  'github_unavailable',
+]);
 
 // `internal` carries the agent's sentence for a step the engine refused, or (from the transport) an engine's or
 // library's text: the latter never reaches a user.

@@ -14,7 +14,8 @@ export interface Attempt {
 }
 
 /** An error worth another try: the agent was not reachable, or something failed on our side. */
-export const isTransient = (e: unknown): boolean => !(e instanceof AppError) || e.code === 'node_unavailable' || e.code === 'service_unavailable' || e.code === 'internal';
+export const isTransient = (e: unknown): boolean =>
+  !(e instanceof AppError) || e.code === 'node_unavailable' || e.code === 'service_unavailable' || e.code === 'internal' || e.code === 'github_unavailable';
 
 /** The server an operation was recorded on (null when its node row is gone). */
 export type OperationNode = { id: string; name: string; grpcAddress: string } | null;

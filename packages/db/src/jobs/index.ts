@@ -4,6 +4,7 @@ import { PgAppLocks } from './app-locks';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
+import { PrismaGithubJobStore } from './github.store';
 
 /**
  * The job-side stores: keyed by the id of a row a job already holds (an app, a deployment, a deleted workspace), so
@@ -16,8 +17,10 @@ export function createJobStores(db: Db) {
     deployments: new PrismaDeploymentJobStore(db),
     teardown: new PrismaTeardownStore(db),
     logRetention: new PrismaLogRetentionStore(db),
+    github: new PrismaGithubJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
+export { PrismaGithubJobStore };
 export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

@@ -17,6 +17,7 @@ export const toDeploymentRecord = (d: DeploymentRow): DeploymentRecord => ({
   imageId: d.imageId,
   imageRef: d.imageRef,
   commitSha: d.commitSha,
+  commit: (d.commitInfo as DeploymentRecord['commit']) ?? null,
   rollbackOfId: d.rollbackOfId,
   failureReason: d.failureReason,
   imageAvailable: d.imageAvailable,

@@ -34,7 +34,9 @@ export class PrismaAppRepository implements AppRepository {
 
   async updateApp(scope: AppScope, changes: AppChanges): Promise<AppWithDeployment | 'name_taken' | 'subdomain_taken' | null> {
     try {
-      const { count } = await this.db.app.updateMany({ where: { id: scope.appId, workspaceId: scope.workspaceId, deletedAt: null }, data: changes });
+      const { github, ...rest } = changes;
+      const data = github === undefined ? rest : { ...rest, github: github === null ? Prisma.DbNull : (github as Prisma.InputJsonValue) };
+      const { count } = await this.db.app.updateMany({ where: { id: scope.appId, workspaceId: scope.workspaceId, deletedAt: null }, data });
       if (count === 0) return null;
     } catch (e) {
       if (isUniqueViolation(e)) return changes.slug ? this.whichTaken({ workspaceId: scope.workspaceId, slug: changes.slug }, scope.appId) : 'subdomain_taken';

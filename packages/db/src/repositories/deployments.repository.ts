@@ -1,5 +1,6 @@
 import type { AppScope, DeploymentChanges, DeploymentRecord, DeploymentRepository, DeploymentScope, DeploymentStatus, LogLineRecord, NewDeployment } from '@slipway/core';
 import type { Db } from '../client';
+import { Prisma } from '../generated/client';
 import { toDeploymentRecord } from './app-rows';
 
 /**
@@ -18,9 +19,15 @@ export class PrismaDeploymentRepository implements DeploymentRepository {
         WHERE id = ${input.appId}::uuid AND workspace_id = ${input.workspaceId}::uuid AND deleted_at IS NULL
         RETURNING next_deployment_number - 1 AS number`;
       if (!app) throw new Error(`No app ${input.appId}`);
-      const { triggeredBy, ...rest } = input;
+      const { triggeredBy, commit, ...rest } = input;
       const d = await tx.deployment.create({
-        data: { ...rest, number: app.number, triggeredById: triggeredBy?.id ?? null, triggeredByName: triggeredBy?.name ?? '' },
+        data: {
+          ...rest,
+          commitInfo: commit ? { ...commit } : Prisma.DbNull,
+          number: app.number,
+          triggeredById: triggeredBy?.id ?? null,
+          triggeredByName: triggeredBy?.name ?? '',
+        },
       });
       return toDeploymentRecord(d);
     });

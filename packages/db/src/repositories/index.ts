@@ -10,6 +10,7 @@ import { PrismaReservationRepository } from './reservations.repository';
 import { PrismaSessionRepository } from './sessions.repository';
 import { PrismaApiTokenRepository } from './tokens.repository';
 import { PrismaUserRepository } from './users.repository';
+import { PrismaGithubDeliveryRepository, PrismaGithubInstallationRepository } from './github.repository';
 import { PrismaWorkspaceRepository } from './workspaces.repository';
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -32,6 +33,8 @@ export function createRepositories(db: Db, sql: SqlPool) {
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
     operations: new PrismaOperationRecorder(db),
+    githubInstallations: new PrismaGithubInstallationRepository(db),
+    githubDeliveries: new PrismaGithubDeliveryRepository(db),
   };
 }
 
@@ -47,4 +50,6 @@ export {
   PrismaSessionRepository,
   PrismaUserRepository,
   PrismaWorkspaceRepository,
+  PrismaGithubInstallationRepository,
+  PrismaGithubDeliveryRepository,
 };

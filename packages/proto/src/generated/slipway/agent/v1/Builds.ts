@@ -3,6 +3,7 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { BuildEvent as _slipway_agent_v1_BuildEvent, BuildEvent__Output as _slipway_agent_v1_BuildEvent__Output } from '../../../slipway/agent/v1/BuildEvent';
+import type { BuildGithubRequest as _slipway_agent_v1_BuildGithubRequest, BuildGithubRequest__Output as _slipway_agent_v1_BuildGithubRequest__Output } from '../../../slipway/agent/v1/BuildGithubRequest';
 import type { BuildZipRequest as _slipway_agent_v1_BuildZipRequest, BuildZipRequest__Output as _slipway_agent_v1_BuildZipRequest__Output } from '../../../slipway/agent/v1/BuildZipRequest';
 import type { DiscardUploadRequest as _slipway_agent_v1_DiscardUploadRequest, DiscardUploadRequest__Output as _slipway_agent_v1_DiscardUploadRequest__Output } from '../../../slipway/agent/v1/DiscardUploadRequest';
 import type { DiscardUploadResponse as _slipway_agent_v1_DiscardUploadResponse, DiscardUploadResponse__Output as _slipway_agent_v1_DiscardUploadResponse__Output } from '../../../slipway/agent/v1/DiscardUploadResponse';
@@ -10,6 +11,23 @@ import type { UploadZipChunk as _slipway_agent_v1_UploadZipChunk, UploadZipChunk
 import type { UploadZipResult as _slipway_agent_v1_UploadZipResult, UploadZipResult__Output as _slipway_agent_v1_UploadZipResult__Output } from '../../../slipway/agent/v1/UploadZipResult';
 
 export interface BuildsClient extends grpc.Client {
+  /**
+   * Builds one commit of a GitHub repository (issue 16): the agent downloads the commit's tarball from GitHub's API
+   * with the short-lived installation token of the request (sent once, never written to disk or to any log), follows
+   * GitHub's redirect without the token, then extracts, detects and builds like BuildZip (same limits, same events,
+   * same errors; a tarball GitHub refuses is FAILED_PRECONDITION `build_failed` with the reason).
+   */
+  BuildGithub(argument: _slipway_agent_v1_BuildGithubRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_BuildEvent__Output>;
+  BuildGithub(argument: _slipway_agent_v1_BuildGithubRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_BuildEvent__Output>;
+  /**
+   * Builds one commit of a GitHub repository (issue 16): the agent downloads the commit's tarball from GitHub's API
+   * with the short-lived installation token of the request (sent once, never written to disk or to any log), follows
+   * GitHub's redirect without the token, then extracts, detects and builds like BuildZip (same limits, same events,
+   * same errors; a tarball GitHub refuses is FAILED_PRECONDITION `build_failed` with the reason).
+   */
+  buildGithub(argument: _slipway_agent_v1_BuildGithubRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_BuildEvent__Output>;
+  buildGithub(argument: _slipway_agent_v1_BuildGithubRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_BuildEvent__Output>;
+  
   /**
    * Builds the uploaded .zip of a deployment into `slipway-app/<app_id>:<deployment_id>`: safe extraction,
    * detection, docker build under the build limits. Streams each log line, then the result. A build that fails
@@ -65,6 +83,14 @@ export interface BuildsClient extends grpc.Client {
 
 export interface BuildsHandlers extends grpc.UntypedServiceImplementation {
   /**
+   * Builds one commit of a GitHub repository (issue 16): the agent downloads the commit's tarball from GitHub's API
+   * with the short-lived installation token of the request (sent once, never written to disk or to any log), follows
+   * GitHub's redirect without the token, then extracts, detects and builds like BuildZip (same limits, same events,
+   * same errors; a tarball GitHub refuses is FAILED_PRECONDITION `build_failed` with the reason).
+   */
+  BuildGithub: grpc.handleServerStreamingCall<_slipway_agent_v1_BuildGithubRequest__Output, _slipway_agent_v1_BuildEvent>;
+  
+  /**
    * Builds the uploaded .zip of a deployment into `slipway-app/<app_id>:<deployment_id>`: safe extraction,
    * detection, docker build under the build limits. Streams each log line, then the result. A build that fails
    * answers FAILED_PRECONDITION with the code `build_failed` and the reason. Cancelling the call stops the build.
@@ -87,6 +113,7 @@ export interface BuildsHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface BuildsDefinition extends grpc.ServiceDefinition {
+  BuildGithub: MethodDefinition<_slipway_agent_v1_BuildGithubRequest, _slipway_agent_v1_BuildEvent, _slipway_agent_v1_BuildGithubRequest__Output, _slipway_agent_v1_BuildEvent__Output>
   BuildZip: MethodDefinition<_slipway_agent_v1_BuildZipRequest, _slipway_agent_v1_BuildEvent, _slipway_agent_v1_BuildZipRequest__Output, _slipway_agent_v1_BuildEvent__Output>
   DiscardUpload: MethodDefinition<_slipway_agent_v1_DiscardUploadRequest, _slipway_agent_v1_DiscardUploadResponse, _slipway_agent_v1_DiscardUploadRequest__Output, _slipway_agent_v1_DiscardUploadResponse__Output>
   UploadZip: MethodDefinition<_slipway_agent_v1_UploadZipChunk, _slipway_agent_v1_UploadZipResult, _slipway_agent_v1_UploadZipChunk__Output, _slipway_agent_v1_UploadZipResult__Output>

@@ -5,6 +5,8 @@ import {
   AppError,
   AppService,
   DeploymentService,
+  DomainService,
+  type DomainsGateway,
   SecretBox,
   Argon2idHasher,
   AuthService,
@@ -31,7 +33,7 @@ import {
 } from '@slipway/core';
 import type { Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
-import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { BuildsPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -39,6 +41,7 @@ import { operationsRouter, type ContractViolation } from './http/operations';
 import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
+import { domainRoutes } from './routes/domains.routes';
 import { fileRoutes } from './routes/files.routes';
 import { appRoutes } from './routes/apps.routes';
 import { memberRoutes } from './routes/members.routes';
@@ -81,6 +84,8 @@ export interface ServiceDeps {
   builds?: BuildsGateway;
   /** config.limits.uploadZipBytes: largest .zip upload (default 200 MB). */
   maxZipUploadBytes?: number;
+  /** The agents' Domains service (DomainsPool): DNS checks and custom-domain routes; without it verify answers 503. */
+  domains?: DomainsGateway;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -101,13 +106,14 @@ export function settingsDeps(
 }
 
 /** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
-export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds'> {
-  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents) };
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'domains'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), domains: new DomainsPool(agents) };
 }
 
 const noAgent = async (): Promise<never> => {
   throw new AppError('node_unavailable', 'This API was started without a connection to the agents');
 };
+const NO_DOMAINS: DomainsGateway = { checkDomain: noAgent, syncDomains: noAgent, certificates: noAgent };
 const NO_FILES: FilesGateway = { listFiles: noAgent, readFile: noAgent, writeFile: noAgent, renameFile: noAgent, deleteFile: noAgent };
 
 export function createServices(deps: ServiceDeps) {
@@ -162,6 +168,14 @@ export function createServices(deps: ServiceDeps) {
       maxZipBytes: deps.maxZipUploadBytes ?? 200_000_000,
     }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
+    domains: new DomainService({
+      domains: repos.domains,
+      apps: repos.apps,
+      agents: deps.domains ?? NO_DOMAINS,
+      appsDomain: deps.appsDomain,
+      clock,
+      logger: deps.logger,
+    }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
@@ -190,6 +204,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...enrollmentRoutes(services),
       ...appRoutes(services),
       ...fileRoutes(services),
+      ...domainRoutes(services),
     },
   });
 }

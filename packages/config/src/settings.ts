@@ -78,4 +78,10 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_IMAGE_MONGODB', type: 'string', default: 'mongo:7', roles: ALL, schema: imageName, description: 'MongoDB engine image (official only)' },
   { env: 'SLIPWAY_UPLOAD_ZIP_MAX_BYTES', type: 'integer', default: 200_000_000, roles: ['control', 'agent'], schema: { type: 'integer', minimum: 1 }, description: '.zip upload limit' },
   { env: 'SLIPWAY_UPLOAD_FILE_MAX_BYTES', type: 'integer', default: 100_000_000, roles: ['control', 'agent'], schema: { type: 'integer', minimum: 1 }, description: 'raw file upload limit' },
+  // Custom domains (issue 14).
+  { env: 'SLIPWAY_DNS_RESOLVERS', type: 'list', default: [], roles: A, schema: { type: 'array', items: { type: 'string', pattern: '^[0-9a-fA-F.:\\[\\]]+$' } }, description: "DNS servers the custom-domain check asks (ip or ip:port); empty: the system's" },
+  { env: 'SLIPWAY_ACME_DIRECTORY', type: 'string', default: 'https://acme-v02.api.letsencrypt.org/directory', roles: A, schema: { type: 'string', pattern: '^(https://\\S+|internal)$' }, description: "ACME directory certificates of custom domains come from; `internal`: Caddy's own CA" },
+  { env: 'SLIPWAY_ACME_EMAIL', type: 'string', default: '', roles: A, schema: { type: 'string' }, description: 'contact address given to the ACME CA (empty: none)' },
+  { env: 'SLIPWAY_ACME_CA_ROOT', type: 'string', default: '', roles: A, schema: { type: 'string', pattern: '^(/.*)?$' }, description: 'PEM file of an extra root Caddy trusts for the ACME directory (a private CA)' },
+  { env: 'SLIPWAY_HTTPS_PORT', type: 'integer', default: 443, roles: A, schema: { type: 'integer', minimum: 1, maximum: 65535 }, description: "Caddy's HTTPS listener for custom domains" },
 ];

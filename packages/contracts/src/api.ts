@@ -6,6 +6,7 @@ import type { OperationSpec, Resource, Tag } from './resource';
 import { APPS } from './resources/apps';
 import { AUTH } from './resources/auth';
 import { DEPLOYMENTS } from './resources/deployments';
+import { DOMAINS } from './resources/domains';
 import { FILES } from './resources/files';
 import { MEMBERS } from './resources/members';
 import { META } from './resources/meta';
@@ -14,7 +15,7 @@ import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, DOMAINS] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

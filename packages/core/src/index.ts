@@ -56,3 +56,7 @@ export * from './apps/app-power.service';
 export * from './apps/crash-watch.service';
 export * from './apps/routing.service';
 export * from './apps/log-retention.service';
+export * from './domains/hostname';
+export * from './domains/domain.ports';
+export * from './domains/domain-check';
+export * from './domains/domain.service';

@@ -33,6 +33,15 @@ export const ROUTES_SYNC_JOB = 'routes.sync';
 export const DEPLOYMENT_PRUNE_LOGS_JOB = 'deployment.prune-logs';
 export const DEPLOYMENT_PRUNE_LOGS_EVERY_MS = 60 * 60 * 1000;
 
+/** Re-checks one custom domain's DNS from its app's server (issue 14); job id `domain-<id>-<due time>`. */
+export const DOMAIN_CHECK_JOB = 'domain.check';
+export type DomainCheckPayload = {
+  domainId: string;
+};
+/** Repeatable: queues due domain checks, removes deleted apps' domains, syncs custom-domain routes and certificate states. */
+export const DOMAINS_SWEEP_JOB = 'domains.sweep';
+export const DOMAINS_SWEEP_EVERY_MS = 60_000;
+
 /** The payload type of each job. */
 export interface JobPayloads {
   [NOOP_JOB]: OperationPayload;
@@ -45,6 +54,8 @@ export interface JobPayloads {
   [APP_TEARDOWN_JOB]: OperationPayload;
   [ROUTES_SYNC_JOB]: EmptyPayload;
   [DEPLOYMENT_PRUNE_LOGS_JOB]: EmptyPayload;
+  [DOMAIN_CHECK_JOB]: DomainCheckPayload;
+  [DOMAINS_SWEEP_JOB]: EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 

@@ -1,6 +1,8 @@
 import {
   PLAN_SUSPEND_EXPIRED_EVERY_MS,
   DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
+  DOMAINS_SWEEP_EVERY_MS,
+  type DomainCheckPayload,
   type DeploymentRunPayload,
   type EmptyPayload,
   type JobName,
@@ -52,6 +54,13 @@ const deploymentRunPayload: JSONSchemaType<DeploymentRunPayload> = {
   additionalProperties: false,
 };
 
+const domainCheckPayload: JSONSchemaType<DomainCheckPayload> = {
+  type: 'object',
+  properties: { domainId: { type: 'string', pattern: UUID } },
+  required: ['domainId'],
+  additionalProperties: false,
+};
+
 // Jobs that own an Operation row: `{ operationId }` alone, the rest is read from the row.
 const operationJob = (queue: QueueName, attempts: number, delay: number): JobDefinition<OperationPayload> => ({
   queue,
@@ -78,6 +87,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'routes.sync': repeatable({ every: 30_000 }),
   // Deployment logs past the retention (config.logs): the database's one unbounded table, bounded.
   'deployment.prune-logs': repeatable({ every: DEPLOYMENT_PRUNE_LOGS_EVERY_MS }),
+  // Custom domains (issue 14): one domain's re-check (the domain row records the outcome; a server away retries),
+  // and the sweep that queues due checks and gives each server its custom-domain routes.
+  'domain.check': { queue: 'agent', payloadSchema: domainCheckPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
+  'domains.sweep': repeatable({ every: DOMAINS_SWEEP_EVERY_MS }),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

@@ -30,6 +30,8 @@ export class CaddyIngress {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly pendingRemovals = new Set<string>();
   private removal: Promise<void> | null = null;
+  /** Told after the app routes changed (custom domains follow their app's upstream); their failures never fail a change. */
+  private readonly listeners: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly adminUrl: string,
@@ -52,6 +54,14 @@ export class CaddyIngress {
     return [...this.wanted.values()];
   }
 
+  onChange(listener: () => Promise<void>): void {
+    this.listeners.push(listener);
+  }
+
+  private async changed(): Promise<void> {
+    for (const l of this.listeners) await l().catch((e: Error) => this.logger.warn({ err: e.message }, 'a follower of the app routes failed (its watchdog retries)'));
+  }
+
   /** Routes `route.host` to its upstream now (replacing the app's route in place when there is one). */
   put(route: AppRoute): Promise<void> {
     return this.serial(async () => {
@@ -59,6 +69,7 @@ export class CaddyIngress {
       this.owned.add(route.appId);
       await this.save();
       await this.apply(route);
+      await this.changed();
     });
   }
 
@@ -71,6 +82,7 @@ export class CaddyIngress {
       });
       this.owned.delete(appId);
       await this.save();
+      await this.changed();
     });
   }
 
@@ -93,6 +105,7 @@ export class CaddyIngress {
       if (kept.length !== current.length) await this.request('PATCH', ROUTES, kept);
       for (const id of ids) this.owned.delete(id);
       await this.save();
+      await this.changed();
     });
     return this.removal;
   }
@@ -145,7 +158,10 @@ export class CaddyIngress {
       removed++;
     }
     for (const appId of this.owned) if (!this.wanted.has(appId) && !seen.has(appId)) this.owned.delete(appId);
-    if (added || removed) this.logger.info({ added, removed }, 'ingress routes reconciled');
+    if (added || removed) {
+      this.logger.info({ added, removed }, 'ingress routes reconciled');
+      await this.changed();
+    }
     return { added, removed };
   }
 

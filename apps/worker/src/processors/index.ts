@@ -1,4 +1,4 @@
-import type { DeploymentRunner, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DomainCheckService, DeploymentRunner, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -20,6 +20,8 @@ export interface WorkerServices {
   routing: RoutingService;
   /** `deployment.prune-logs`: deployment logs past the retention. */
   logRetention: LogRetentionService;
+  /** `domain.check` and `domains.sweep`: custom domains' re-checks, routes and certificate states. */
+  domains: DomainCheckService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -35,6 +37,8 @@ export function buildProcessors(s: WorkerServices): Processors {
     'app.teardown': operation,
     'routes.sync': routesSyncProcessor(s.routing),
     'deployment.prune-logs': () => s.logRetention.prune(),
+    'domain.check': (payload) => s.domains.check(payload.domainId),
+    'domains.sweep': () => s.domains.sweep(),
   };
 }
 

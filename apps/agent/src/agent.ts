@@ -88,6 +88,8 @@ export interface RunningAgent {
   /** The project folders (tests unmount them at the end) and the free-disk guard (tests move its reserve). */
   storage: LoopExt4Storage;
   disk: DiskGuard;
+  /** Custom domains in Caddy (tests empty it at the end). */
+  domains: CustomDomains;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -168,6 +170,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     server,
     storage,
     disk,
+    domains: customDomains,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;

@@ -4,10 +4,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { TEST_SERVICES } from './services';
 
 export interface DnsRecords {
@@ -79,7 +81,10 @@ async function waitForPort(port: number, what: string, timeoutMs = 10_000): Prom
   }
 }
 
-/** A dnsmasq answering only the records set here (no upstream, no /etc/hosts) on 127.0.0.1:<free port>. */
+/**
+ * A dnsmasq answering only the records set here (no upstream, no /etc/hosts) on 127.0.0.1:<free port>; names under
+ * `.example` and `.test` are its own (no such record: NXDOMAIN or an empty answer, never REFUSED).
+ */
 export async function startTestDns(dir?: string): Promise<TestDns> {
   const own = !dir;
   const base = dir ?? (await mkdtemp(path.join(os.tmpdir(), 'slipway-dns-')));
@@ -89,7 +94,7 @@ export async function startTestDns(dir?: string): Promise<TestDns> {
   let proc: ChildProcess | null = null;
 
   const render = () => {
-    const lines = ['no-resolv', 'no-hosts', 'bind-interfaces', 'listen-address=127.0.0.1', `port=${port}`, 'cache-size=0', 'local-ttl=0'];
+    const lines = ['no-resolv', 'no-hosts', 'bind-interfaces', 'listen-address=127.0.0.1', `port=${port}`, 'cache-size=0', 'local-ttl=0', 'local=/example/', 'local=/test/'];
     for (const [name, r] of records) {
       // A name with records of its own answers NXDOMAIN/NODATA for the rest, never forwarded (no upstream anyway).
       if (r.cname) lines.push(`cname=${name},${r.cname}`);
@@ -185,4 +190,39 @@ export async function startTestAcme(): Promise<TestAcme> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface HttpsAnswer {
+  status: number;
+  body: string;
+  location: string | null;
+  /** The served certificate's issuer CN (HTTPS only). */
+  issuer: string | null;
+}
+
+/**
+ * GET `https://<hostname><path>` through 127.0.0.1:`port` (the name resolved to this machine, SNI and Host set),
+ * trusting only `ca`. With `ca` null: plain HTTP on the ingress port instead (redirects not followed).
+ */
+export function getVia(hostname: string, o: { ca: string | null; port?: number; path?: string; timeoutMs?: number }): Promise<HttpsAnswer> {
+  const secure = o.ca !== null;
+  return new Promise((resolve, reject) => {
+    const onResponse = (res: http.IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const socket = res.socket as TLSSocket;
+        const issuer = secure ? (socket.getPeerCertificate?.()?.issuer?.CN ?? null) : null;
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), location: (res.headers.location as string | undefined) ?? null, issuer: Array.isArray(issuer) ? issuer.join(', ') : issuer });
+      });
+      res.on('error', reject);
+    };
+    const common = { host: '127.0.0.1', path: o.path ?? '/', method: 'GET', headers: { Host: hostname }, timeout: o.timeoutMs ?? 5_000, agent: false as const };
+    const req = secure
+      ? https.request({ ...common, port: o.port ?? 443, servername: hostname, ca: o.ca ?? undefined }, onResponse)
+      : http.request({ ...common, port: o.port ?? TEST_SERVICES.ingressPort }, onResponse);
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${hostname} within ${o.timeoutMs ?? 5_000} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
 }

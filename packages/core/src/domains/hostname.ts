@@ -36,9 +36,9 @@ export function normalizeHostname(input: string, appsDomain: string): { ascii: s
   if (labels.some((l) => !LABEL.test(l))) fail('invalid');
   // A name whose last label is all digits is an IPv4 address in some spelling (10.1, 0x7f.1) or no name at all.
   if (/^[0-9]+$/.test(labels[labels.length - 1]!) || /^0x[0-9a-f]*$/.test(labels[labels.length - 1]!)) fail(isIP(ascii) ? 'ip_address' : 'invalid');
-  if (ascii === 'localhost' || ascii.endsWith('.localhost')) fail('localhost');
-  if (labels.length < 2) fail('single_label');
   const apps = appsDomain.toLowerCase();
   if (ascii === apps || ascii.endsWith(`.${apps}`)) fail('apps_domain');
+  if (ascii === 'localhost' || ascii.endsWith('.localhost')) fail('localhost');
+  if (labels.length < 2) fail('single_label');
   return { ascii, unicode: domainToUnicode(ascii) || ascii };
 }

@@ -15,7 +15,7 @@ export function domainsHandlers(deps: { domains: CustomDomains; logger: Logger }
     SyncDomains: unary((req) =>
       domains.sync(req.domains.map((d) => ({ domainId: d.domainId, appId: d.appId, hostname: d.hostname }))).catch((e: Error) => {
         logger.warn({ err: e.message }, 'custom domains not synced');
-        throw new AppError('node_unavailable', 'The ingress is not reachable');
+        throw new AppError('node_unavailable', `The ingress did not take the custom domains: ${e.message}`);
       }),
     ),
     DomainCertificates: unary(async (req) => ({ certificates: await domains.certificates(req.hostnames) })),

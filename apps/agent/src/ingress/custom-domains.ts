@@ -101,7 +101,16 @@ export class CustomDomains {
       this.wanted.clear();
       for (const d of domains) this.wanted.set(d.domainId, { domainId: d.domainId, appId: d.appId, hostname: d.hostname.toLowerCase() });
       await this.save();
-      return this.reconcile();
+      // Caddy may refuse a change while it loads another (a shared Caddy): tried again shortly, 3 times in all.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.reconcile();
+        } catch (e) {
+          if (attempt >= 3) throw e;
+          this.logger.debug({ err: (e as Error).message, attempt }, 'custom-domain change refused, trying again');
+          await new Promise((r) => setTimeout(r, 250 * attempt));
+        }
+      }
     });
   }
 

@@ -189,7 +189,10 @@ export class DomainCheckService {
     const d = await this.deps.store.get(domainId);
     if (!d || d.app.deleted || !d.nextCheckAt || d.nextCheckAt.getTime() > this.deps.clock().getTime()) return null;
     const { record, routingChanged } = await checkAndRecord(d, this.deps, (changes) => this.deps.store.update(domainId, changes));
-    if (routingChanged && d.node) await this.syncNode(d.node);
+    // The outcome is recorded; a server that does not take the routes now gets them from the next sweep.
+    if (routingChanged && d.node) {
+      await this.syncNode(d.node).catch((e: Error) => this.deps.logger.warn({ node: d.node!.name, err: e.message }, 'custom-domain routes not synced (the sweep retries)'));
+    }
     return { status: record.status, error: record.check?.error ?? null };
   };
 

@@ -198,10 +198,12 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect(idsIn(await caddy('/config/apps/tls/automation/policies'))).toContain(`domain-tls-${d.id}`);
     await servesOverHttps(www, 'v2\n');
 
-    // The agent restarts: its domains come back from its own file, and the control plane's sweep agrees.
+    // Caddy loses the domain while the agent restarts: the agent puts it back from its own file.
+    await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/domain-${d.id}`, { method: 'DELETE' });
     await p.agent.restart();
     await servesOverHttps(www, 'v2\n');
-    expect((await checks.sweep()).nodes).toBe(1);
+    // And the control plane's sweep (once the connection to the restarted agent is back) gives it the same set.
+    await waitFor(async () => ((await checks.sweep()).nodes === 1 ? true : null), 20_000, 'the sweep to reach the restarted agent');
     await servesOverHttps(www, 'v2\n');
   });
 

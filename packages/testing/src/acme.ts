@@ -3,6 +3,7 @@
 // and connect to this machine's Caddy ingress. Both on free loopback ports, stopped by `close()`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -106,7 +107,7 @@ export async function startTestDns(dir?: string): Promise<TestDns> {
   const restart = async () => {
     await stop(proc);
     await writeFile(conf, render());
-    proc = spawn('dnsmasq', ['--keep-in-foreground', `--conf-file=${conf}`, '--user=root', '--pid-file=', '--log-facility=-'], { stdio: 'ignore' });
+    proc = spawn(existsSync('/usr/sbin/dnsmasq') ? '/usr/sbin/dnsmasq' : 'dnsmasq', ['--keep-in-foreground', `--conf-file=${conf}`, '--user=root', '--pid-file=', '--log-facility=-'], { stdio: 'ignore' });
     await waitForPort(port, 'dnsmasq');
   };
   await restart();

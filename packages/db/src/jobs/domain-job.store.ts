@@ -18,7 +18,7 @@ export class PrismaDomainJobStore implements DomainJobStore {
 
   async due(now: Date, limit: number): Promise<string[]> {
     const rows = await this.db.domain.findMany({
-      where: { nextCheckAt: { lte: now }, app: { deletedAt: null } },
+      where: { nextCheckAt: { lte: now }, app: { deletedAt: null }, workspace: { deletedAt: null } },
       orderBy: { nextCheckAt: 'asc' },
       take: limit,
       select: { id: true },
@@ -27,7 +27,10 @@ export class PrismaDomainJobStore implements DomainJobStore {
   }
 
   async removeOfDeletedApps(): Promise<string[]> {
-    const rows = await this.db.domain.findMany({ where: { app: { deletedAt: { not: null } } }, select: { id: true } });
+    const rows = await this.db.domain.findMany({
+      where: { OR: [{ app: { deletedAt: { not: null } } }, { workspace: { deletedAt: { not: null } } }] },
+      select: { id: true },
+    });
     if (rows.length) await this.db.domain.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
     return rows.map((r) => r.id);
   }

@@ -10,8 +10,10 @@ export class PrismaDomainRepository implements DomainRepository {
   async create(input: { workspaceId: string; appId: string; hostname: string; txtValue: string; pendingUntil: Date; nextCheckAt: Date; maxPerApp: number }): Promise<DomainRecord | 'domain_taken' | 'limit_reached'> {
     try {
       return await this.db.$transaction(async (tx) => {
-        // A domain of a deleted app (its teardown not swept yet) frees the name now.
-        await tx.domain.deleteMany({ where: { hostname: input.hostname, app: { deletedAt: { not: null } } } });
+        // A domain of a deleted app or workspace (its teardown not swept yet) frees the name now.
+        await tx.domain.deleteMany({
+          where: { hostname: input.hostname, OR: [{ app: { deletedAt: { not: null } } }, { workspace: { deletedAt: { not: null } } }] },
+        });
         // The app row locked: two concurrent adds cannot both be the 20th.
         await tx.$queryRaw`SELECT id FROM apps WHERE id = ${input.appId}::uuid FOR UPDATE`;
         if ((await tx.domain.count({ where: { appId: input.appId } })) >= input.maxPerApp) return 'limit_reached' as const;

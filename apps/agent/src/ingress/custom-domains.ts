@@ -244,6 +244,10 @@ export class CustomDomains {
         automatic_https: { disable_redirects: true },
       });
     }
+    if (server && !server.tls_connection_policies) {
+      // A server made without them (by hand, an older agent): TLS on its listener whatever the port.
+      await this.request('PUT', `/config/apps/http/servers/${HTTPS_SERVER}/tls_connection_policies`, [{}]).catch(ignoreExists);
+    }
     if (server || routed.length > 0) {
       const routes = ((await this.request<CaddyObject[]>('GET', HTTPS_ROUTES)) ?? []) as CaddyObject[];
       const wantRoutes = new Map(

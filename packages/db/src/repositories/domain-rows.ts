@@ -1,6 +1,6 @@
 // The shape both sides read a domain in: the row, its app, and the server its workspace is placed on.
 import type { CertificateState, DomainChanges, DomainContext, DomainRecord, DomainStatusValue, StoredCheck } from '@slipway/core';
-import type { Prisma } from '../generated/client';
+import { Prisma } from '../generated/client';
 
 export const DOMAIN_CONTEXT = {
   app: { select: { kind: true, subdomain: true, deletedAt: true, desiredState: true } },
@@ -36,14 +36,14 @@ export function toContext(r: ContextRow): DomainContext {
   };
 }
 
-export function toData(c: DomainChanges): Prisma.DomainUpdateInput {
-  const data: Prisma.DomainUpdateInput = {};
+export function toData(c: DomainChanges): Prisma.DomainUpdateManyMutationInput {
+  const data: Prisma.DomainUpdateManyMutationInput = {};
   if (c.status !== undefined) data.status = c.status;
   if (c.check !== undefined) data.check = c.check as unknown as Prisma.InputJsonValue;
   if (c.failures !== undefined) data.failures = c.failures;
   if (c.nextCheckAt !== undefined) data.nextCheckAt = c.nextCheckAt;
   if (c.verifiedAt !== undefined) data.verifiedAt = c.verifiedAt;
-  if (c.certificate !== undefined) data.certificate = c.certificate === null ? { set: null } as never : (c.certificate as unknown as Prisma.InputJsonValue);
+  if (c.certificate !== undefined) data.certificate = c.certificate === null ? Prisma.DbNull : (c.certificate as unknown as Prisma.InputJsonValue);
   return data;
 }
 

@@ -37,7 +37,7 @@ export class PrismaDomainRepository implements DomainRepository {
   }
 
   async update(scope: { workspaceId: string; domainId: string }, changes: DomainChanges): Promise<DomainRecord> {
-    await this.db.domain.updateMany({ where: { id: scope.domainId, workspaceId: scope.workspaceId }, data: toData(changes) as never });
+    await this.db.domain.updateMany({ where: { id: scope.domainId, workspaceId: scope.workspaceId }, data: toData(changes) });
     return toRecord(await this.db.domain.findFirstOrThrow({ where: { id: scope.domainId, workspaceId: scope.workspaceId } }));
   }
 

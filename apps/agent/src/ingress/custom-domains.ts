@@ -37,8 +37,7 @@ const HTTPS_SERVER = 'slipway-https';
 const HTTPS_ROUTES = `/config/apps/http/servers/${HTTPS_SERVER}/routes`;
 const INGRESS_ROUTES = '/config/apps/http/servers/ingress/routes';
 const POLICIES = '/config/apps/tls/automation/policies';
-const routeId = (d: CustomDomain) => `domain-${d.domainId}`;
-const policyId = (d: CustomDomain) => `domain-tls-${d.domainId}`;
+const routeId = (appId: string) => `domains-app-${appId}`;
 
 interface CaddyObject {
   '@id'?: string;
@@ -46,12 +45,14 @@ interface CaddyObject {
 }
 
 /**
- * The custom domains of this server in Caddy, under ids this agent owns:
- * - `domain-<id>` in the `slipway-https` server (listening on the HTTPS port, TLS): the hostname → the app's current
- *   upstream (the one its app route `app-<appId>` dials). No app route (stopped, not deployed): no domain route.
- * - `domain-tls-<id>` in `apps.tls.automation.policies`: the hostname's certificate from the configured issuer (ACME
- *   with HTTP-01 only; Caddy answers the challenge on the ingress port before any route), or Caddy's internal CA.
- * - one route `domain-redirects-<key>` in front of the `ingress` server's routes: every routed hostname → 308 to HTTPS.
+ * The custom domains of this server in Caddy, under ids this agent owns (`<key>`: a hash of its data dir):
+ * - `domains-app-<appId>` in the `slipway-https` server (listening on the HTTPS port, TLS): the app's hostnames → its
+ *   current upstream (the one its app route `app-<appId>` dials). No app route (stopped, not deployed): no such route.
+ * - `domains-tls-<key>` in `apps.tls.automation.policies`: certificates of every hostname from the configured issuer
+ *   (ACME with HTTP-01 only; Caddy answers the challenge on the ingress port before any route), or Caddy's own CA.
+ * - `domains-redirect-<key>` in front of the `ingress` server's routes: every routed hostname → 308 to HTTPS.
+ * One object per app or per agent rather than per domain: every change reloads Caddy's whole config, so its size is
+ * what a change costs.
  * Other servers' and other agents' config is never touched. The wanted set is kept in `<dataDir>/domains.json`; the
  * app routes' changes (rollouts, start, stop) are followed at once (CaddyIngress's listener) and a watchdog puts back
  * what Caddy lost. Issuance errors are read from a Caddy log of TLS events this agent adds (`<dataDir>/caddy-tls.log`).
@@ -77,7 +78,11 @@ export class CustomDomains {
   }
 
   private get redirectId(): string {
-    return `domain-redirects-${this.key}`;
+    return `domains-redirect-${this.key}`;
+  }
+
+  private get policyId(): string {
+    return `domains-tls-${this.key}`;
   }
 
   async load(): Promise<this> {
@@ -226,8 +231,11 @@ export class CustomDomains {
     // TLS policies first: a route's host gets its certificate from the policy naming it.
     await this.ensureTlsApp();
     const policies = ((await this.request<CaddyObject[]>('GET', POLICIES)) ?? []) as CaddyObject[];
-    const wantPolicies = new Map(domains.map((d) => [policyId(d), { '@id': policyId(d), subjects: [d.hostname], issuers: [this.issuer()] }]));
-    const nextPolicies = mergeOwned(policies, wantPolicies, this.owned, 'domain-tls-');
+    // One policy for every hostname of this agent: a config of 500 domains stays small (each change reloads all of it).
+    const wantPolicies = new Map(
+      domains.length ? [[this.policyId, { '@id': this.policyId, subjects: domains.map((d) => d.hostname).sort(), issuers: [this.issuer()] }]] : [],
+    );
+    const nextPolicies = mergeOwned(policies, wantPolicies, this.owned, 'domains-tls-');
     if (nextPolicies.changed) {
       await this.request('PATCH', POLICIES, nextPolicies.list);
       added += nextPolicies.added;
@@ -250,18 +258,21 @@ export class CustomDomains {
     }
     if (server || routed.length > 0) {
       const routes = ((await this.request<CaddyObject[]>('GET', HTTPS_ROUTES)) ?? []) as CaddyObject[];
+      // One route per app: its hostnames → its current upstream.
+      const byApp = new Map<string, string[]>();
+      for (const d of routed) byApp.set(d.appId, [...(byApp.get(d.appId) ?? []), d.hostname]);
       const wantRoutes = new Map(
-        routed.map((d) => [
-          routeId(d),
+        [...byApp].map(([appId, hosts]) => [
+          routeId(appId),
           {
-            '@id': routeId(d),
-            match: [{ host: [d.hostname] }],
-            handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `127.0.0.1:${upstreams.get(d.appId)}` }] }],
+            '@id': routeId(appId),
+            match: [{ host: hosts.sort() }],
+            handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `127.0.0.1:${upstreams.get(appId)}` }] }],
             terminal: true,
           },
         ]),
       );
-      const next = mergeOwned(routes, wantRoutes, this.owned, 'domain-', (id) => !id.startsWith('domain-tls-') && !id.startsWith('domain-redirects-'));
+      const next = mergeOwned(routes, wantRoutes, this.owned, 'domains-app-');
       if (next.changed) {
         await this.request('PATCH', HTTPS_ROUTES, next.list);
         added += next.added;
@@ -288,7 +299,7 @@ export class CustomDomains {
     }
 
     this.owned.clear();
-    for (const id of [...wantPolicies.keys(), ...routed.map(routeId)]) this.owned.add(id);
+    for (const id of [...wantPolicies.keys(), ...new Set(routed.map((d) => routeId(d.appId)))]) this.owned.add(id);
     await this.save();
     await this.ensureTlsLog().catch((e: Error) => this.logger.debug({ err: e.message }, 'no Caddy TLS log for custom domains'));
     if (added || removed) this.logger.info({ added, removed, domains: domains.length, routed: routed.length }, 'custom domains reconciled');

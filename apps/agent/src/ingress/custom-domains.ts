@@ -341,11 +341,17 @@ export class CustomDomains {
   }
 
   private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
-    const res = await fetch(`${this.adminUrl}${p}`, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
+    const send = () =>
+      fetch(`${this.adminUrl}${p}`, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    // A kept-alive connection Caddy closed as the request left (it reloads often) is tried once more on a new one.
+    const res = await send().catch(async (e: Error) => {
+      if (!/fetch failed|other side closed|ECONNRESET/i.test(`${e.message} ${(e.cause as Error | undefined)?.message ?? ''}`)) throw e;
+      return send();
     });
     const text = await res.text();
     if (method === 'GET' && (res.status === 404 || (res.status === 400 && /invalid traversal|unknown object/i.test(text)))) return null;

@@ -1,7 +1,6 @@
-import type * as grpc from '@grpc/grpc-js';
 import type { AgentTarget, CertificateState, DnsObservation, DomainsGateway, RoutedDomain } from '@slipway/core';
 import type { AgentPool } from './client';
-import { fromServiceError } from './errors';
+import { unary } from './files.client';
 import type { CheckDomainResponse__Output } from './generated/slipway/agent/v1/CheckDomainResponse';
 import type { DomainCertificatesResponse__Output } from './generated/slipway/agent/v1/DomainCertificatesResponse';
 import type { DomainsClient } from './generated/slipway/agent/v1/Domains';
@@ -9,9 +8,6 @@ import type { SyncDomainsResponse__Output } from './generated/slipway/agent/v1/S
 import { loadDomainsProto } from './load';
 
 export type { DomainsClient };
-
-/** DNS lookups may wait on slow resolvers (each tried in turn): a longer deadline than other unary calls. */
-const DEADLINE_MS = 30_000;
 
 /** The `slipway.agent.v1.Domains` service of each server over the pool's connection; the DomainsGateway port of @slipway/core. */
 export class DomainsPool implements DomainsGateway {
@@ -45,18 +41,4 @@ export class DomainsPool implements DomainsGateway {
       ]),
     );
   }
-}
-
-const label = (t: AgentTarget) => t.name ?? t.grpcAddress;
-
-function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    start(
-      (err, res) => {
-        if (err) reject(fromServiceError(err, label(target)));
-        else resolve(res as T);
-      },
-      { deadline: Date.now() + DEADLINE_MS },
-    );
-  });
 }

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { AppRoute, Logger } from '@slipway/core';
+import { caddyRequest, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 
 const SERVER = 'ingress';
 const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
@@ -26,8 +26,11 @@ export class CaddyIngress {
    * a Caddy shared with other agents (tests, a misconfiguration) keeps their routes.
    */
   private readonly owned = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
+  private readonly watchdog = new Watchdog(
+    () => this.serial(() => this.reconcile()),
+    (e) => this.logger.debug({ err: e.message }, 'ingress reconciliation skipped'),
+  );
   private readonly pendingRemovals = new Set<string>();
   private removal: Promise<void> | null = null;
   /** Told after the app routes changed (custom domains follow their app's upstream); their failures never fail a change. */
@@ -125,19 +128,11 @@ export class CaddyIngress {
 
   /** Every `intervalMs`: routes missing from Caddy or pointing elsewhere are put back, strays removed. */
   watch(intervalMs = 2_000): void {
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        this.serial(() => this.reconcile())
-          .catch((e: Error) => this.logger.debug({ err: e.message }, 'ingress reconciliation skipped'))
-          .finally(() => this.timer && tick());
-      }, intervalMs);
-    };
-    tick();
+    this.watchdog.start(intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.watchdog.stop();
   }
 
   private async reconcile(): Promise<{ added: number; removed: number }> {
@@ -185,29 +180,18 @@ export class CaddyIngress {
     }
   }
 
-  private async save(): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.tmp`;
-    await writeFile(tmp, JSON.stringify({ routes: this.routes(), owned: [...this.owned] }), { mode: 0o600 });
-    await rename(tmp, this.file);
+  private save(): Promise<void> {
+    return saveJson(this.file, { routes: this.routes(), owned: [...this.owned] });
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(work);
   }
 
   private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
-    const res = await fetch(`${this.adminUrl}${p}`, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${text.trim()}`);
-    return text ? (JSON.parse(text) as T) : null;
+    const res = await caddyRequest<T>(this.adminUrl, method, p, body, 10_000);
+    if (res.status >= 400) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${res.text.trim()}`);
+    return res.json;
   }
 }
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import tls from 'node:tls';
 import type { Logger } from '@slipway/core';
+import { caddyRequest, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 import type { CaddyIngress } from './caddy.ingress';
 
 /** A custom domain this server routes (SyncDomains). */
@@ -60,8 +61,11 @@ interface CaddyObject {
 export class CustomDomains {
   private readonly wanted = new Map<string, CustomDomain>();
   private readonly owned = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
+  private readonly watchdog = new Watchdog(
+    () => this.serial(() => this.reconcile()),
+    (e) => this.logger.debug({ err: e.message }, 'custom-domain reconciliation skipped'),
+  );
   private readonly key: string;
   readonly tlsLog: string;
 
@@ -120,19 +124,11 @@ export class CustomDomains {
   }
 
   watch(intervalMs = 2_000): void {
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        this.serial(() => this.reconcile())
-          .catch((e: Error) => this.logger.debug({ err: e.message }, 'custom-domain reconciliation skipped'))
-          .finally(() => this.timer && tick());
-      }, intervalMs);
-    };
-    tick();
+    this.watchdog.start(intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.watchdog.stop();
   }
 
   /**
@@ -327,36 +323,24 @@ export class CustomDomains {
     }
   }
 
-  private async save(): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.tmp`;
-    await writeFile(tmp, JSON.stringify({ domains: this.domains(), owned: [...this.owned] }), { mode: 0o600 });
-    await rename(tmp, this.file);
+  private save(): Promise<void> {
+    return saveJson(this.file, { domains: this.domains(), owned: [...this.owned] });
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(work);
   }
 
   private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
-    const send = () =>
-      fetch(`${this.adminUrl}${p}`, {
-        method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
-      });
+    const send = () => caddyRequest<T>(this.adminUrl, method, p, body, 30_000);
     // A kept-alive connection Caddy closed as the request left (it reloads often) is tried once more on a new one.
     const res = await send().catch(async (e: Error) => {
       if (!/fetch failed|other side closed|ECONNRESET/i.test(`${e.message} ${(e.cause as Error | undefined)?.message ?? ''}`)) throw e;
       return send();
     });
-    const text = await res.text();
-    if (method === 'GET' && (res.status === 404 || (res.status === 400 && /invalid traversal|unknown object/i.test(text)))) return null;
-    if (!res.ok) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${text.trim()}`);
-    return text && text.trim() !== 'null' ? (JSON.parse(text) as T) : null;
+    if (method === 'GET' && (res.status === 404 || (res.status === 400 && /invalid traversal|unknown object/i.test(res.text)))) return null;
+    if (res.status >= 400) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${res.text.trim()}`);
+    return res.json;
   }
 }
 

@@ -84,7 +84,7 @@ async function waitForPort(port: number, what: string, timeoutMs = 10_000): Prom
 
 /**
  * A dnsmasq answering only the records set here (no upstream, no /etc/hosts) on 127.0.0.1:<free port>; names under
- * `.example` and `.test` are its own (no such record: NXDOMAIN or an empty answer, never REFUSED).
+ * `.example`, `.test` and `.localhost` are its own (no such record: NXDOMAIN or an empty answer, never REFUSED).
  */
 export async function startTestDns(dir?: string): Promise<TestDns> {
   const own = !dir;
@@ -95,7 +95,7 @@ export async function startTestDns(dir?: string): Promise<TestDns> {
   let proc: ChildProcess | null = null;
 
   const render = () => {
-    const lines = ['no-resolv', 'no-hosts', 'bind-interfaces', 'listen-address=127.0.0.1', `port=${port}`, 'cache-size=0', 'local-ttl=0', 'local=/example/', 'local=/test/'];
+    const lines = ['no-resolv', 'no-hosts', 'bind-interfaces', 'listen-address=127.0.0.1', `port=${port}`, 'cache-size=0', 'local-ttl=0', 'local=/example/', 'local=/test/', 'local=/localhost/'];
     for (const [name, r] of records) {
       // A name with records of its own answers NXDOMAIN/NODATA for the rest, never forwarded (no upstream anyway).
       if (r.cname) lines.push(`cname=${name},${r.cname}`);

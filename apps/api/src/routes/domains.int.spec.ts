@@ -235,12 +235,38 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     const wrong = await verify(d);
     expect(wrong).toMatchObject({ status: 'pending', routed: false, check: { a: ['203.0.113.9'], txt: true, error: 'A record points at 203.0.113.9, expected 127.0.0.1' } });
 
+    // At most 20 domains per app: the 21st is refused with the resource named.
+    for (let i = 1; i < 20; i++) await add(bob, `n${i}.${zone}`, bobWs.id, taken.body.id);
+    const over = await bob.post(domains(taken.body.id, bobWs.id), { hostname: `n20.${zone}` });
+    expect({ status: over.status, code: over.body.error.code, details: over.body.error.details }).toEqual({
+      status: 402,
+      code: 'quota_exceeded',
+      details: [{ resource: 'domains', requested: 1, available: 0 }],
+    });
+
     // Pending for 7 days without passing: failed; a later manual verify that passes still succeeds.
     now = Date.now() + 7 * 24 * 3600_000;
     expect(await recheck(d.id)).toMatchObject({ status: 'failed' });
     await acme.dns.set(api, { a: ['127.0.0.1'] });
     expect((await verify(d)).status).toBe('verified');
     expect((await alice.delete(`${domains()}/${d.id}`)).status).toBe(200);
+  });
+
+  it("accepts a subdomain's CNAME to the app's own subdomain instead of an A record, and serves it over HTTPS", async () => {
+    const appHost = new URL(app.url).host;
+    const shop = `cname.${zone}`;
+    const d = await add(alice, shop);
+    expect(d.dns.cname).toBe(appHost);
+    await acme.dns.set(appHost, { a: ['127.0.0.1'] });
+    await acme.dns.set(shop, { cname: appHost });
+    await acme.dns.set(`_svc.${shop}`, { txt: [d.dns.txtValue] });
+    const verified = await verify(d);
+    expect(verified).toMatchObject({ status: 'verified', check: { cname: appHost, txt: true, error: null } });
+    await servesOverHttps(shop, 'v2\n');
+    // An apex name gets no CNAME choice.
+    const apex = await add(alice, `apex${r}.example`);
+    expect(apex.dns.cname).toBeNull();
+    for (const x of [d, apex]) expect((await alice.delete(`${domains()}/${x.id}`)).status).toBe(200);
   });
 
   it('takes a verified domain down only after 3 failed re-checks, and brings it back when its records return', async () => {

@@ -297,7 +297,9 @@ export class CustomDomains {
     this.owned.clear();
     for (const id of [...wantPolicies.keys(), ...new Set(routed.map((d) => routeId(d.appId)))]) this.owned.add(id);
     await this.save();
-    await this.ensureTlsLog().catch((e: Error) => this.logger.debug({ err: e.message }, 'no Caddy TLS log for custom domains'));
+    // The log of certificate events while there are domains; none left, it leaves Caddy's config.
+    const logChange = domains.length ? this.ensureTlsLog() : this.removeTlsLog();
+    await logChange.catch((e: Error) => this.logger.debug({ err: e.message }, 'the Caddy TLS log of custom domains not changed'));
     if (added || removed) this.logger.info({ added, removed, domains: domains.length, routed: routed.length }, 'custom domains reconciled');
     return { added, removed };
   }
@@ -311,9 +313,18 @@ export class CustomDomains {
     }
   }
 
+  private get tlsLogName(): string {
+    return `slipway-tls-${this.key}`;
+  }
+
+  private async removeTlsLog(): Promise<void> {
+    const logs = await this.request<CaddyObject>('GET', '/config/logging/logs');
+    if (logs?.[this.tlsLogName]) await this.request('DELETE', `/config/logging/logs/${this.tlsLogName}`);
+  }
+
   /** A log of Caddy's certificate events for this agent (the reason of a failing issuance). */
   private async ensureTlsLog(): Promise<void> {
-    const name = `slipway-tls-${this.key}`;
+    const name = this.tlsLogName;
     const logging = await this.request<CaddyObject>('GET', '/config/logging');
     const log = { writer: { output: 'file', filename: this.tlsLog, roll: true, roll_size_mb: 10, roll_keep: 2 }, encoder: { format: 'json' }, include: ['tls.obtain', 'tls.issuance'] };
     if (!logging) await this.request('PUT', '/config/logging', { logs: { [name]: log } }).catch(ignoreExists);

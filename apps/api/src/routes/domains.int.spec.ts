@@ -306,5 +306,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect((await alice.delete(`/v1/workspaces/${ws.id}/apps/${app.id}`)).status).toBe(200);
     expect(await p.db.domain.count({ where: { appId: app.id } })).toBe(0);
     expect(JSON.stringify(await caddy('/config/'))).not.toContain(`"${www}"`);
+    // With no domain left, the agent's log of certificate events leaves Caddy's config too.
+    await waitFor(async () => (!JSON.stringify(await caddy('/config/logging')).includes(p.agent.dataDir) ? true : null), 10_000, 'the TLS log to go');
   });
 });

@@ -2,10 +2,10 @@
 //  1. verify → first HTTPS 200 with a freshly issued certificate: POST …/verify (records already in DNS) until the
 //     app answers over HTTPS through Caddy with Pebble's certificate, p50 of --runs (default 5), PEBBLE_VA_NOSLEEP=1;
 //  2. --domains (default 500) custom domains on one server: the time the agent takes to put one more domain into
-//     Caddy (its route, TLS policy and the redirect), for every N up to 500, and HTTPS req/s with 500 certificates
-//     loaded against with 1. The 500 certificates are made here (openssl, one key and certificate per name) and loaded
+//     Caddy (its route, TLS policy and the redirect), for every N up to 500, and HTTPS req/s with 500 domains against
+//     with 1, alternated --rounds times (the machine's load moves) and compared by their medians. The 500 certificates are made here (openssl, one key and certificate per name) and loaded
 //     into Caddy under this run's ids, so no 500 issuances hit Pebble; the domains' policies still name Pebble.
-// Usage: npx tsx bench/domains/run.ts [--runs 5] [--domains 500] [--duration 10] [--connections 32].
+// Usage: npx tsx bench/domains/run.ts [--runs 5] [--domains 500] [--rounds 3] [--duration 5] [--connections 32].
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +25,8 @@ const arg = (name: string, fallback: number) => {
 };
 const RUNS = arg('runs', 5);
 const DOMAINS = arg('domains', 500);
-const DURATION_S = arg('duration', 10);
+const DURATION_S = arg('duration', 5);
+const ROUNDS = arg('rounds', 3);
 const CONNECTIONS = arg('connections', 32);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -114,26 +115,38 @@ async function main() {
       const s = performance.now();
       await p.agent.agent.domains.sync(domains.slice(0, n));
       addMs.push(performance.now() - s);
-      if (n === 1) {
-        // With 1 domain: its HTTPS req/s.
-        await waitServing(names[0]!);
-        one = await load(names[0]!);
-      }
     }
-    await waitServing(names[DOMAINS - 1]!);
-    const manyLast = await load(names[DOMAINS - 1]!);
-    const manyFirst = await load(names[0]!);
     const last = addMs[addMs.length - 1]!;
     const at = (n: number) => addMs[Math.min(n, addMs.length) - 1]!;
     console.log(`config update per added domain: 1st ${at(1).toFixed(0)} ms, 100th ${at(100).toFixed(0)} ms, 250th ${at(250).toFixed(0)} ms, ${DOMAINS}th ${last.toFixed(0)} ms; p50 over all ${p50(addMs).toFixed(0)} ms`);
-    const show = (label: string, x: Load) => console.log(`${label}: ${x.rps.toFixed(0)} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, errors ${x.errors}, non-2xx ${x.non2xx}`);
-    show(`HTTPS with 1 domain/certificate (${names[0]})`, one!);
-    show(`HTTPS with ${DOMAINS} (the last added, ${names[DOMAINS - 1]})`, manyLast);
-    show(`HTTPS with ${DOMAINS} (the first added, ${names[0]})`, manyFirst);
-    const loadFailures = [one!, manyLast, manyFirst].reduce((s, x) => s + x.errors + x.non2xx, 0);
+
+    // req/s with 1 domain against with all: alternated ROUNDS times (this machine's load moves; medians compared).
+    const one: Load[] = [];
+    const many: Load[] = [];
+    // The certificates loaded follow: 1 with one domain, all with all (others' entries of load_pem kept).
+    const loadCerts = async (n: number) => {
+      const current = ((await (await caddy('GET', '/config/apps/tls/certificates/load_pem')).json()) ?? []) as { '@id'?: string }[];
+      const mine = new Set(certIds);
+      await caddy('PATCH', '/config/apps/tls/certificates/load_pem', [...current.filter((c) => !mine.has(c['@id'] ?? '')), ...pems.slice(0, n)]);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      await loadCerts(1);
+      await p.agent.agent.domains.sync(domains.slice(0, 1));
+      await waitServing(names[0]!);
+      one.push(await load(names[0]!));
+      await loadCerts(DOMAINS);
+      await p.agent.agent.domains.sync(domains);
+      await waitServing(names[DOMAINS - 1]!);
+      many.push(await load(names[round % 2 === 0 ? DOMAINS - 1 : 0]!));
+    }
+    const show = (label: string, xs: Load[]) =>
+      console.log(`${label}: ${xs.map((x) => x.rps.toFixed(0)).join(', ')} req/s (median ${median(xs.map((x) => x.rps)).toFixed(0)}); p50 ${xs.map((x) => x.p50).join('/')} ms, p99 ${xs.map((x) => x.p99).join('/')} ms; errors ${xs.reduce((a, x) => a + x.errors, 0)}, non-2xx ${xs.reduce((a, x) => a + x.non2xx, 0)}`);
+    show('HTTPS with 1 domain and 1 certificate loaded', one);
+    show(`HTTPS with ${DOMAINS} domains and ${DOMAINS} certificates (last and first added, alternately)`, many);
+    const loadFailures = [...one, ...many].reduce((sum, x) => sum + x.errors + x.non2xx, 0);
     failures += loadFailures;
-    const ratio = manyLast.rps / one!.rps;
-    console.log(`ratio ${DOMAINS} / 1 (last added): ${ratio.toFixed(3)}; (first added): ${(manyFirst.rps / one!.rps).toFixed(3)} (${CONNECTIONS} connections, ${DURATION_S} s each)`);
+    const ratio = median(many.map((x) => x.rps)) / median(one.map((x) => x.rps));
+    console.log(`ratio ${DOMAINS} / 1 (medians of ${ROUNDS} alternated rounds): ${ratio.toFixed(3)} (${CONNECTIONS} connections, ${DURATION_S} s each)`);
     console.log(
       `targets: verify → HTTPS p50 ≤ 5000 ms ${verdict(p50(verifyMs) <= 5000, 0)}; adding the ${DOMAINS}th domain ≤ 200 ms ${verdict(last <= 200, 0)}; ` +
         `req/s with ${DOMAINS} ≥ 0.9 × with 1 ${verdict(ratio >= 0.9, loadFailures)}`,
@@ -158,7 +171,10 @@ interface Load {
   errors: number;
   non2xx: number;
 }
-let one: Load | null = null;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 async function waitServing(host: string) {
   const t0 = performance.now();

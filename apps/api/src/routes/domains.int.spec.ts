@@ -183,7 +183,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect(list.body.data.map((x: DomainView) => x.hostname)).toEqual([www]);
   });
 
-  it('keeps the domain routed through redeploys, stop and start, and restores it after Caddy loses it or the agent restarts', async () => {
+  it('keeps the domain routed through redeploys, stop and start, rollbacks, and restores it after Caddy loses it or the agent restarts', async () => {
     await deployLive(p.images.v2);
     await servesOverHttps(www, 'v2\n');
 
@@ -191,6 +191,12 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await waitFor(async () => ((await https(www)).status !== 200 ? true : null), 30_000, 'the stopped app to leave HTTPS');
     expect((await alice.post(`/v1/workspaces/${ws.id}/apps/${app.id}/start`)).status).toBe(200);
     await servesOverHttps(www, 'v2\n');
+
+    // A rollback to the first deployment: the custom domain follows the app to it.
+    const history = (await alice.get(`/v1/workspaces/${ws.id}/apps/${app.id}/deployments`)).body.data as { id: string; image: string }[];
+    const first = history.find((x) => x.image === p.images.v1)!;
+    expect((await alice.post(`/v1/workspaces/${ws.id}/apps/${app.id}/deployments/${first.id}/rollback`)).status).toBe(201);
+    await servesOverHttps(www, 'v1\n');
 
     // Caddy lost the route (as after a restart with its bootstrap config): the agent's watchdog puts it back.
     const [routeId] = holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www);
@@ -200,15 +206,15 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${policyId}`, { method: 'DELETE' });
     await waitFor(async () => (holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www).length ? true : null), 10_000, 'the route to come back');
     expect(holding(await caddy('/config/apps/tls/automation/policies'), www)).toEqual([policyId]);
-    await servesOverHttps(www, 'v2\n');
+    await servesOverHttps(www, 'v1\n');
 
     // Caddy loses the domain while the agent restarts: the agent puts it back from its own file.
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${routeId}`, { method: 'DELETE' });
     await p.agent.restart();
-    await servesOverHttps(www, 'v2\n');
+    await servesOverHttps(www, 'v1\n');
     // And the control plane's sweep (once the connection to the restarted agent is back) gives it the same set.
     await waitFor(async () => ((await checks.sweep()).nodes === 1 ? true : null), 20_000, 'the sweep to reach the restarted agent');
-    await servesOverHttps(www, 'v2\n');
+    await servesOverHttps(www, 'v1\n');
   });
 
   it('does not verify a wrong A record or a TXT token copied from another workspace, and refuses a taken hostname', async () => {
@@ -262,7 +268,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await acme.dns.set(`_svc.${shop}`, { txt: [d.dns.txtValue] });
     const verified = await verify(d);
     expect(verified).toMatchObject({ status: 'verified', check: { cname: appHost, txt: true, error: null } });
-    await servesOverHttps(shop, 'v2\n');
+    await servesOverHttps(shop, 'v1\n');
     // An apex name gets no CNAME choice.
     const apex = await add(alice, `apex${r}.example`);
     expect(apex.dns.cname).toBeNull();
@@ -289,7 +295,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await acme.dns.set(www, { a: ['127.0.0.1'] });
     await acme.dns.set(`_svc.${www}`, { txt: [d.dns.txtValue] });
     expect(await recheck(d.id)).toMatchObject({ status: 'verified' });
-    await servesOverHttps(www, 'v2\n');
+    await servesOverHttps(www, 'v1\n');
   });
 
   it('removes the route and certificate policy on delete, and deleting the app removes its domains', async () => {

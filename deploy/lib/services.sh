@@ -46,6 +46,9 @@ ensure_packages() {
   command -v unzip >/dev/null || missing+=(unzip)
   command -v curl >/dev/null || missing+=(curl)
   command -v openssl >/dev/null || missing+=(openssl)
+  # Custom domains' tests and benchmark (issue 14): a resolver the agent asks and an ACME CA (started by the tests).
+  command -v dnsmasq >/dev/null || missing+=(dnsmasq-base)
+  command -v pebble >/dev/null || missing+=(pebble)
   # The GitHub API double serves `git archive` of repositories the tests make with git (issue 16).
   command -v git >/dev/null || missing+=(git)
   if ((${#missing[@]})); then

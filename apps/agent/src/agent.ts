@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDomainsProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -16,6 +16,8 @@ import { WorkspaceNetworks, type NetworkSettings } from './containers/networks';
 import { filesHandlers } from './files/files.handlers';
 import { ProjectFiles } from './files/files.service';
 import { CaddyIngress } from './ingress/caddy.ingress';
+import { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type CustomDomainSettings } from './ingress/custom-domains';
+import { domainsHandlers } from './domains/domains.handlers';
 import { ingressHandlers } from './ingress/ingress.handlers';
 import { AGENT_VERSION, capacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
@@ -54,6 +56,8 @@ export interface AgentOptions {
   platformId?: string;
   /** Where workspace networks take their subnets; default DEFAULT_NETWORKS. */
   networks?: NetworkSettings;
+  /** Custom domains: the DNS check's resolvers, the ACME issuer, the HTTPS port (config.agent.domains); default DEFAULT_DOMAIN_SETTINGS. */
+  domains?: Partial<CustomDomainSettings>;
 }
 
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
@@ -84,6 +88,8 @@ export interface RunningAgent {
   /** The project folders (tests unmount them at the end) and the free-disk guard (tests move its reserve). */
   storage: LoopExt4Storage;
   disk: DiskGuard;
+  /** Custom domains in Caddy (tests empty it at the end). */
+  domains: CustomDomains;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -104,6 +110,15 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
   ingress.watch();
+  // Custom domains follow their app's route (CaddyIngress tells them of every change); a watchdog of their own.
+  const customDomains = await new CustomDomains(
+    o.caddyAdminUrl ?? 'http://127.0.0.1:2019',
+    path.join(o.dataDir, 'domains.json'),
+    ingress,
+    { ...DEFAULT_DOMAIN_SETTINGS, ...o.domains },
+    o.logger,
+  ).load();
+  customDomains.watch();
   const containers = new Containers(docker, networks, o.logger);
   // One subscription to the engine's events for every watcher, opened again after an engine restart.
   const events = new ContainerEventHub(docker, o.logger);
@@ -143,6 +158,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
   );
+  // Custom domains: DNS checks and their routes, a service of its own too (domains.proto).
+  server.addService(loadDomainsProto().slipway.agent.v1.Domains.service, domainsHandlers({ domains: customDomains, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
@@ -153,10 +170,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     server,
     storage,
     disk,
+    domains: customDomains,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;
         ingress.stop();
+        customDomains.stop();
         events.stop();
         const timer = setTimeout(() => {
           server.forceShutdown();

@@ -78,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
         logger,
         platformId: config.agent.platformId,
         networks: config.agent.network,
+        domains: config.agent.domains,
         readySettleMs: config.agent.readySettleMs,
         // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
         build: {

@@ -5,6 +5,8 @@ import {
   AppError,
   AppService,
   DeploymentService,
+  DomainService,
+  type DomainsGateway,
   SecretBox,
   Argon2idHasher,
   AuthService,
@@ -36,7 +38,7 @@ import {
 } from '@slipway/core';
 import { readGithubApp, type Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
-import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { BuildsPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -44,6 +46,7 @@ import { operationsRouter, type ContractViolation } from './http/operations';
 import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
+import { domainRoutes } from './routes/domains.routes';
 import { fileRoutes } from './routes/files.routes';
 import { githubRoutes } from './routes/github.routes';
 import { appRoutes } from './routes/apps.routes';
@@ -91,6 +94,8 @@ export interface ServiceDeps {
   github?: GithubAppSettings | null;
   /** Another GitHub API client than the App's own (tests); default: GithubClient over `github`. */
   githubApi?: GithubApi;
+  /** The agents' Domains service (DomainsPool): DNS checks and custom-domain routes; without it verify answers 503. */
+  domains?: DomainsGateway;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -112,13 +117,14 @@ export function settingsDeps(
 }
 
 /** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
-export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds'> {
-  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents) };
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'domains'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), domains: new DomainsPool(agents) };
 }
 
 const noAgent = async (): Promise<never> => {
   throw new AppError('node_unavailable', 'This API was started without a connection to the agents');
 };
+const NO_DOMAINS: DomainsGateway = { checkDomain: noAgent, syncDomains: noAgent, certificates: noAgent };
 const NO_FILES: FilesGateway = { listFiles: noAgent, readFile: noAgent, writeFile: noAgent, renameFile: noAgent, deleteFile: noAgent };
 
 export function createServices(deps: ServiceDeps) {
@@ -186,6 +192,14 @@ export function createServices(deps: ServiceDeps) {
       github,
     }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
+    domains: new DomainService({
+      domains: repos.domains,
+      apps: repos.apps,
+      agents: deps.domains ?? NO_DOMAINS,
+      appsDomain: deps.appsDomain,
+      clock,
+      logger: deps.logger,
+    }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
@@ -215,6 +229,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...appRoutes(services),
       ...fileRoutes(services),
       ...githubRoutes(services),
+      ...domainRoutes(services),
     },
   });
 }

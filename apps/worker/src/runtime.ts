@@ -8,6 +8,7 @@ import {
   GithubClient,
   GithubCommitStatuses,
   GithubDeliveryService,
+  DomainCheckService,
   imageSources,
   LogRetentionService,
   NodeService,
@@ -25,7 +26,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, DomainsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
@@ -153,7 +154,16 @@ export async function startWorkerRuntime(
     clock: systemClock,
     logger,
   });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, github: githubDeliveries };
+  // Custom domains (issue 14): re-checks from the app's server, routes and certificate states per server.
+  const domains = new DomainCheckService({
+    store: stores.domains,
+    agents: new DomainsPool(agents),
+    appsDomain: config.apps,
+    clock: systemClock,
+    logger,
+    enqueueCheck: (domainId) => jobs.enqueue('domain.check', { domainId }, { jobId: `domain-${domainId}-${Math.floor(Date.now() / 60_000)}` }),
+  });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, domains, github: githubDeliveries };
 
   const pool = runWorkers({
     connection,
@@ -175,6 +185,7 @@ export async function startWorkerRuntime(
       'reconcile.run': { every: config.worker.reconcileIntervalMs },
       'routes.sync': { every: Math.min(30_000, config.worker.reconcileIntervalMs) },
       'deployment.prune-logs': { every: config.logs.pruneIntervalMs },
+      'domains.sweep': { every: 60_000 },
     });
   }
   const events = new ContainerEventSubscriptions({

@@ -39,6 +39,8 @@ export interface Config {
     platformId: string;
     /** Where workspace networks take their subnets: a CIDR range and the prefix length of each subnet. */
     network: { range: string; subnetPrefix: number };
+    /** Custom domains: the DNS check's resolvers (empty: the system's), the HTTPS listener, the certificates' issuer. */
+    domains: { resolvers: string[]; httpsPort: number; acme: { directory: string; email: string | null; trustedRootFile: string | null } };
   };
   /** `node`, `nodeBuild` and `python` are templates: `{major}` / `{version}` stand for the app's runtime version. */
   images: { node: string; nodeBuild: string; python: string; static: string; postgres: string; mysql: string; redis: string; mongodb: string };
@@ -170,6 +172,11 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       diskReserve: { percent: v.SLIPWAY_DISK_RESERVE_PERCENT, mb: v.SLIPWAY_DISK_RESERVE_MB },
       platformId: v.SLIPWAY_PLATFORM_ID ?? '',
       network: { range: v.SLIPWAY_NETWORK_RANGE, subnetPrefix: v.SLIPWAY_NETWORK_SUBNET_PREFIX },
+      domains: {
+        resolvers: v.SLIPWAY_DNS_RESOLVERS ?? [],
+        httpsPort: v.SLIPWAY_HTTPS_PORT,
+        acme: { directory: v.SLIPWAY_ACME_DIRECTORY, email: v.SLIPWAY_ACME_EMAIL || null, trustedRootFile: v.SLIPWAY_ACME_CA_ROOT || null },
+      },
     },
     images: {
       node: v.SLIPWAY_IMAGE_NODE,

@@ -85,4 +85,10 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_GITHUB_APP_SLUG', type: 'string', default: '', roles: C, schema: { anyOf: [{ const: '' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,99}$' }] }, description: 'the GitHub App\'s slug (its install page is <web URL>/apps/<slug>/installations/new)' },
   { env: 'SLIPWAY_GITHUB_API_URL', type: 'string', default: 'https://api.github.com', roles: C, schema: { type: 'string', pattern: '^https?://[^\\s]+[^/\\s]$' }, description: 'GitHub\'s REST API (GitHub Enterprise Server: https://<host>/api/v3)' },
   { env: 'SLIPWAY_GITHUB_WEB_URL', type: 'string', default: 'https://github.com', roles: C, schema: { type: 'string', pattern: '^https?://[^\\s]+[^/\\s]$' }, description: 'GitHub\'s web address, for the install page and commit links (GitHub Enterprise Server: https://<host>)' },
+  // Custom domains (issue 14).
+  { env: 'SLIPWAY_DNS_RESOLVERS', type: 'list', default: [], roles: A, schema: { type: 'array', items: { type: 'string', pattern: '^[0-9a-fA-F.:\\[\\]]+$' } }, description: "DNS servers the custom-domain check asks (ip or ip:port); empty: the system's" },
+  { env: 'SLIPWAY_ACME_DIRECTORY', type: 'string', default: 'https://acme-v02.api.letsencrypt.org/directory', roles: A, schema: { type: 'string', pattern: '^(https://\\S+|internal)$' }, description: "ACME directory certificates of custom domains come from; `internal`: Caddy's own CA" },
+  { env: 'SLIPWAY_ACME_EMAIL', type: 'string', default: '', roles: A, schema: { type: 'string' }, description: 'contact address given to the ACME CA (empty: none)' },
+  { env: 'SLIPWAY_ACME_CA_ROOT', type: 'string', default: '', roles: A, schema: { type: 'string', pattern: '^(/.*)?$' }, description: 'PEM file of an extra root Caddy trusts for the ACME directory (a private CA)' },
+  { env: 'SLIPWAY_HTTPS_PORT', type: 'integer', default: 443, roles: A, schema: { type: 'integer', minimum: 1, maximum: 65535 }, description: "Caddy's HTTPS listener for custom domains" },
 ];

@@ -6,6 +6,7 @@ import type { OperationSpec, Resource, Tag } from './resource';
 import { APPS } from './resources/apps';
 import { AUTH } from './resources/auth';
 import { DEPLOYMENTS } from './resources/deployments';
+import { DOMAINS } from './resources/domains';
 import { FILES } from './resources/files';
 import { GITHUB } from './resources/github';
 import { MEMBERS } from './resources/members';
@@ -15,7 +16,7 @@ import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, GITHUB] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, DOMAINS, GITHUB] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

@@ -62,8 +62,10 @@ export const PageQuery = {
 export const ErrorDetail = {
   type: 'object',
   description:
-    'validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }',
+    'validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }; ' +
+    'invalid_hostname: { field, reason }',
   properties: {
+    reason: { type: 'string' },
     field: { type: 'string' },
     message: { type: 'string' },
     resource: { type: 'string' },

@@ -41,6 +41,10 @@ export type CreateTokenRequest = From<typeof S.CreateTokenRequest>;
 export type FileListing = From<typeof S.FileListing>;
 export type FileEntryDto = From<typeof S.FileEntry>;
 export type RenameFileRequest = From<typeof S.RenameFileRequest>;
+export type Domain = From<typeof S.Domain>;
+export type DomainCheck = From<typeof S.DomainCheck>;
+export type DomainCertificate = From<typeof S.DomainCertificate>;
+export type CreateDomainRequest = From<typeof S.CreateDomainRequest>;
 
 type Ops = typeof OPERATIONS;
 /** The validated query of an operation (numbers already coerced; defaults filled in). */

@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'folder_not_empty',
   'app_not_web',
   'domain_taken',
+  /** A hostname a custom domain cannot have (details[0].reason says which rule). */
+  'invalid_hostname',
   'name_taken',
   'email_taken',
   'already_member',

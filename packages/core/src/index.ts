@@ -65,3 +65,7 @@ export * from './github/github.service';
 export * from './github/github-webhooks.service';
 export * from './github/github-delivery.service';
 export * from './github/github-statuses';
+export * from './domains/hostname';
+export * from './domains/domain.ports';
+export * from './domains/domain-check';
+export * from './domains/domain.service';

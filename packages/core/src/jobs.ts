@@ -38,6 +38,14 @@ export type GithubDeliveryPayload = {
   deliveryId: string;
 };
 export const GITHUB_DELIVERY_JOB = 'github.delivery';
+/** Re-checks one custom domain's DNS from its app's server (issue 14); job id `domain-<id>-<due time>`. */
+export const DOMAIN_CHECK_JOB = 'domain.check';
+export type DomainCheckPayload = {
+  domainId: string;
+};
+/** Repeatable: queues due domain checks, removes deleted apps' domains, syncs custom-domain routes and certificate states. */
+export const DOMAINS_SWEEP_JOB = 'domains.sweep';
+export const DOMAINS_SWEEP_EVERY_MS = 60_000;
 
 /** The payload type of each job. */
 export interface JobPayloads {
@@ -52,6 +60,8 @@ export interface JobPayloads {
   [ROUTES_SYNC_JOB]: EmptyPayload;
   [DEPLOYMENT_PRUNE_LOGS_JOB]: EmptyPayload;
   [GITHUB_DELIVERY_JOB]: GithubDeliveryPayload;
+  [DOMAIN_CHECK_JOB]: DomainCheckPayload;
+  [DOMAINS_SWEEP_JOB]: EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 

@@ -11,6 +11,7 @@ export const GRPC_STATUS: Partial<Record<ErrorCode, grpc.status>> = {
   invalid_cursor: Status.INVALID_ARGUMENT,
   not_a_file: Status.INVALID_ARGUMENT,
   not_a_folder: Status.INVALID_ARGUMENT,
+  invalid_hostname: Status.INVALID_ARGUMENT,
   payload_too_large: Status.INVALID_ARGUMENT,
   unsupported_media_type: Status.INVALID_ARGUMENT,
   unauthorized: Status.UNAUTHENTICATED,

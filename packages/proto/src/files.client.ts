@@ -98,14 +98,15 @@ export class FilesPool implements FilesGateway {
 
 const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
 
-function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
+/** One unary call to a server's agent: its error as an AppError (fromServiceError), a deadline (default 30 s). */
+export function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void, deadlineMs = UNARY_DEADLINE_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     start(
       (err, res) => {
         if (err) reject(fromServiceError(err, label(target)));
         else resolve(res as T);
       },
-      { deadline: Date.now() + UNARY_DEADLINE_MS },
+      { deadline: Date.now() + deadlineMs },
     );
   });
 }

@@ -1,6 +1,6 @@
 export { AgentConnection, AgentPool, type AgentClient, type HealthClient } from './client';
 export { fromServiceError, GRPC_STATUS, toServiceError } from './errors';
-export { loadAgentProto, loadBuildsProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
+export { loadAgentProto, loadBuildsProto, loadDomainsProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
 export { BuildsPool, type BuildsClient } from './builds.client';
 export type { BuildsHandlers } from './generated/slipway/agent/v1/Builds';
 export type { UploadZipChunk__Output as UploadZipChunk } from './generated/slipway/agent/v1/UploadZipChunk';
@@ -10,3 +10,5 @@ export type { WriteFileChunk__Output as WriteFileChunk } from './generated/slipw
 export { bindServer, createAgentServer, type AgentHandlers, type HealthHandlers } from './server';
 export { agentServerCredentials, controlPlaneCredentials, type TlsMaterial } from './tls';
 export type * from './messages';
+export { DomainsPool, type DomainsClient } from './domains.client';
+export type { DomainsHandlers } from './generated/slipway/agent/v1/Domains';

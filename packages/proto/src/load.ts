@@ -3,6 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as AgentProto } from './generated/agent';
 import type { ProtoGrpcType as BuildsProto } from './generated/build';
+import type { ProtoGrpcType as DomainsProto } from './generated/domains';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 
@@ -36,3 +37,6 @@ export const loadFilesProto = protoLoaderOf<FilesProto>('slipway/agent/v1/files.
 
 /** `slipway.agent.v1.Builds` (build.proto): uploads built on the server, a service of its own on the same server. */
 export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/build.proto');
+
+/** `slipway.agent.v1.Domains` (domains.proto): DNS checks and custom-domain routes, a service of its own on the same server. */
+export const loadDomainsProto = protoLoaderOf<DomainsProto>('slipway/agent/v1/domains.proto');

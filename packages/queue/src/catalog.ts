@@ -1,6 +1,8 @@
 import {
   PLAN_SUSPEND_EXPIRED_EVERY_MS,
   DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
+  DOMAINS_SWEEP_EVERY_MS,
+  type DomainCheckPayload,
   type DeploymentRunPayload,
   type GithubDeliveryPayload,
   type EmptyPayload,
@@ -59,6 +61,12 @@ const githubDeliveryPayload: JSONSchemaType<GithubDeliveryPayload> = {
   required: ['deliveryId'],
   additionalProperties: false,
 };
+const domainCheckPayload: JSONSchemaType<DomainCheckPayload> = {
+  type: 'object',
+  properties: { domainId: { type: 'string', pattern: UUID } },
+  required: ['domainId'],
+  additionalProperties: false,
+};
 
 // Jobs that own an Operation row: `{ operationId }` alone, the rest is read from the row.
 const operationJob = (queue: QueueName, attempts: number, delay: number): JobDefinition<OperationPayload> => ({
@@ -88,6 +96,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'deployment.prune-logs': repeatable({ every: DEPLOYMENT_PRUNE_LOGS_EVERY_MS }),
   // A GitHub webhook delivery (issue 16), jobId `github-<delivery id>`: its row is the delivery, handled once.
   'github.delivery': { queue: 'maintenance', payloadSchema: githubDeliveryPayload, attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, owner: 'none' },
+  // Custom domains (issue 14): one domain's re-check (the domain row records the outcome; a server away retries),
+  // and the sweep that queues due checks and gives each server its custom-domain routes.
+  'domain.check': { queue: 'agent', payloadSchema: domainCheckPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
+  'domains.sweep': repeatable({ every: DOMAINS_SWEEP_EVERY_MS }),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

@@ -7,7 +7,7 @@ import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
 import { silentLogger } from './logger';
-import { saveEnrollment, startAgent, type BuildSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
+import { saveEnrollment, startAgent, type AgentOptions, type BuildSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
 
 export interface TestAgent {
   agent: RunningAgent;
@@ -37,6 +37,8 @@ export async function startTestAgent(
     platformId?: string;
     networks?: NetworkSettings;
     logger?: Logger;
+    /** Custom domains: resolvers, ACME issuer, HTTPS port (default: the agent's defaults). */
+    domains?: AgentOptions['domains'];
   } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
@@ -55,6 +57,7 @@ export async function startTestAgent(
       build: options.build,
       platformId: options.platformId,
       networks: options.networks,
+      domains: options.domains,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

@@ -3,7 +3,7 @@
 // Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { BuildSettings, NetworkSettings } from '@slipway/agent';
+import type { AgentOptions, BuildSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
@@ -57,6 +57,8 @@ export async function startTestPlatform(
     env?: Record<string, string>;
     /** One logger for the API, the workers and the agent (default: silent, or SLIPWAY_TEST_LOG_LEVEL). */
     logger?: ReturnType<typeof createLogger>;
+    /** The agent's custom-domain settings (resolvers, ACME issuer): see @slipway/testing/acme. */
+    domains?: AgentOptions['domains'];
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -69,6 +71,7 @@ export async function startTestPlatform(
     build: options.build,
     networks: options.networks,
     platformId: options.platformId,
+    domains: options.domains,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const db = createDb(database.url);
@@ -119,6 +122,8 @@ export async function startTestPlatform(
         }
         await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`, { method: 'DELETE' }).catch(() => undefined);
       }
+      // Custom domains: their routes, TLS policies and redirect leave the shared Caddy.
+      await agent.agent.domains.sync([]).catch(() => undefined);
       agents.close();
       await jobs.close();
       await agent.stop();

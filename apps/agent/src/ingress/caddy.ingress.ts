@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { AppRoute, Logger } from '@slipway/core';
+import { caddyRequest, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 
 const SERVER = 'ingress';
 const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
@@ -26,10 +26,15 @@ export class CaddyIngress {
    * a Caddy shared with other agents (tests, a misconfiguration) keeps their routes.
    */
   private readonly owned = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
+  private readonly watchdog = new Watchdog(
+    () => this.serial(() => this.reconcile()),
+    (e) => this.logger.debug({ err: e.message }, 'ingress reconciliation skipped'),
+  );
   private readonly pendingRemovals = new Set<string>();
   private removal: Promise<void> | null = null;
+  /** Told after the app routes changed (custom domains follow their app's upstream); their failures never fail a change. */
+  private readonly listeners: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly adminUrl: string,
@@ -52,6 +57,14 @@ export class CaddyIngress {
     return [...this.wanted.values()];
   }
 
+  onChange(listener: () => Promise<void>): void {
+    this.listeners.push(listener);
+  }
+
+  private async changed(): Promise<void> {
+    for (const l of this.listeners) await l().catch((e: Error) => this.logger.warn({ err: e.message }, 'a follower of the app routes failed (its watchdog retries)'));
+  }
+
   /** Routes `route.host` to its upstream now (replacing the app's route in place when there is one). */
   put(route: AppRoute): Promise<void> {
     return this.serial(async () => {
@@ -59,6 +72,7 @@ export class CaddyIngress {
       this.owned.add(route.appId);
       await this.save();
       await this.apply(route);
+      await this.changed();
     });
   }
 
@@ -71,6 +85,7 @@ export class CaddyIngress {
       });
       this.owned.delete(appId);
       await this.save();
+      await this.changed();
     });
   }
 
@@ -93,6 +108,7 @@ export class CaddyIngress {
       if (kept.length !== current.length) await this.request('PATCH', ROUTES, kept);
       for (const id of ids) this.owned.delete(id);
       await this.save();
+      await this.changed();
     });
     return this.removal;
   }
@@ -112,19 +128,11 @@ export class CaddyIngress {
 
   /** Every `intervalMs`: routes missing from Caddy or pointing elsewhere are put back, strays removed. */
   watch(intervalMs = 2_000): void {
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        this.serial(() => this.reconcile())
-          .catch((e: Error) => this.logger.debug({ err: e.message }, 'ingress reconciliation skipped'))
-          .finally(() => this.timer && tick());
-      }, intervalMs);
-    };
-    tick();
+    this.watchdog.start(intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.watchdog.stop();
   }
 
   private async reconcile(): Promise<{ added: number; removed: number }> {
@@ -145,7 +153,10 @@ export class CaddyIngress {
       removed++;
     }
     for (const appId of this.owned) if (!this.wanted.has(appId) && !seen.has(appId)) this.owned.delete(appId);
-    if (added || removed) this.logger.info({ added, removed }, 'ingress routes reconciled');
+    if (added || removed) {
+      this.logger.info({ added, removed }, 'ingress routes reconciled');
+      await this.changed();
+    }
     return { added, removed };
   }
 
@@ -169,29 +180,18 @@ export class CaddyIngress {
     }
   }
 
-  private async save(): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.tmp`;
-    await writeFile(tmp, JSON.stringify({ routes: this.routes(), owned: [...this.owned] }), { mode: 0o600 });
-    await rename(tmp, this.file);
+  private save(): Promise<void> {
+    return saveJson(this.file, { routes: this.routes(), owned: [...this.owned] });
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(work);
   }
 
   private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
-    const res = await fetch(`${this.adminUrl}${p}`, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${text.trim()}`);
-    return text ? (JSON.parse(text) as T) : null;
+    const res = await caddyRequest<T>(this.adminUrl, method, p, body, 10_000);
+    if (res.status >= 400) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${res.text.trim()}`);
+    return res.json;
   }
 }
 

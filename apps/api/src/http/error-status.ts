@@ -8,6 +8,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_cursor: 400,
   not_a_file: 400,
   not_a_folder: 400,
+  invalid_hostname: 400,
   unauthorized: 401,
   session_required: 401,
   invalid_credentials: 401,

@@ -1,7 +1,7 @@
-import type { AppService, DeploymentService } from '@slipway/core';
+import type { AppService, DeploymentService, DomainService } from '@slipway/core';
 import type { HandlerTable } from '../http/operations';
 
-export function appRoutes(s: { apps: AppService; deployments: DeploymentService }): HandlerTable {
+export function appRoutes(s: { apps: AppService; deployments: DeploymentService; domains?: DomainService }): HandlerTable {
   return {
     listApps: async ({ access }) => ({ data: await s.apps.list(access) }),
     createApp: ({ access, body }) => s.apps.create(access, body),
@@ -9,6 +9,8 @@ export function appRoutes(s: { apps: AppService; deployments: DeploymentService 
     updateApp: ({ access, params, body }) => s.apps.update(access, params.appId, body),
     deleteApp: async ({ access, params }) => {
       await s.apps.remove(access, params.appId);
+      // Its custom domains go with it: rows now, routes and TLS policies from the server at once (or at the next sweep).
+      await s.domains?.removeAppDomains(access, params.appId);
       return { ok: true };
     },
     getAppEnv: async ({ access, params }) => ({ data: await s.apps.getEnv(access, params.appId) }),

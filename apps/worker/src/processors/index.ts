@@ -1,4 +1,4 @@
-import type { DeploymentRunner, GithubDeliveryService, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -22,6 +22,8 @@ export interface WorkerServices {
   logRetention: LogRetentionService;
   /** `github.delivery`: a webhook delivery's work (issue 16). */
   github: GithubDeliveryService;
+  /** `domain.check` and `domains.sweep`: custom domains' re-checks, routes and certificate states. */
+  domains: DomainCheckService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -38,6 +40,8 @@ export function buildProcessors(s: WorkerServices): Processors {
     'routes.sync': routesSyncProcessor(s.routing),
     'deployment.prune-logs': () => s.logRetention.prune(),
     'github.delivery': (payload, ctx) => s.github.handle(payload.deliveryId, ctx.attempt),
+    'domain.check': (payload) => s.domains.check(payload.domainId),
+    'domains.sweep': () => s.domains.sweep(),
   };
 }
 

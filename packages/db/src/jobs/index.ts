@@ -2,6 +2,7 @@ import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgAppLocks } from './app-locks';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
+import { PrismaDomainJobStore } from './domain-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
 import { PrismaGithubJobStore } from './github.store';
@@ -17,10 +18,11 @@ export function createJobStores(db: Db) {
     deployments: new PrismaDeploymentJobStore(db),
     teardown: new PrismaTeardownStore(db),
     logRetention: new PrismaLogRetentionStore(db),
+    domains: new PrismaDomainJobStore(db),
     github: new PrismaGithubJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PrismaGithubJobStore };
+export { PrismaGithubJobStore, PrismaDomainJobStore };
 export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

@@ -2,6 +2,7 @@ import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
+import { PrismaDomainRepository } from './domains.repository';
 import { PrismaEnvRepository } from './env.repository';
 import { PrismaMemberRepository } from './members.repository';
 import { PrismaOperationRecorder } from './operations.repository';
@@ -33,6 +34,7 @@ export function createRepositories(db: Db, sql: SqlPool) {
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
     operations: new PrismaOperationRecorder(db),
+    domains: new PrismaDomainRepository(db),
     githubInstallations: new PrismaGithubInstallationRepository(db),
     githubDeliveries: new PrismaGithubDeliveryRepository(db),
   };
@@ -50,6 +52,7 @@ export {
   PrismaSessionRepository,
   PrismaUserRepository,
   PrismaWorkspaceRepository,
+  PrismaDomainRepository,
   PrismaGithubInstallationRepository,
   PrismaGithubDeliveryRepository,
 };

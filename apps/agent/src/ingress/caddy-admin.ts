@@ -1,0 +1,62 @@
+// What the agent's two writers of Caddy config (CaddyIngress: app routes; CustomDomains: custom domains) share: one
+// change at a time, a watchdog that reconciles every few seconds, the wanted set saved atomically, admin requests.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Runs work one piece at a time, in call order; a failed piece does not stop the next. */
+export class SerialQueue {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** Calls `tick` every `intervalMs` after the previous call ended, until `stop()`; a failure goes to `onError`. */
+export class Watchdog {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly tick: () => Promise<unknown>,
+    private readonly onError: (e: Error) => void,
+  ) {}
+
+  start(intervalMs: number): void {
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.tick()
+          .catch(this.onError)
+          .finally(() => this.timer && next());
+      }, intervalMs);
+    };
+    next();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
+/** Writes `value` as JSON to `file` (mode 0600) through a temporary file and a rename. */
+export async function saveJson(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp`;
+  await writeFile(tmp, JSON.stringify(value), { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+/** One request to Caddy's admin API; a body answered is parsed as JSON (null when empty). */
+export async function caddyRequest<T>(adminUrl: string, method: string, p: string, body: unknown, timeoutMs: number): Promise<{ status: number; text: string; json: T | null }> {
+  const res = await fetch(`${adminUrl}${p}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  if (!res.ok) return { status: res.status, text, json: null };
+  return { status: res.status, text, json: text && text.trim() !== 'null' ? (JSON.parse(text) as T) : null };
+}

@@ -1,0 +1,44 @@
+import type { AgentTarget, CertificateState, DnsObservation, DomainsGateway, RoutedDomain } from '@slipway/core';
+import type { AgentPool } from './client';
+import { unary } from './files.client';
+import type { CheckDomainResponse__Output } from './generated/slipway/agent/v1/CheckDomainResponse';
+import type { DomainCertificatesResponse__Output } from './generated/slipway/agent/v1/DomainCertificatesResponse';
+import type { DomainsClient } from './generated/slipway/agent/v1/Domains';
+import type { SyncDomainsResponse__Output } from './generated/slipway/agent/v1/SyncDomainsResponse';
+import { loadDomainsProto } from './load';
+
+export type { DomainsClient };
+
+/** The `slipway.agent.v1.Domains` service of each server over the pool's connection; the DomainsGateway port of @slipway/core. */
+export class DomainsPool implements DomainsGateway {
+  constructor(private readonly agents: AgentPool) {}
+
+  client(target: AgentTarget): DomainsClient {
+    const { Domains } = loadDomainsProto().slipway.agent.v1;
+    return this.agents.connection(target).service('domains', (address, credentials, options) => new Domains(address, credentials, options));
+  }
+
+  async checkDomain(target: AgentTarget, input: { hostname: string; txtName: string }): Promise<DnsObservation> {
+    const r = await unary<CheckDomainResponse__Output>(target, (cb, o) => this.client(target).checkDomain(input, o, cb));
+    return { a: r.a, aaaa: r.aaaa, txt: r.txt, cnames: r.cnames, error: r.error || null };
+  }
+
+  async syncDomains(target: AgentTarget, domains: RoutedDomain[]): Promise<{ added: number; removed: number }> {
+    return unary<SyncDomainsResponse__Output>(target, (cb, o) => this.client(target).syncDomains({ domains }, o, cb));
+  }
+
+  async certificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, CertificateState>> {
+    const r = await unary<DomainCertificatesResponse__Output>(target, (cb, o) => this.client(target).domainCertificates({ hostnames }, o, cb));
+    return new Map(
+      r.certificates.map((c) => [
+        c.hostname,
+        {
+          status: c.status as CertificateState['status'],
+          issuer: c.issuer || null,
+          notAfter: c.notAfterMs ? new Date(c.notAfterMs).toISOString() : null,
+          error: c.error || null,
+        },
+      ]),
+    );
+  }
+}

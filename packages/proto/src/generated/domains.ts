@@ -1,0 +1,35 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { CheckDomainRequest as _slipway_agent_v1_CheckDomainRequest, CheckDomainRequest__Output as _slipway_agent_v1_CheckDomainRequest__Output } from './slipway/agent/v1/CheckDomainRequest';
+import type { CheckDomainResponse as _slipway_agent_v1_CheckDomainResponse, CheckDomainResponse__Output as _slipway_agent_v1_CheckDomainResponse__Output } from './slipway/agent/v1/CheckDomainResponse';
+import type { CustomDomain as _slipway_agent_v1_CustomDomain, CustomDomain__Output as _slipway_agent_v1_CustomDomain__Output } from './slipway/agent/v1/CustomDomain';
+import type { DomainCertificate as _slipway_agent_v1_DomainCertificate, DomainCertificate__Output as _slipway_agent_v1_DomainCertificate__Output } from './slipway/agent/v1/DomainCertificate';
+import type { DomainCertificatesRequest as _slipway_agent_v1_DomainCertificatesRequest, DomainCertificatesRequest__Output as _slipway_agent_v1_DomainCertificatesRequest__Output } from './slipway/agent/v1/DomainCertificatesRequest';
+import type { DomainCertificatesResponse as _slipway_agent_v1_DomainCertificatesResponse, DomainCertificatesResponse__Output as _slipway_agent_v1_DomainCertificatesResponse__Output } from './slipway/agent/v1/DomainCertificatesResponse';
+import type { DomainsClient as _slipway_agent_v1_DomainsClient, DomainsDefinition as _slipway_agent_v1_DomainsDefinition } from './slipway/agent/v1/Domains';
+import type { SyncDomainsRequest as _slipway_agent_v1_SyncDomainsRequest, SyncDomainsRequest__Output as _slipway_agent_v1_SyncDomainsRequest__Output } from './slipway/agent/v1/SyncDomainsRequest';
+import type { SyncDomainsResponse as _slipway_agent_v1_SyncDomainsResponse, SyncDomainsResponse__Output as _slipway_agent_v1_SyncDomainsResponse__Output } from './slipway/agent/v1/SyncDomainsResponse';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  slipway: {
+    agent: {
+      v1: {
+        CheckDomainRequest: MessageTypeDefinition<_slipway_agent_v1_CheckDomainRequest, _slipway_agent_v1_CheckDomainRequest__Output>
+        CheckDomainResponse: MessageTypeDefinition<_slipway_agent_v1_CheckDomainResponse, _slipway_agent_v1_CheckDomainResponse__Output>
+        CustomDomain: MessageTypeDefinition<_slipway_agent_v1_CustomDomain, _slipway_agent_v1_CustomDomain__Output>
+        DomainCertificate: MessageTypeDefinition<_slipway_agent_v1_DomainCertificate, _slipway_agent_v1_DomainCertificate__Output>
+        DomainCertificatesRequest: MessageTypeDefinition<_slipway_agent_v1_DomainCertificatesRequest, _slipway_agent_v1_DomainCertificatesRequest__Output>
+        DomainCertificatesResponse: MessageTypeDefinition<_slipway_agent_v1_DomainCertificatesResponse, _slipway_agent_v1_DomainCertificatesResponse__Output>
+        Domains: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_DomainsClient> & { service: _slipway_agent_v1_DomainsDefinition }
+        SyncDomainsRequest: MessageTypeDefinition<_slipway_agent_v1_SyncDomainsRequest, _slipway_agent_v1_SyncDomainsRequest__Output>
+        SyncDomainsResponse: MessageTypeDefinition<_slipway_agent_v1_SyncDomainsResponse, _slipway_agent_v1_SyncDomainsResponse__Output>
+      }
+    }
+  }
+}
+

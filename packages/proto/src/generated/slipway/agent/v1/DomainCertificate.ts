@@ -1,0 +1,30 @@
+// Original file: ../../proto/slipway/agent/v1/domains.proto
+
+
+export interface DomainCertificate {
+  'hostname'?: (string);
+  /**
+   * none | pending | issued | failed
+   */
+  'status'?: (string);
+  'issuer'?: (string);
+  /**
+   * Epoch milliseconds; 0 when there is no certificate.
+   */
+  'notAfterMs'?: (number | string);
+  'error'?: (string);
+}
+
+export interface DomainCertificate__Output {
+  'hostname': (string);
+  /**
+   * none | pending | issued | failed
+   */
+  'status': (string);
+  'issuer': (string);
+  /**
+   * Epoch milliseconds; 0 when there is no certificate.
+   */
+  'notAfterMs': (number);
+  'error': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: ../../proto/slipway/agent/v1/domains.proto
+
+
+export interface DomainCertificatesRequest {
+  'hostnames'?: (string)[];
+}
+
+export interface DomainCertificatesRequest__Output {
+  'hostnames': (string)[];
+}

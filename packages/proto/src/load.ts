@@ -5,6 +5,7 @@ import type { ProtoGrpcType as AgentProto } from './generated/agent';
 import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
+import type { ProtoGrpcType as MetricsProto } from './generated/metrics';
 
 export const PROTO_ROOT = path.resolve(__dirname, '../../../proto');
 
@@ -36,3 +37,6 @@ export const loadFilesProto = protoLoaderOf<FilesProto>('slipway/agent/v1/files.
 
 /** `slipway.agent.v1.Builds` (build.proto): uploads built on the server, a service of its own on the same server. */
 export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/build.proto');
+
+/** `slipway.agent.v1.Metrics` (metrics.proto): minute aggregates and node usage, a service of its own on the same server. */
+export const loadMetricsProto = protoLoaderOf<MetricsProto>('slipway/agent/v1/metrics.proto');

@@ -5,3 +5,4 @@ export { join, JoinError, type JoinOptions } from './node/join';
 export { OperationJournal, type JournalEntry } from './rpc/journal';
 export { readEnrollment, saveEnrollment, type Enrollment } from './node/tls-store';
 export { LoopExt4Storage } from './storage/loop-ext4.storage';
+export { DEFAULT_METRICS, MetricsCollector, type MetricsSettings } from './metrics/collector';

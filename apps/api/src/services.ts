@@ -20,6 +20,7 @@ import {
   WorkspaceService,
   type AgentGateway,
   FilesService,
+  MetricsService,
   type BuildsGateway,
   type FilesGateway,
   type Clock,
@@ -30,7 +31,7 @@ import {
   type PlanEntry,
 } from '@slipway/core';
 import type { Config } from '@slipway/config';
-import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
+import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
 import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
@@ -40,6 +41,7 @@ import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
 import { fileRoutes } from './routes/files.routes';
+import { metricRoutes } from './routes/metrics.routes';
 import { appRoutes } from './routes/apps.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
@@ -162,6 +164,7 @@ export function createServices(deps: ServiceDeps) {
       maxZipBytes: deps.maxZipUploadBytes ?? 200_000_000,
     }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
+    metrics: new MetricsService({ apps: repos.apps, metrics: new PgMetricsRepository(deps.sql), clock }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
@@ -190,6 +193,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...enrollmentRoutes(services),
       ...appRoutes(services),
       ...fileRoutes(services),
+      ...metricRoutes(services),
     },
   });
 }

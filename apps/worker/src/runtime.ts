@@ -7,6 +7,7 @@ import {
   DeploymentRunner,
   imageSources,
   LogRetentionService,
+  MetricsCollectService,
   NodeService,
   RoutingService,
   SecretBox,
@@ -20,9 +21,9 @@ import {
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, PgMetricsStore, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
@@ -130,7 +131,9 @@ export async function startWorkerRuntime(
     'app.teardown': power.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention };
+  // Issue 15: metric minutes pulled from each online server into PostgreSQL, and pruned after 31 days.
+  const metrics = new MetricsCollectService({ nodes: repos.nodes, metrics: new MetricsPool(agents), store: new PgMetricsStore(sql), clock: systemClock, logger });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, metrics };
 
   const pool = runWorkers({
     connection,
@@ -152,6 +155,8 @@ export async function startWorkerRuntime(
       'reconcile.run': { every: config.worker.reconcileIntervalMs },
       'routes.sync': { every: Math.min(30_000, config.worker.reconcileIntervalMs) },
       'deployment.prune-logs': { every: config.logs.pruneIntervalMs },
+      'metrics.collect': { every: config.metrics.collectIntervalMs },
+      'metrics.prune': { every: 60 * 60 * 1000 },
     });
   }
   const events = new ContainerEventSubscriptions({

@@ -8,13 +8,14 @@ import { AUTH } from './resources/auth';
 import { DEPLOYMENTS } from './resources/deployments';
 import { FILES } from './resources/files';
 import { MEMBERS } from './resources/members';
+import { METRICS } from './resources/metrics';
 import { META } from './resources/meta';
 import { NODES } from './resources/nodes';
 import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, METRICS, NODES, META] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

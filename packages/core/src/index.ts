@@ -56,3 +56,6 @@ export * from './apps/app-power.service';
 export * from './apps/crash-watch.service';
 export * from './apps/routing.service';
 export * from './apps/log-retention.service';
+export * from './metrics/metrics.ports';
+export * from './metrics/metrics-range';
+export * from './metrics/metrics.service';

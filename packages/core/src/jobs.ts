@@ -33,6 +33,13 @@ export const ROUTES_SYNC_JOB = 'routes.sync';
 export const DEPLOYMENT_PRUNE_LOGS_JOB = 'deployment.prune-logs';
 export const DEPLOYMENT_PRUNE_LOGS_EVERY_MS = 60 * 60 * 1000;
 
+/** Repeatable: every online server's closed metric minutes since its cursor, stored in one batch (issue 15). */
+export const METRICS_COLLECT_JOB = 'metrics.collect';
+export const METRICS_COLLECT_EVERY_MS = 60 * 1000;
+/** Repeatable: metric minutes older than 31 days. */
+export const METRICS_PRUNE_JOB = 'metrics.prune';
+export const METRICS_PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 /** The payload type of each job. */
 export interface JobPayloads {
   [NOOP_JOB]: OperationPayload;
@@ -45,6 +52,8 @@ export interface JobPayloads {
   [APP_TEARDOWN_JOB]: OperationPayload;
   [ROUTES_SYNC_JOB]: EmptyPayload;
   [DEPLOYMENT_PRUNE_LOGS_JOB]: EmptyPayload;
+  [METRICS_COLLECT_JOB]: EmptyPayload;
+  [METRICS_PRUNE_JOB]: EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 

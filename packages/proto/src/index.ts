@@ -1,6 +1,6 @@
 export { AgentConnection, AgentPool, type AgentClient, type HealthClient } from './client';
 export { fromServiceError, GRPC_STATUS, toServiceError } from './errors';
-export { loadAgentProto, loadBuildsProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
+export { loadAgentProto, loadBuildsProto, loadFilesProto, loadHealthProto, loadMetricsProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
 export { BuildsPool, type BuildsClient } from './builds.client';
 export type { BuildsHandlers } from './generated/slipway/agent/v1/Builds';
 export type { UploadZipChunk__Output as UploadZipChunk } from './generated/slipway/agent/v1/UploadZipChunk';
@@ -10,3 +10,5 @@ export type { WriteFileChunk__Output as WriteFileChunk } from './generated/slipw
 export { bindServer, createAgentServer, type AgentHandlers, type HealthHandlers } from './server';
 export { agentServerCredentials, controlPlaneCredentials, type TlsMaterial } from './tls';
 export type * from './messages';
+export { MetricsPool, type MetricsClient } from './metrics.client';
+export type { MetricsHandlers } from './generated/slipway/agent/v1/Metrics';

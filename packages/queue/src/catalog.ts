@@ -1,6 +1,8 @@
 import {
   PLAN_SUSPEND_EXPIRED_EVERY_MS,
   DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
+  METRICS_COLLECT_EVERY_MS,
+  METRICS_PRUNE_EVERY_MS,
   type DeploymentRunPayload,
   type EmptyPayload,
   type JobName,
@@ -78,6 +80,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'routes.sync': repeatable({ every: 30_000 }),
   // Deployment logs past the retention (config.logs): the database's one unbounded table, bounded.
   'deployment.prune-logs': repeatable({ every: DEPLOYMENT_PRUNE_LOGS_EVERY_MS }),
+  // Each online server's closed metric minutes since its cursor, one batch each (config SLIPWAY_METRICS_COLLECT_INTERVAL_MS).
+  'metrics.collect': repeatable({ every: METRICS_COLLECT_EVERY_MS }),
+  // Metric minutes past 31 days.
+  'metrics.prune': repeatable({ every: METRICS_PRUNE_EVERY_MS }),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

@@ -1,4 +1,4 @@
-import type { DeploymentRunner, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DeploymentRunner, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -20,6 +20,8 @@ export interface WorkerServices {
   routing: RoutingService;
   /** `deployment.prune-logs`: deployment logs past the retention. */
   logRetention: LogRetentionService;
+  /** `metrics.collect` and `metrics.prune`: servers' metric minutes into PostgreSQL, and their pruning. */
+  metrics: MetricsCollectService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -35,6 +37,8 @@ export function buildProcessors(s: WorkerServices): Processors {
     'app.teardown': operation,
     'routes.sync': routesSyncProcessor(s.routing),
     'deployment.prune-logs': () => s.logRetention.prune(),
+    'metrics.collect': () => s.metrics.collectAll(),
+    'metrics.prune': () => s.metrics.prune(),
   };
 }
 

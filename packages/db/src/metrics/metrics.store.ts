@@ -1,0 +1,64 @@
+import type { MetricMinutePoint, MetricsStore } from '@slipway/core';
+import type { SqlPool } from '../sql-pool';
+
+// One INSERT … SELECT FROM unnest(arrays) per batch: one round trip whatever the number of points. A point already
+// stored (a repeated pull) is skipped by the primary key.
+const INSERT = `
+  INSERT INTO metric_minutes (target_id, at, kind, workspace_id, node_id, cpu_millis, memory_mb,
+                              network_rx_bytes, network_tx_bytes, disk_read_bytes, disk_write_bytes, folder_mb)
+  SELECT u.t, to_timestamp(u.m * 60), u.k, u.w, $1::uuid, u.c, u.mem, u.rx, u.tx, u.rd, u.wr, u.f
+  FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::bigint[], $9::bigint[],
+              $10::bigint[], $11::bigint[], $12::int[]) AS u(t, m, k, w, c, mem, rx, tx, rd, wr, f)
+  ON CONFLICT DO NOTHING`;
+
+const CURSOR = `
+  INSERT INTO metric_cursors (node_id, minute, updated_at) VALUES ($1, $2, now())
+  ON CONFLICT (node_id) DO UPDATE SET minute = GREATEST(metric_cursors.minute, EXCLUDED.minute), updated_at = now()`;
+
+/** Job side: keyed by the node the job is collecting from. */
+export class PgMetricsStore implements MetricsStore {
+  constructor(private readonly sql: SqlPool) {}
+
+  async cursorOf(nodeId: string): Promise<number> {
+    const { rows } = await this.sql.query<{ minute: string }>('SELECT minute::text FROM metric_cursors WHERE node_id = $1', [nodeId]);
+    return rows[0] ? Number(rows[0].minute) : 0;
+  }
+
+  async store(nodeId: string, points: MetricMinutePoint[], cursor: number): Promise<number> {
+    const client = await this.sql.connect();
+    try {
+      await client.query('BEGIN');
+      let inserted = 0;
+      if (points.length > 0) {
+        const r = await client.query(INSERT, [
+          nodeId,
+          points.map((p) => p.targetId),
+          points.map((p) => p.minute),
+          points.map((p) => p.kind),
+          points.map((p) => p.workspaceId),
+          points.map((p) => p.cpuMillis),
+          points.map((p) => p.memoryMb),
+          points.map((p) => p.networkRxBytes),
+          points.map((p) => p.networkTxBytes),
+          points.map((p) => p.diskReadBytes),
+          points.map((p) => p.diskWriteBytes),
+          points.map((p) => p.folderMb),
+        ]);
+        inserted = r.rowCount ?? 0;
+      }
+      await client.query(CURSOR, [nodeId, cursor]);
+      await client.query('COMMIT');
+      return inserted;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async prune(before: Date): Promise<number> {
+    const r = await this.sql.query('DELETE FROM metric_minutes WHERE at < $1', [before]);
+    return r.rowCount ?? 0;
+  }
+}

@@ -3,7 +3,7 @@
 // Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { BuildSettings, NetworkSettings } from '@slipway/agent';
+import type { BuildSettings, MetricsSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
@@ -53,6 +53,8 @@ export async function startTestPlatform(
     networks?: NetworkSettings;
     /** The agent's platform id (default: derived from this platform's own scratch CA, so no two test platforms share one). */
     platformId?: string;
+    /** The agent's metrics sampling (default: 10 s counters, 5 min folders). */
+    metrics?: Partial<MetricsSettings>;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -60,7 +62,7 @@ export async function startTestPlatform(
   const database: TestDatabase = await createTestDatabase();
   const prefix = uniquePrefix(options.name ?? 'platform');
   const { ca, dir: caDir } = await openTestCa();
-  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build, networks: options.networks, platformId: options.platformId });
+  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build, networks: options.networks, platformId: options.platformId, metrics: options.metrics });
   const db = createDb(database.url);
   await insertNode(db, agent);
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));

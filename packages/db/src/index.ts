@@ -8,4 +8,4 @@ export * from './agents';
 export { createJobStores, PgAppLocks, type JobStores } from './jobs';
 export { databaseFigures, type DatabaseFigures } from './figures';
 export { PgMetricsRepository } from './metrics/metrics.repository';
-export { PgMetricsStore } from './metrics/metrics.store';
+export { nodeUsages, PgMetricsStore } from './metrics/metrics.store';

@@ -19,12 +19,20 @@ CREATE TABLE "metric_minutes" (
 );
 
 -- CreateTable
-CREATE TABLE "metric_cursors" (
+CREATE TABLE "node_metrics" (
     "node_id" UUID NOT NULL,
-    "minute" BIGINT NOT NULL,
+    "minute" BIGINT NOT NULL DEFAULT 0,
+    "cpu_total_millis" INTEGER,
+    "cpu_used_millis" INTEGER,
+    "memory_total_mb" INTEGER,
+    "memory_used_mb" INTEGER,
+    "disk_total_mb" INTEGER,
+    "disk_free_mb" INTEGER,
+    "containers" INTEGER,
+    "usage_at" TIMESTAMPTZ(3),
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "metric_cursors_pkey" PRIMARY KEY ("node_id")
+    CONSTRAINT "node_metrics_pkey" PRIMARY KEY ("node_id")
 );
 
 -- CreateIndex (the pruning: rows older than 31 days)

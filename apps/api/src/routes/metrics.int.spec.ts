@@ -139,7 +139,7 @@ describe('GET …/apps/{appId}/metrics (real Docker, agent, PostgreSQL)', () => 
     const before = await rows();
     expect(before).toBeGreaterThan(0);
     // Back to the start: the agent still has the minutes of the last pull (acknowledged only by a later cursor).
-    await p.db.$executeRaw`UPDATE metric_cursors SET minute = 0`;
+    await p.db.$executeRaw`UPDATE node_metrics SET minute = 0`;
     const again = await p.worker.services.metrics.collectAll();
     expect(again).toMatchObject({ nodes: 1, rows: 0 });
     expect(await rows()).toBe(before);

@@ -45,6 +45,8 @@ export interface MetricsStore {
    * transaction. Answers how many rows were new.
    */
   store(nodeId: string, points: MetricMinutePoint[], cursor: number): Promise<number>;
+  /** The server's measured usage now (for `slipway-admin nodes`). */
+  recordUsage(nodeId: string, usage: NodeUsageNow, at: Date): Promise<void>;
   /** Drops rows older than `before`; answers how many. */
   prune(before: Date): Promise<number>;
 }

@@ -67,10 +67,16 @@ export class MetricsCollectService {
 
   /** One server: pulls until its agent has nothing closed left (bounded, so one job never runs forever). */
   async collect(node: { id: string; name: string; grpcAddress: string }): Promise<number> {
+    const target = { name: node.name, grpcAddress: node.grpcAddress };
+    // The server's usage now, for operators (`slipway-admin nodes`); an agent too old to tell is no failure.
+    await this.deps.metrics
+      .nodeUsage(target)
+      .then((u) => this.deps.store.recordUsage(node.id, u, this.deps.clock()))
+      .catch((e: Error) => this.deps.logger.warn({ node: node.name, err: e.message }, 'node usage not recorded'));
     let after = await this.deps.store.cursorOf(node.id);
     let rows = 0;
     for (let round = 0; round < 30; round++) {
-      const r = await this.deps.metrics.pullMetrics({ name: node.name, grpcAddress: node.grpcAddress }, after, this.deps.limitMinutes);
+      const r = await this.deps.metrics.pullMetrics(target, after, this.deps.limitMinutes);
       if (r.cursor <= after && r.points.length === 0) break;
       // Only workloads the platform made carry ids: a container with a hand-written label is not stored.
       const points = r.points.filter((p) => UUID.test(p.targetId) && UUID.test(p.workspaceId) && (p.kind === 'app' || p.kind === 'database'));

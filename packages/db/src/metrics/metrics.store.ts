@@ -1,4 +1,4 @@
-import type { MetricMinutePoint, MetricsStore } from '@slipway/core';
+import type { MetricMinutePoint, MetricsStore, NodeUsageNow } from '@slipway/core';
 import type { SqlPool } from '../sql-pool';
 
 // One INSERT … SELECT FROM unnest(arrays) per batch: one round trip whatever the number of points. A point already
@@ -12,15 +12,22 @@ const INSERT = `
   ON CONFLICT DO NOTHING`;
 
 const CURSOR = `
-  INSERT INTO metric_cursors (node_id, minute, updated_at) VALUES ($1, $2, now())
-  ON CONFLICT (node_id) DO UPDATE SET minute = GREATEST(metric_cursors.minute, EXCLUDED.minute), updated_at = now()`;
+  INSERT INTO node_metrics (node_id, minute, updated_at) VALUES ($1, $2, now())
+  ON CONFLICT (node_id) DO UPDATE SET minute = GREATEST(node_metrics.minute, EXCLUDED.minute), updated_at = now()`;
+
+const USAGE = `
+  INSERT INTO node_metrics (node_id, cpu_total_millis, cpu_used_millis, memory_total_mb, memory_used_mb, disk_total_mb,
+                            disk_free_mb, containers, usage_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+  ON CONFLICT (node_id) DO UPDATE SET cpu_total_millis = $2, cpu_used_millis = $3, memory_total_mb = $4,
+    memory_used_mb = $5, disk_total_mb = $6, disk_free_mb = $7, containers = $8, usage_at = $9, updated_at = now()`;
 
 /** Job side: keyed by the node the job is collecting from. */
 export class PgMetricsStore implements MetricsStore {
   constructor(private readonly sql: SqlPool) {}
 
   async cursorOf(nodeId: string): Promise<number> {
-    const { rows } = await this.sql.query<{ minute: string }>('SELECT minute::text FROM metric_cursors WHERE node_id = $1', [nodeId]);
+    const { rows } = await this.sql.query<{ minute: string }>('SELECT minute::text FROM node_metrics WHERE node_id = $1', [nodeId]);
     return rows[0] ? Number(rows[0].minute) : 0;
   }
 
@@ -57,8 +64,44 @@ export class PgMetricsStore implements MetricsStore {
     }
   }
 
+  async recordUsage(nodeId: string, u: NodeUsageNow, at: Date): Promise<void> {
+    await this.sql.query(USAGE, [nodeId, u.cpuTotalMillis, u.cpuUsedMillis, u.memoryTotalMb, u.memoryUsedMb, u.diskTotalMb, u.diskFreeMb, u.containers, at]);
+  }
+
   async prune(before: Date): Promise<number> {
     const r = await this.sql.query('DELETE FROM metric_minutes WHERE at < $1', [before]);
     return r.rowCount ?? 0;
   }
+}
+
+/** Each server's measured usage as the last `metrics.collect` recorded it (for `slipway-admin nodes`), by node id. */
+export async function nodeUsages(db: { nodeMetrics: { findMany(): Promise<NodeMetricsRow[]> } }): Promise<Map<string, NodeUsageNow & { at: Date }>> {
+  const out = new Map<string, NodeUsageNow & { at: Date }>();
+  for (const r of await db.nodeMetrics.findMany()) {
+    if (!r.usageAt) continue;
+    out.set(r.nodeId, {
+      cpuTotalMillis: r.cpuTotalMillis ?? 0,
+      cpuUsedMillis: r.cpuUsedMillis ?? 0,
+      memoryTotalMb: r.memoryTotalMb ?? 0,
+      memoryUsedMb: r.memoryUsedMb ?? 0,
+      diskTotalMb: r.diskTotalMb ?? 0,
+      diskFreeMb: r.diskFreeMb ?? 0,
+      containers: r.containers ?? 0,
+      lastCycleMs: 0,
+      at: r.usageAt,
+    });
+  }
+  return out;
+}
+
+interface NodeMetricsRow {
+  nodeId: string;
+  cpuTotalMillis: number | null;
+  cpuUsedMillis: number | null;
+  memoryTotalMb: number | null;
+  memoryUsedMb: number | null;
+  diskTotalMb: number | null;
+  diskFreeMb: number | null;
+  containers: number | null;
+  usageAt: Date | null;
 }

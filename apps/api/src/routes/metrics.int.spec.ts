@@ -93,7 +93,7 @@ describe('GET …/apps/{appId}/metrics (real Docker, agent, PostgreSQL)', () => 
     await p?.close();
   });
 
-  it('shows the CPU burn at the limit: the minutes add up to the limit × 30 s, one minute near the limit share of it', async () => {
+  it('shows the CPU burn at its limit: the minutes of a 30 s burn hold limit × 30 s of CPU time (250 m averaged over a whole minute)', async () => {
     const m = await series('1h');
     const minutes = [minuteOf(marks.burnStart), minuteOf(marks.burnEnd)];
     const values = [...new Set(minutes)].map((x) => at(m, 'cpuMillis', x) ?? 0);

@@ -19,6 +19,24 @@ CREATE TABLE "metric_minutes" (
 );
 
 -- CreateTable
+CREATE TABLE "metric_half_hours" (
+    "target_id" UUID NOT NULL,
+    "at" TIMESTAMPTZ(0) NOT NULL,
+    "kind" TEXT NOT NULL,
+    "workspace_id" UUID NOT NULL,
+    "cpu_millis_sum" BIGINT NOT NULL,
+    "minutes" INTEGER NOT NULL,
+    "memory_mb" INTEGER NOT NULL,
+    "network_rx_bytes" BIGINT NOT NULL,
+    "network_tx_bytes" BIGINT NOT NULL,
+    "disk_read_bytes" BIGINT NOT NULL,
+    "disk_write_bytes" BIGINT NOT NULL,
+    "folder_mb" INTEGER,
+
+    CONSTRAINT "metric_half_hours_pkey" PRIMARY KEY ("target_id","at")
+);
+
+-- CreateTable
 CREATE TABLE "node_metrics" (
     "node_id" UUID NOT NULL,
     "minute" BIGINT NOT NULL DEFAULT 0,
@@ -37,3 +55,6 @@ CREATE TABLE "node_metrics" (
 
 -- CreateIndex (the pruning: rows older than 31 days)
 CREATE INDEX "metric_minutes_at_idx" ON "metric_minutes" ("at");
+
+-- CreateIndex (the pruning)
+CREATE INDEX "metric_half_hours_at_idx" ON "metric_half_hours"("at");

@@ -1,15 +1,37 @@
 import type { MetricMinutePoint, MetricsStore, NodeUsageNow } from '@slipway/core';
 import type { SqlPool } from '../sql-pool';
 
-// One INSERT … SELECT FROM unnest(arrays) per batch: one round trip whatever the number of points. A point already
-// stored (a repeated pull) is skipped by the primary key.
+// One statement per batch, one round trip whatever the number of points: the minutes from unnest(arrays), a point
+// already stored (a repeated pull) skipped by the primary key, and only the minutes that were new added into their
+// half hours (so the roll-up never counts a minute twice). Answers how many minutes were new.
 const INSERT = `
-  INSERT INTO metric_minutes (target_id, at, kind, workspace_id, node_id, cpu_millis, memory_mb,
-                              network_rx_bytes, network_tx_bytes, disk_read_bytes, disk_write_bytes, folder_mb)
-  SELECT u.t, to_timestamp(u.m * 60), u.k, u.w, $1::uuid, u.c, u.mem, u.rx, u.tx, u.rd, u.wr, u.f
-  FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::bigint[], $9::bigint[],
-              $10::bigint[], $11::bigint[], $12::int[]) AS u(t, m, k, w, c, mem, rx, tx, rd, wr, f)
-  ON CONFLICT DO NOTHING`;
+  WITH ins AS (
+    INSERT INTO metric_minutes (target_id, at, kind, workspace_id, node_id, cpu_millis, memory_mb,
+                                network_rx_bytes, network_tx_bytes, disk_read_bytes, disk_write_bytes, folder_mb)
+    SELECT u.t, to_timestamp(u.m * 60), u.k, u.w, $1::uuid, u.c, u.mem, u.rx, u.tx, u.rd, u.wr, u.f
+    FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::uuid[], $6::int[], $7::int[], $8::bigint[], $9::bigint[],
+                $10::bigint[], $11::bigint[], $12::int[]) AS u(t, m, k, w, c, mem, rx, tx, rd, wr, f)
+    ON CONFLICT DO NOTHING
+    RETURNING *
+  ), rolled AS (
+    INSERT INTO metric_half_hours AS h (target_id, at, kind, workspace_id, cpu_millis_sum, minutes, memory_mb,
+                                        network_rx_bytes, network_tx_bytes, disk_read_bytes, disk_write_bytes, folder_mb)
+    SELECT target_id, to_timestamp(floor(extract(epoch FROM at) / 1800) * 1800), kind, workspace_id, sum(cpu_millis),
+           count(*), max(memory_mb), sum(network_rx_bytes), sum(network_tx_bytes), sum(disk_read_bytes),
+           sum(disk_write_bytes), max(folder_mb)
+    FROM ins GROUP BY 1, 2, 3, 4
+    ON CONFLICT (target_id, at) DO UPDATE SET
+      cpu_millis_sum = h.cpu_millis_sum + EXCLUDED.cpu_millis_sum,
+      minutes = h.minutes + EXCLUDED.minutes,
+      memory_mb = GREATEST(h.memory_mb, EXCLUDED.memory_mb),
+      network_rx_bytes = h.network_rx_bytes + EXCLUDED.network_rx_bytes,
+      network_tx_bytes = h.network_tx_bytes + EXCLUDED.network_tx_bytes,
+      disk_read_bytes = h.disk_read_bytes + EXCLUDED.disk_read_bytes,
+      disk_write_bytes = h.disk_write_bytes + EXCLUDED.disk_write_bytes,
+      folder_mb = GREATEST(h.folder_mb, EXCLUDED.folder_mb)
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM rolled)::int AS rolled`;
 
 const CURSOR = `
   INSERT INTO node_metrics (node_id, minute, updated_at) VALUES ($1, $2, now())
@@ -37,7 +59,7 @@ export class PgMetricsStore implements MetricsStore {
       await client.query('BEGIN');
       let inserted = 0;
       if (points.length > 0) {
-        const r = await client.query(INSERT, [
+        const r = await client.query<{ inserted: number }>(INSERT, [
           nodeId,
           points.map((p) => p.targetId),
           points.map((p) => p.minute),
@@ -51,7 +73,7 @@ export class PgMetricsStore implements MetricsStore {
           points.map((p) => p.diskWriteBytes),
           points.map((p) => p.folderMb),
         ]);
-        inserted = r.rowCount ?? 0;
+        inserted = r.rows[0]?.inserted ?? 0;
       }
       await client.query(CURSOR, [nodeId, cursor]);
       await client.query('COMMIT');
@@ -68,8 +90,10 @@ export class PgMetricsStore implements MetricsStore {
     await this.sql.query(USAGE, [nodeId, u.cpuTotalMillis, u.cpuUsedMillis, u.memoryTotalMb, u.memoryUsedMb, u.diskTotalMb, u.diskFreeMb, u.containers, at]);
   }
 
+  /** Minutes (and half hours) older than `before`; answers how many minutes. */
   async prune(before: Date): Promise<number> {
     const r = await this.sql.query('DELETE FROM metric_minutes WHERE at < $1', [before]);
+    await this.sql.query('DELETE FROM metric_half_hours WHERE at < $1', [before]);
     return r.rowCount ?? 0;
   }
 }

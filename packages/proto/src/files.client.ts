@@ -98,7 +98,8 @@ export class FilesPool implements FilesGateway {
 
 const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
 
-function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
+/** A unary call to an agent with the 30 s deadline; failures as AppErrors naming the agent (the Metrics client uses it too). */
+export function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     start(
       (err, res) => {

@@ -1,15 +1,12 @@
-import type * as grpc from '@grpc/grpc-js';
 import type { AgentTarget, MetricMinutePoint, MetricsGateway, NodeUsageNow } from '@slipway/core';
 import type { AgentPool } from './client';
-import { fromServiceError } from './errors';
+import { unary } from './files.client';
 import type { MetricsClient } from './generated/slipway/agent/v1/Metrics';
 import type { NodeUsageResponse__Output } from './generated/slipway/agent/v1/NodeUsageResponse';
 import type { PullMetricsResponse__Output } from './generated/slipway/agent/v1/PullMetricsResponse';
 import { loadMetricsProto } from './load';
 
 export type { MetricsClient };
-
-const DEADLINE_MS = 30_000;
 
 /** The `slipway.agent.v1.Metrics` service of each server over the pool's connection; implements MetricsGateway. */
 export class MetricsPool implements MetricsGateway {
@@ -54,18 +51,4 @@ export class MetricsPool implements MetricsGateway {
       lastCycleMs: r.lastCycleMs,
     };
   }
-}
-
-const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
-
-function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    start(
-      (err, res) => {
-        if (err) reject(fromServiceError(err, label(target)));
-        else resolve(res as T);
-      },
-      { deadline: Date.now() + DEADLINE_MS },
-    );
-  });
 }

@@ -1,5 +1,6 @@
 // Counters → per-interval deltas → one point per workload and minute (issue 15). Pure: the collector feeds it
 // readings, the minute store persists what it returns.
+import type { MetricMinutePoint } from '@slipway/core';
 import type { ContainerCounters } from './cgroup';
 
 /** The workload a container belongs to, from its labels: an app, or a managed database (any later kind alike). */
@@ -67,19 +68,11 @@ export interface OpenMinute {
   totals: Record<string, MinuteTotals>;
 }
 
-/** A closed minute of one workload, as it is stored and shipped. */
-export interface MinutePoint extends Workload {
-  minute: number;
-  cpuMillis: number;
-  memoryMb: number;
-  networkRxBytes: number;
-  networkTxBytes: number;
-  diskReadBytes: number;
-  diskWriteBytes: number;
-  /** The project folder's size as last measured; -1 when not known (databases, or not measured yet). */
-  folderMb: number;
-  samples: number;
-}
+/**
+ * A closed minute of one workload, as it is stored and shipped: the control plane's MetricMinutePoint, with the
+ * folder as -1 when not known (proto3 has no null) and the number of samples folded into it.
+ */
+export type MinutePoint = Omit<MetricMinutePoint, 'folderMb'> & { folderMb: number; samples: number };
 
 /** What one container contributed to one sampling cycle. */
 export interface ContainerSample {

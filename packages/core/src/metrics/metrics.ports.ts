@@ -51,18 +51,8 @@ export interface MetricsStore {
   prune(before: Date): Promise<number>;
 }
 
-/** One step of a range as the database sums it: only steps that hold at least one minute row. */
-export interface MetricBucket {
-  /** Start of the step (aligned to the step). */
-  at: Date;
-  cpuMillis: number;
-  memoryMb: number;
-  networkRxBytes: number;
-  networkTxBytes: number;
-  diskReadBytes: number;
-  diskWriteBytes: number;
-  folderMb: number | null;
-}
+/** One step of a range as the database sums it (only steps that hold at least one minute row), `at` its start. */
+export type MetricBucket = Omit<MetricMinutePoint, 'kind' | 'targetId' | 'workspaceId' | 'minute'> & { at: Date };
 
 /** Request side: the steps of one workload of one workspace. */
 export interface MetricsQueryRepository {

@@ -191,6 +191,15 @@ async function main() {
       lines.push(
         `GET metrics?range=30d (${QUERIES} requests, ${points} of 360 points filled): p50 ${f1(pct(latencies, 50))} ms, p99 ${f1(p99)} ms (target p99 ≤ 50 ms: ${verdict(p99 <= 50 && points >= 359, failed)})`,
       );
+      // Baseline on the same host at the same moment: the app itself (one indexed row), as many times.
+      const baseline: number[] = [];
+      for (let i = 0; i < QUERIES; i++) {
+        const t = performance.now();
+        const r = await client.get(`/v1/workspaces/${ws.id}/apps/${appId}`);
+        if (r.status !== 200) failed++;
+        baseline.push(performance.now() - t);
+      }
+      lines.push(`baseline GET …/apps/{appId} (${QUERIES} requests, same host, same moment): p50 ${f1(pct(baseline, 50))} ms, p99 ${f1(pct(baseline, 99))} ms`);
       const day: number[] = [];
       for (let i = 0; i < 50; i++) {
         const t = performance.now();

@@ -31,6 +31,11 @@ describe('counter deltas', () => {
     expect(deltaOf(base({ rxBytes: 10 }), 'net:[1]', 10_000, counters({ rxBytes: 10_000_000 })) && deltaOf(base({ rxBytes: 10 }), 'net:[2]', 10_000, counters({ rxBytes: 10_000_000 }))).toBeNull();
   });
 
+  it('takes a baseline from long ago (the agent was stopped for hours) as a reset: no spike in one minute', () => {
+    expect(deltaOf(base({ rxBytes: 10 }, 0), 'net:[1]', 3 * 3_600_000, counters({ rxBytes: 10_000_000 }), 30_000)).toBeNull();
+    expect(deltaOf(base({ rxBytes: 10 }, 0), 'net:[1]', 20_000, counters({ rxBytes: 110 }), 30_000)?.rxBytes).toBe(100);
+  });
+
   it('after a reset the next interval counts normally again', () => {
     const fresh = base({ cpuNs: 1e8 }, 10_000);
     expect(deltaOf(fresh, 'net:[1]', 20_000, counters({ cpuNs: 3e8 }))?.cpuNs).toBe(2e8);

@@ -32,12 +32,15 @@ const CUMULATIVE = ['cpuNs', 'rxBytes', 'txBytes', 'readBytes', 'writeBytes'] as
 
 /**
  * What a container used since its last reading. null when there is nothing to compare with: the first reading, a
- * new identity (the container restarted: new network namespace, cgroup made anew), or any counter that went
- * backwards (a reset). A reset starts a new baseline and counts nothing for that interval: never a negative value,
+ * new identity (the container restarted: new network namespace, cgroup made anew), any counter that went
+ * backwards (a reset), or a baseline older than `maxGapMs`. A reset starts a new baseline and counts nothing for that interval: never a negative value,
  * never a spike of everything counted since the container started.
  */
-export function deltaOf(prev: Baseline | undefined, identity: string, atMs: number, cur: ContainerCounters): Deltas | null {
+export function deltaOf(prev: Baseline | undefined, identity: string, atMs: number, cur: ContainerCounters, maxGapMs = Infinity): Deltas | null {
   if (!prev || prev.identity !== identity || atMs <= prev.atMs) return null;
+  // A baseline from long ago (the agent was stopped for a while): what was used meanwhile cannot be placed in its
+  // minutes, and put in this one it would be a spike. It is a new baseline too.
+  if (atMs - prev.atMs > maxGapMs) return null;
   if (CUMULATIVE.some((k) => cur[k] < prev.counters[k])) return null;
   return {
     cpuNs: cur.cpuNs - prev.counters.cpuNs,

@@ -67,6 +67,10 @@ export class MetricsCollector {
   ) {}
 
   private now = () => (this.deps.now ?? Date.now)();
+  /** Past this gap between two readings (an agent stopped for a while) the counters start a new baseline. */
+  private get maxGapMs(): number {
+    return Math.max(3 * this.deps.settings.intervalMs, 30_000);
+  }
 
   async start(): Promise<void> {
     this.mode = await detectCgroupMode();
@@ -109,7 +113,7 @@ export class MetricsCollector {
         const reading = await this.read(c.id).catch(() => null);
         if (!reading) return;
         const prev: Baseline | undefined = this.state.baselines[c.id];
-        const deltas = deltaOf(prev, reading.identity, atMs, reading.counters);
+        const deltas = deltaOf(prev, reading.identity, atMs, reading.counters, this.maxGapMs);
         this.state.baselines[c.id] = { identity: reading.identity, atMs, counters: reading.counters };
         samples.push({ workload, memoryBytes: reading.counters.memoryBytes, deltas });
       }),

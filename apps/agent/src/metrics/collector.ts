@@ -48,7 +48,8 @@ export class MetricsCollector {
   private paths = new Map<string, CgroupPaths>();
   private state: CollectorState = { open: null, baselines: {}, folders: {} };
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  /** Cycles run one at a time (the timer's and `sampleNow`'s): two at once would count one interval twice. */
+  private chain: Promise<void> = Promise.resolve();
   private lastFolderMs = 0;
   private lastCpu: { total: number; idle: number } | null = null;
   private usage: NodeUsage = { cpuTotalMillis: os.cpus().length * 1000, cpuUsedMillis: 0, memoryTotalMb: 0, memoryUsedMb: 0, containers: 0, lastCycleMs: 0 };
@@ -77,10 +78,9 @@ export class MetricsCollector {
     const saved = await this.deps.store.loadState();
     if (saved) this.state = { open: saved.open ?? null, baselines: saved.baselines ?? {}, folders: saved.folders ?? {} };
     const tick = () => {
-      this.running = this.cycle()
+      void this.exclusive()
         .catch((e: Error) => this.deps.logger.warn({ err: e.message }, 'metrics cycle failed'))
         .finally(() => {
-          this.running = null;
           if (this.timer) this.timer = setTimeout(tick, this.deps.settings.intervalMs);
         });
     };
@@ -91,7 +91,13 @@ export class MetricsCollector {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await this.chain;
+  }
+
+  private exclusive(): Promise<void> {
+    const next = this.chain.then(() => this.cycle());
+    this.chain = next.catch(() => undefined);
+    return next;
   }
 
   nodeUsage(): NodeUsage {
@@ -140,10 +146,9 @@ export class MetricsCollector {
     this.usage.lastCycleMs = performance.now() - started;
   }
 
-  /** Runs one cycle now unless one is running (then waits for it): tests use it to avoid waiting an interval. */
-  async sampleNow(): Promise<void> {
-    if (this.running) await this.running;
-    else await this.cycle();
+  /** Runs one cycle now, after the one running if any: tests use it to avoid waiting an interval. */
+  sampleNow(): Promise<void> {
+    return this.exclusive();
   }
 
   private async read(id: string): Promise<{ identity: string; counters: Awaited<ReturnType<typeof readCounters>> } | null> {

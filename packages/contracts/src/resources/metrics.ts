@@ -31,7 +31,7 @@ export const Metrics = {
       additionalProperties: false,
       required: ['cpuMillis', 'memoryMb', 'networkRxBytes', 'networkTxBytes', 'diskReadBytes', 'diskWriteBytes', 'folderMb'],
       properties: {
-        cpuMillis: series('CPU in millicores (1000 = one core busy): the average over the step'),
+        cpuMillis: series('CPU in millicores (1000 = one core busy): the average over the step, over the time the app ran in it'),
         memoryMb: series('memory in MB without the page cache the kernel can drop: the highest minute of the step'),
         networkRxBytes: series("bytes received by the app's containers during the step"),
         networkTxBytes: series("bytes sent by the app's containers during the step"),

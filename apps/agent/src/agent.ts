@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDomainsProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -30,6 +30,9 @@ import { OperationJournal } from './rpc/journal';
 import { DiskGuard, type DiskReserve } from './storage/disk-guard';
 import { LoopExt4Storage } from './storage/loop-ext4.storage';
 import { storageHandlers } from './storage/storage.handlers';
+import { DEFAULT_METRICS, MetricsCollector, type MetricsSettings } from './metrics/collector';
+import { metricsHandlers } from './metrics/metrics.handlers';
+import { MinuteStore } from './metrics/minute-store';
 
 export interface AgentOptions {
   listen: string;
@@ -58,6 +61,8 @@ export interface AgentOptions {
   networks?: NetworkSettings;
   /** Custom domains: the DNS check's resolvers, the ACME issuer, the HTTPS port (config.agent.domains); default DEFAULT_DOMAIN_SETTINGS. */
   domains?: Partial<CustomDomainSettings>;
+  /** Metrics sampling (config SLIPWAY_METRICS_INTERVAL_MS, SLIPWAY_METRICS_FOLDER_INTERVAL_MS); default DEFAULT_METRICS. */
+  metrics?: Partial<MetricsSettings>;
 }
 
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
@@ -90,6 +95,8 @@ export interface RunningAgent {
   disk: DiskGuard;
   /** Custom domains in Caddy (tests empty it at the end). */
   domains: CustomDomains;
+  /** The metrics sampler (tests call `sampleNow`; the benchmark times its cycles). */
+  metrics: MetricsCollector;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -160,6 +167,18 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   );
   // Custom domains: DNS checks and their routes, a service of its own too (domains.proto).
   server.addService(loadDomainsProto().slipway.agent.v1.Domains.service, domainsHandlers({ domains: customDomains, logger: o.logger }));
+  // Per-app metrics: sampled from the kernel's counters, minutes kept on disk until the control plane has them.
+  const minuteStore = await new MinuteStore(path.join(o.dataDir, 'metrics')).open();
+  const metrics = new MetricsCollector({
+    docker,
+    storage,
+    volumesDir: path.join(o.dataDir, 'volumes'),
+    store: minuteStore,
+    logger: o.logger,
+    settings: { ...DEFAULT_METRICS, ...o.metrics },
+  });
+  await metrics.start();
+  server.addService(loadMetricsProto().slipway.agent.v1.Metrics.service, serve<MetricsHandlers>(o.logger, metricsHandlers({ store: minuteStore, collector: metrics, storage })));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
@@ -171,8 +190,11 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     storage,
     disk,
     domains: customDomains,
-    close: (graceMs = 10_000) =>
-      new Promise<void>((resolve) => {
+    metrics,
+    close: async (graceMs = 10_000) => {
+      // The running cycle finishes (its state is on disk) before anything else stops: a restart continues from it.
+      await metrics.stop();
+      return new Promise<void>((resolve) => {
         serving = false;
         ingress.stop();
         customDomains.stop();
@@ -185,6 +207,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
           clearTimeout(timer);
           resolve();
         });
-      }),
+      });
+    },
   };
 }

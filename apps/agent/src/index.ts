@@ -6,3 +6,4 @@ export { OperationJournal, type JournalEntry } from './rpc/journal';
 export { readEnrollment, saveEnrollment, type Enrollment } from './node/tls-store';
 export { LoopExt4Storage } from './storage/loop-ext4.storage';
 export { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type AcmeSettings, type CustomDomainSettings } from './ingress/custom-domains';
+export { DEFAULT_METRICS, MetricsCollector, type MetricsSettings } from './metrics/collector';

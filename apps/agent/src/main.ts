@@ -92,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
         },
         appTmpMb: config.agent.appTmpMb,
         diskReserve: config.agent.diskReserve,
+        metrics: { intervalMs: config.metrics.intervalMs, folderIntervalMs: config.metrics.folderIntervalMs },
       });
     } catch (e) {
       if (e instanceof NotEnrolledError) {

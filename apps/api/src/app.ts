@@ -1,16 +1,19 @@
 import cookieParser from 'cookie-parser';
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger as Pino } from 'pino';
 import { healthRoutes, type ReadinessCheck } from './health.routes';
 import { docsRouter } from './http/docs';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestLog } from './http/request-log';
+import type { LatencyHistogram } from './observability/prometheus';
 
 export interface AppDeps {
   logger: Pino;
   readiness: ReadinessCheck[];
   /** Versioned API routers, mounted under /v1 in order. */
   v1: Router[];
+  /** Issue 15: the HTTP latency histogram every request is timed into, and GET /metrics when a token opens it. */
+  observability?: { http: LatencyHistogram; metrics?: RequestHandler };
 }
 
 /** Builds the Express app from its dependencies; main.ts and the tests both call it. */
@@ -21,6 +24,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.locals.logger = deps.logger;
   app.use(requestLog(deps.logger));
+  if (deps.observability) app.use(deps.observability.http.middleware());
+  if (deps.observability?.metrics) app.use(deps.observability.metrics);
   // /v1 first: API requests do not walk the health and docs routers.
   app.use('/v1', cookieParser());
   for (const router of deps.v1) app.use('/v1', router);

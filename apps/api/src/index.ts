@@ -4,3 +4,6 @@ export { createApp, type AppDeps } from './app';
 export type { ContractViolation } from './http/operations';
 export { databaseCheck, redisCheck } from './readiness';
 export { agentGateways, apiRouter, createServices, settingsDeps, type ApiOptions, type ServiceDeps, type Services } from './services';
+export { LatencyHistogram, renderMetrics, type MetricsSources } from './observability/prometheus';
+export { metricsEndpoint, serveMetrics } from './observability/metrics.endpoint';
+export { metricsSources } from './observability/sources';

@@ -10,6 +10,9 @@ import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { createApp } from './app';
 import { agentsCheck } from './nodes/agents.readiness';
 import { databaseCheck, redisCheck } from './readiness';
+import { metricsEndpoint, serveMetrics } from './observability/metrics.endpoint';
+import { LatencyHistogram } from './observability/prometheus';
+import { metricsSources } from './observability/sources';
 import { agentGateways, apiRouter, createServices, settingsDeps } from './services';
 
 async function main() {
@@ -41,7 +44,13 @@ async function main() {
     secureCookies: config.api.secureCookies,
     bodyLimitBytes: config.api.bodyLimitBytes,
   });
-  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1] });
+  // Prometheus text (issue 15): on the API's port behind SLIPWAY_METRICS_TOKEN, and/or on SLIPWAY_METRICS_LISTEN.
+  const http = new LatencyHistogram();
+  const sources = metricsSources({ http, jobs, nodes: createAgentRepositories(db).nodes });
+  const observability = { http, metrics: config.metrics.token ? metricsEndpoint({ token: config.metrics.token, sources }) : undefined };
+  const metricsServer = config.metrics.listen ? await serveMetrics(config.metrics.listen, sources) : null;
+  if (metricsServer) logger.info({ listen: config.metrics.listen }, 'Prometheus metrics listening');
+  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1], observability });
   const server = app.listen(config.api.port, config.api.host);
   await once(server, 'listening');
   const address = server.address();
@@ -59,6 +68,7 @@ async function main() {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     server.closeAllConnections();
     await worker?.close();
+    await metricsServer?.close();
     agents.close();
     await Promise.allSettled([jobs.close(), db.$disconnect(), sql.end(), redis.quit()]);
     process.exit(0);

@@ -27,6 +27,7 @@ import {
   GithubWebhookService,
   type GithubApi,
   type GithubAppSettings,
+  MetricsService,
   type BuildsGateway,
   type FilesGateway,
   type Clock,
@@ -37,7 +38,7 @@ import {
   type PlanEntry,
 } from '@slipway/core';
 import { readGithubApp, type Config } from '@slipway/config';
-import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
+import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
 import { BuildsPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
@@ -49,6 +50,7 @@ import { authRoutes } from './routes/auth.routes';
 import { domainRoutes } from './routes/domains.routes';
 import { fileRoutes } from './routes/files.routes';
 import { githubRoutes } from './routes/github.routes';
+import { metricRoutes } from './routes/metrics.routes';
 import { appRoutes } from './routes/apps.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
@@ -200,6 +202,7 @@ export function createServices(deps: ServiceDeps) {
       clock,
       logger: deps.logger,
     }),
+    metrics: new MetricsService({ apps: repos.apps, metrics: new PgMetricsRepository(deps.sql), clock }),
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
@@ -230,6 +233,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...fileRoutes(services),
       ...githubRoutes(services),
       ...domainRoutes(services),
+      ...metricRoutes(services),
     },
   });
 }

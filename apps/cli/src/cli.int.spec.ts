@@ -153,6 +153,31 @@ describe('slipway-admin against real Redis with real jobs', () => {
     expect((await admin('database')).stdout).toMatch(/^database size: \d/);
   });
 
+  it("shows each server's used and free CPU, memory and disk as its agent measured them (metrics.collect)", async () => {
+    expect((await adminJson('nodes'))[0].used).toBeNull();
+    await agent.agent.metrics.sampleNow();
+    await agent.agent.metrics.sampleNow();
+    expect(await runtime.services.metrics.collectAll()).toMatchObject({ nodes: 1, failed: 0 });
+    const [node] = await adminJson('nodes');
+    expect(node.used).toEqual({
+      cpuMillis: expect.any(Number),
+      memoryMb: expect.any(Number),
+      diskMb: expect.any(Number),
+      free: { cpuMillis: expect.any(Number), memoryMb: expect.any(Number), diskMb: expect.any(Number) },
+      total: { cpuMillis: expect.any(Number), memoryMb: expect.any(Number), diskMb: expect.any(Number) },
+      containers: expect.any(Number),
+      at: expect.any(String),
+    });
+    // The machine's own figures: memory in use is real, and used + free make the total.
+    expect(node.used.memoryMb).toBeGreaterThan(100);
+    expect(node.used.memoryMb + node.used.free.memoryMb).toBe(node.used.total.memoryMb);
+    expect(node.used.diskMb + node.used.free.diskMb).toBe(node.used.total.diskMb);
+    expect(node.used.cpuMillis + node.used.free.cpuMillis).toBe(node.used.total.cpuMillis);
+    const human = (await admin('nodes')).stdout;
+    expect(human).toMatch(/CPU USED\/FREE\s+MEMORY USED\/FREE\s+DISK USED\/FREE\s+MEASURED/);
+    expect(human).toMatch(/[\d.]+ vCPU\/[\d.]+ vCPU\s+[\d.]+ (MiB|GiB)\/[\d.]+ (MiB|GiB)\s+[\d.]+ (MiB|GiB)\/[\d.]+ (MiB|GiB)\s+(just now|\d+s ago)/);
+  });
+
   it('has --help on every command', async () => {
     for (const args of [[], ['queues'], ['jobs'], ['job'], ['retry'], ['remove'], ['pause'], ['resume'], ['nodes'], ['database'], ['enroll-token'], ['enroll-token', 'create']]) {
       const r = await admin(...args, '--help');

@@ -1,5 +1,5 @@
-import { createEnrollmentToken, nodeView, type NodeView } from '@slipway/core';
-import { createAgentRepositories, createDb, databaseFigures, type Db } from '@slipway/db';
+import { createEnrollmentToken, nodeView } from '@slipway/core';
+import { createAgentRepositories, createDb, databaseFigures, nodeUsages, type Db } from '@slipway/db';
 import { BullJobQueue, createRedisConnection, QUEUE_NAMES, type QueueName } from '@slipway/queue';
 import type { Job, JobType } from 'bullmq';
 import { Command, CommanderError, Option } from 'commander';
@@ -240,15 +240,35 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
 
   program
     .command('nodes')
-    .description('servers: status, capacity, free capacity, free disk (LOW: below its reserve, new work refused), last seen')
+    .description(
+      'servers: status, capacity, free capacity (unreserved), free disk (LOW: below its reserve, new work refused), last seen, ' +
+        'and the CPU, memory and disk each server uses as its agent last measured them (metrics.collect, every minute)',
+    )
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
-      const nodes: NodeView[] = (await createAgentRepositories(res().db).nodes.listWithUsage()).map(nodeView);
+      const db = res().db;
+      const usage = await nodeUsages(db);
+      const nodes = (await createAgentRepositories(db).nodes.listWithUsage()).map((n) => {
+        const u = usage.get(n.id);
+        // Measured (issue 15): used and free of the whole server, apart from what workspaces reserve.
+        const used = u
+          ? {
+              cpuMillis: u.cpuUsedMillis,
+              memoryMb: u.memoryUsedMb,
+              diskMb: Math.max(0, u.diskTotalMb - u.diskFreeMb),
+              free: { cpuMillis: Math.max(0, u.cpuTotalMillis - u.cpuUsedMillis), memoryMb: Math.max(0, u.memoryTotalMb - u.memoryUsedMb), diskMb: u.diskFreeMb },
+              total: { cpuMillis: u.cpuTotalMillis, memoryMb: u.memoryTotalMb, diskMb: u.diskTotalMb },
+              containers: u.containers,
+              at: u.at,
+            }
+          : null;
+        return { ...nodeView(n), used };
+      });
       if (o.json) return json(nodes);
       if (nodes.length === 0) return io.out('no nodes enrolled (slipway-admin enroll-token create, then slipway-agent join)');
       io.out(
         table(
-          ['NAME', 'STATUS', 'ADDRESS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'DISK FREE/TOTAL', 'LAST SEEN', 'VERSION'],
+          ['NAME', 'STATUS', 'ADDRESS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'DISK FREE/TOTAL', 'LAST SEEN', 'VERSION', 'CPU USED/FREE', 'MEMORY USED/FREE', 'DISK USED/FREE', 'MEASURED'],
           nodes.map((n) => [
             n.name,
             n.status,
@@ -258,6 +278,10 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
             n.disk ? `${mem(n.disk.freeMb)}/${mem(n.disk.totalMb)}${n.disk.low ? ` LOW (reserve ${mem(n.disk.reserveMb)})` : ''}` : '-',
             ago(n.lastSeenAt),
             n.version,
+            n.used ? `${cpu(n.used.cpuMillis)}/${cpu(n.used.free.cpuMillis)}` : '-',
+            n.used ? `${mem(n.used.memoryMb)}/${mem(n.used.free.memoryMb)}` : '-',
+            n.used ? `${mem(n.used.diskMb)}/${mem(n.used.free.diskMb)}` : '-',
+            n.used ? ago(n.used.at) : '-',
           ]),
         ),
       );

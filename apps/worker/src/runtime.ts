@@ -11,6 +11,7 @@ import {
   DomainCheckService,
   imageSources,
   LogRetentionService,
+  MetricsCollectService,
   NodeService,
   RoutingService,
   SecretBox,
@@ -24,9 +25,9 @@ import {
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, PgMetricsStore, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool, DomainsPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, DomainsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
@@ -163,7 +164,9 @@ export async function startWorkerRuntime(
     logger,
     enqueueCheck: (domainId) => jobs.enqueue('domain.check', { domainId }, { jobId: `domain-${domainId}-${Math.floor(Date.now() / 60_000)}` }),
   });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, domains, github: githubDeliveries };
+  // Issue 15: metric minutes pulled from each online server into PostgreSQL, and pruned after 31 days.
+  const metrics = new MetricsCollectService({ nodes: repos.nodes, metrics: new MetricsPool(agents), store: new PgMetricsStore(sql), clock: systemClock, logger });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, metrics, domains, github: githubDeliveries };
 
   const pool = runWorkers({
     connection,
@@ -186,6 +189,8 @@ export async function startWorkerRuntime(
       'routes.sync': { every: Math.min(30_000, config.worker.reconcileIntervalMs) },
       'deployment.prune-logs': { every: config.logs.pruneIntervalMs },
       'domains.sweep': { every: 60_000 },
+      'metrics.collect': { every: config.metrics.collectIntervalMs },
+      'metrics.prune': { every: 60 * 60 * 1000 },
     });
   }
   const events = new ContainerEventSubscriptions({

@@ -47,6 +47,12 @@ export interface Config {
   /** The runtime versions builds may choose from (agent only). */
   runtimes: { node: { majors: number[]; default: number }; python: { versions: string[]; default: string } };
   limits: { uploadZipBytes: number; uploadFileBytes: number };
+  /**
+   * Issue 15. Agent: how often counters are read and project folders measured. Control plane: how often servers'
+   * minutes are pulled, and where Prometheus text is served (`listen`: a separate host:port; `token`: /metrics on
+   * the API behind a bearer token; neither: not served).
+   */
+  metrics: { intervalMs: number; folderIntervalMs: number; collectIntervalMs: number; listen: string; token: string };
   /** The platform's GitHub App (issue 16); null when SLIPWAY_GITHUB_APP_ID is empty (GitHub operations answer 503). */
   github: GithubAppConfig | null;
 }
@@ -193,6 +199,13 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       python: { versions: v.SLIPWAY_PYTHON_VERSIONS ?? [], default: (v.SLIPWAY_PYTHON_VERSIONS as string[] | undefined)?.[0] ?? '3.11' },
     },
     limits: { uploadZipBytes: v.SLIPWAY_UPLOAD_ZIP_MAX_BYTES, uploadFileBytes: v.SLIPWAY_UPLOAD_FILE_MAX_BYTES },
+    metrics: {
+      intervalMs: v.SLIPWAY_METRICS_INTERVAL_MS ?? 10_000,
+      folderIntervalMs: v.SLIPWAY_METRICS_FOLDER_INTERVAL_MS ?? 300_000,
+      collectIntervalMs: v.SLIPWAY_METRICS_COLLECT_INTERVAL_MS ?? 60_000,
+      listen: v.SLIPWAY_METRICS_LISTEN ?? '',
+      token: v.SLIPWAY_METRICS_TOKEN ?? '',
+    },
     github,
   };
   return deepFreeze(config);

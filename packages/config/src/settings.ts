@@ -91,4 +91,10 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_ACME_EMAIL', type: 'string', default: '', roles: A, schema: { type: 'string' }, description: 'contact address given to the ACME CA (empty: none)' },
   { env: 'SLIPWAY_ACME_CA_ROOT', type: 'string', default: '', roles: A, schema: { type: 'string', pattern: '^(/.*)?$' }, description: 'PEM file of an extra root Caddy trusts for the ACME directory (a private CA)' },
   { env: 'SLIPWAY_HTTPS_PORT', type: 'integer', default: 443, roles: A, schema: { type: 'integer', minimum: 1, maximum: 65535 }, description: "Caddy's HTTPS listener for custom domains" },
+  // Issue 15: per-app metrics.
+  { env: 'SLIPWAY_METRICS_INTERVAL_MS', type: 'integer', default: 10_000, roles: A, schema: { type: 'integer', minimum: 500 }, description: "how often the agent reads every managed container's CPU, memory, network and disk counters" },
+  { env: 'SLIPWAY_METRICS_FOLDER_INTERVAL_MS', type: 'integer', default: 300_000, roles: A, schema: { type: 'integer', minimum: 1000 }, description: "how often the agent measures every app's project folder" },
+  { env: 'SLIPWAY_METRICS_COLLECT_INTERVAL_MS', type: 'integer', default: 60_000, roles: C, schema: { type: 'integer', minimum: 1000 }, description: "how often each online server's closed metric minutes are pulled into PostgreSQL (metrics.collect)" },
+  { env: 'SLIPWAY_METRICS_LISTEN', type: 'string', default: '', roles: C, schema: { anyOf: [{ const: '' }, hostPort] }, description: 'host:port serving Prometheus text at /metrics on a listener of its own (keep it private); empty: not served there' },
+  { env: 'SLIPWAY_METRICS_TOKEN', type: 'string', default: '', roles: C, schema: { anyOf: [{ const: '' }, { type: 'string', minLength: 16 }] }, description: "bearer token that opens /metrics (Prometheus text) on the API's own port; empty: /metrics on the API answers 404" },
 ];

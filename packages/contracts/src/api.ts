@@ -10,13 +10,14 @@ import { DOMAINS } from './resources/domains';
 import { FILES } from './resources/files';
 import { GITHUB } from './resources/github';
 import { MEMBERS } from './resources/members';
+import { METRICS } from './resources/metrics';
 import { META } from './resources/meta';
 import { NODES } from './resources/nodes';
 import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, DOMAINS, GITHUB] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, METRICS, NODES, META, DOMAINS, GITHUB] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

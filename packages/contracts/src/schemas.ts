@@ -13,3 +13,4 @@ export * from './resources/plans';
 export * from './resources/tokens';
 export * from './resources/workspaces';
 export * from './resources/domains';
+export * from './resources/metrics';

@@ -56,3 +56,6 @@ export type ResponseBodyOf<K extends OperationId> = From<Ops[K]['success']['sche
 /** `{ workspaceId: string, ... }` from the path template. */
 export type PathParamsOf<K extends OperationId> = ParamsOf<Ops[K]['path']>;
 type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? { [N in Name]: string } & ParamsOf<Rest> : unknown;
+export type Metrics = From<typeof S.Metrics>;
+export type MetricsRange = (typeof S.METRICS_RANGES)[number];
+export type MetricSeriesName = keyof Metrics['series'];

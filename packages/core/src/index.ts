@@ -69,3 +69,6 @@ export * from './domains/hostname';
 export * from './domains/domain.ports';
 export * from './domains/domain-check';
 export * from './domains/domain.service';
+export * from './metrics/metrics.ports';
+export * from './metrics/metrics-range';
+export * from './metrics/metrics.service';

@@ -46,6 +46,12 @@ export type DomainCheckPayload = {
 /** Repeatable: queues due domain checks, removes deleted apps' domains, syncs custom-domain routes and certificate states. */
 export const DOMAINS_SWEEP_JOB = 'domains.sweep';
 export const DOMAINS_SWEEP_EVERY_MS = 60_000;
+/** Repeatable: every online server's closed metric minutes since its cursor, stored in one batch (issue 15). */
+export const METRICS_COLLECT_JOB = 'metrics.collect';
+export const METRICS_COLLECT_EVERY_MS = 60 * 1000;
+/** Repeatable: metric minutes older than 31 days. */
+export const METRICS_PRUNE_JOB = 'metrics.prune';
+export const METRICS_PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** The payload type of each job. */
 export interface JobPayloads {
@@ -62,6 +68,8 @@ export interface JobPayloads {
   [GITHUB_DELIVERY_JOB]: GithubDeliveryPayload;
   [DOMAIN_CHECK_JOB]: DomainCheckPayload;
   [DOMAINS_SWEEP_JOB]: EmptyPayload;
+  [METRICS_COLLECT_JOB]: EmptyPayload;
+  [METRICS_PRUNE_JOB]: EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 

@@ -7,3 +7,5 @@ export { isDatabaseUnavailable } from './availability';
 export * from './agents';
 export { createJobStores, PgAppLocks, type JobStores } from './jobs';
 export { databaseFigures, type DatabaseFigures } from './figures';
+export { PgMetricsRepository } from './metrics/metrics.repository';
+export { nodeUsages, PgMetricsStore } from './metrics/metrics.store';

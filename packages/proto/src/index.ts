@@ -1,6 +1,6 @@
 export { AgentConnection, AgentPool, type AgentClient, type HealthClient } from './client';
 export { fromServiceError, GRPC_STATUS, toServiceError } from './errors';
-export { loadAgentProto, loadBuildsProto, loadDomainsProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
+export { loadAgentProto, loadBuildsProto, loadDomainsProto, LOADER_OPTIONS, loadFilesProto, loadHealthProto, loadMetricsProto, PROTO_ROOT } from './load';
 export { BuildsPool, type BuildsClient } from './builds.client';
 export type { BuildsHandlers } from './generated/slipway/agent/v1/Builds';
 export type { UploadZipChunk__Output as UploadZipChunk } from './generated/slipway/agent/v1/UploadZipChunk';
@@ -12,3 +12,5 @@ export { agentServerCredentials, controlPlaneCredentials, type TlsMaterial } fro
 export type * from './messages';
 export { DomainsPool, type DomainsClient } from './domains.client';
 export type { DomainsHandlers } from './generated/slipway/agent/v1/Domains';
+export { MetricsPool, type MetricsClient } from './metrics.client';
+export type { MetricsHandlers } from './generated/slipway/agent/v1/Metrics';

@@ -6,6 +6,7 @@ import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as DomainsProto } from './generated/domains';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
+import type { ProtoGrpcType as MetricsProto } from './generated/metrics';
 
 export const PROTO_ROOT = path.resolve(__dirname, '../../../proto');
 
@@ -40,3 +41,5 @@ export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/buil
 
 /** `slipway.agent.v1.Domains` (domains.proto): DNS checks and custom-domain routes, a service of its own on the same server. */
 export const loadDomainsProto = protoLoaderOf<DomainsProto>('slipway/agent/v1/domains.proto');
+/** `slipway.agent.v1.Metrics` (metrics.proto): minute aggregates and node usage, a service of its own on the same server. */
+export const loadMetricsProto = protoLoaderOf<MetricsProto>('slipway/agent/v1/metrics.proto');

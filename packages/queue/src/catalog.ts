@@ -3,6 +3,8 @@ import {
   DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
   DOMAINS_SWEEP_EVERY_MS,
   type DomainCheckPayload,
+  METRICS_COLLECT_EVERY_MS,
+  METRICS_PRUNE_EVERY_MS,
   type DeploymentRunPayload,
   type GithubDeliveryPayload,
   type EmptyPayload,
@@ -100,6 +102,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   // and the sweep that queues due checks and gives each server its custom-domain routes.
   'domain.check': { queue: 'agent', payloadSchema: domainCheckPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
   'domains.sweep': repeatable({ every: DOMAINS_SWEEP_EVERY_MS }),
+  // Each online server's closed metric minutes since its cursor, one batch each (config SLIPWAY_METRICS_COLLECT_INTERVAL_MS).
+  'metrics.collect': repeatable({ every: METRICS_COLLECT_EVERY_MS }),
+  // Metric minutes past 31 days.
+  'metrics.prune': repeatable({ every: METRICS_PRUNE_EVERY_MS }),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

@@ -7,7 +7,7 @@ import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
 import { silentLogger } from './logger';
-import { saveEnrollment, startAgent, type AgentOptions, type BuildSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
+import { saveEnrollment, startAgent, type AgentOptions, type BuildSettings, type MetricsSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
 
 export interface TestAgent {
   agent: RunningAgent;
@@ -39,6 +39,8 @@ export async function startTestAgent(
     logger?: Logger;
     /** Custom domains: resolvers, ACME issuer, HTTPS port (default: the agent's defaults). */
     domains?: AgentOptions['domains'];
+    /** Metrics sampling (default: the agent's, 10 s and 5 min); tests sample faster. */
+    metrics?: Partial<MetricsSettings>;
   } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
@@ -58,6 +60,7 @@ export async function startTestAgent(
       platformId: options.platformId,
       networks: options.networks,
       domains: options.domains,
+      metrics: options.metrics,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

@@ -22,6 +22,8 @@ export const APP_IMAGES = {
   loopback: 'slipway-test/app:loopback',
   crashLater: 'slipway-test/app:crash-after-8s',
   exit9s: 'slipway-test/app:exit-9s',
+  // Issue 15: an app that uses resources on request (CPU, memory, network bytes) for the metrics tests.
+  load: 'slipway-test/app:load-1',
 } as const;
 
 // GET / → "<VERSION>\n"; GET /env/NAME → the variable's value (404 when unset); GET /file/NAME → a file of /app.
@@ -69,6 +71,27 @@ const BAD = {
 };
 const bad = (script: string) => ({ files: { 'server.js': SERVER, 'bad.js': script }, dockerfile: 'ENV VERSION=bad\nCOPY server.js bad.js /app/\nCMD ["node", "/app/bad.js"]' });
 
+// GET /burn?ms=N: one core busy for N ms (in slices, so requests are still answered); GET /alloc?mb=N: N MB more
+// held (written, so resident); GET /bytes?n=N: N bytes sent; GET /: "load".
+const LOAD = `
+const http = require('node:http');
+const held = [];
+http.createServer((req, res) => {
+  const u = new URL(req.url, 'http://app');
+  const n = Number(u.searchParams.get('ms') || u.searchParams.get('mb') || u.searchParams.get('n') || 0);
+  if (u.pathname === '/burn') {
+    const until = Date.now() + n;
+    const slice = () => { const end = Math.min(until, Date.now() + 50); while (Date.now() < end) {} if (Date.now() < until) setImmediate(slice); };
+    setImmediate(slice);
+    return res.end('burning\\n');
+  }
+  if (u.pathname === '/alloc') { held.push(Buffer.alloc(n * 1024 * 1024, 7)); return res.end(String(held.length) + '\\n'); }
+  if (u.pathname === '/bytes') return res.end(Buffer.alloc(n, 120));
+  res.end('load\\n');
+}).listen(Number(process.env.PORT || 8080), () => console.log('load app listening'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
 const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, string>; dockerfile: string }> = {
   v1: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v1\n' }, dockerfile: 'ENV VERSION=v1\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
   v2: { files: { 'server.js': SERVER, 'seed.txt': 'seeded by v2\n' }, dockerfile: 'ENV VERSION=v2\nCOPY server.js seed.txt /app/\nCMD ["node", "/app/server.js"]' },
@@ -83,6 +106,7 @@ const DOCKERFILES: Record<keyof typeof APP_IMAGES, { files: Record<string, strin
   loopback: bad(BAD.loopback),
   crashLater: bad(BAD.crashLater),
   exit9s: bad(exitAfter(9000)),
+  load: { files: { 'server.js': LOAD }, dockerfile: 'COPY server.js /app/\nCMD ["node", "/app/server.js"]' },
 };
 
 /** Builds the images that are missing (once; later calls find them) and answers their tags. */

@@ -3,7 +3,7 @@
 // Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { AgentOptions, BuildSettings, NetworkSettings } from '@slipway/agent';
+import type { AgentOptions, BuildSettings, MetricsSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 import { LABELS } from '@slipway/core';
@@ -59,6 +59,8 @@ export async function startTestPlatform(
     logger?: ReturnType<typeof createLogger>;
     /** The agent's custom-domain settings (resolvers, ACME issuer): see @slipway/testing/acme. */
     domains?: AgentOptions['domains'];
+    /** The agent's metrics sampling (default: 10 s counters, 5 min folders). */
+    metrics?: Partial<MetricsSettings>;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -72,6 +74,7 @@ export async function startTestPlatform(
     networks: options.networks,
     platformId: options.platformId,
     domains: options.domains,
+    metrics: options.metrics,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const db = createDb(database.url);

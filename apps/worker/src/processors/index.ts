@@ -1,4 +1,4 @@
-import type { DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -24,6 +24,8 @@ export interface WorkerServices {
   github: GithubDeliveryService;
   /** `domain.check` and `domains.sweep`: custom domains' re-checks, routes and certificate states. */
   domains: DomainCheckService;
+  /** `metrics.collect` and `metrics.prune`: servers' metric minutes into PostgreSQL, and their pruning. */
+  metrics: MetricsCollectService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -42,6 +44,8 @@ export function buildProcessors(s: WorkerServices): Processors {
     'github.delivery': (payload, ctx) => s.github.handle(payload.deliveryId, ctx.attempt),
     'domain.check': (payload) => s.domains.check(payload.domainId),
     'domains.sweep': () => s.domains.sweep(),
+    'metrics.collect': () => s.metrics.collectAll(),
+    'metrics.prune': () => s.metrics.prune(),
   };
 }
 

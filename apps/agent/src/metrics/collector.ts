@@ -1,0 +1,209 @@
+// The sampling loop (issue 15): every interval, one listing of the managed containers from the engine, then the
+// kernel's counters of each one read from files (no `docker stats`, which samples twice per call and pinned every
+// core of a peer's machine). Every few minutes, the project folders' sizes. Closed minutes go to the MinuteStore.
+import { lstat, readFile, readlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LABELS, type Logger } from '@slipway/core';
+import type { DockerRuntime } from '../containers/docker.runtime';
+import { HELPER } from '../containers/containers';
+import type { ProjectStorage } from '../storage/storage';
+import { closeMinute, deltaOf, foldCycle, minuteOf, type Baseline, type ContainerSample, type Workload } from './aggregate';
+import { cgroupPathsOf, detectCgroupMode, firstPid, readCounters, type CgroupMode, type CgroupPaths } from './cgroup';
+import { folderSizeMb } from './folder-size';
+import type { CollectorState, MinuteStore } from './minute-store';
+
+export interface MetricsSettings {
+  /** How often counters are read (config SLIPWAY_METRICS_INTERVAL_MS); default 10 s. */
+  intervalMs: number;
+  /** How often project folders are measured (config SLIPWAY_METRICS_FOLDER_INTERVAL_MS); default 5 min. */
+  folderIntervalMs: number;
+}
+
+export const DEFAULT_METRICS: MetricsSettings = { intervalMs: 10_000, folderIntervalMs: 300_000 };
+
+/** The workload of a managed container from its labels; null for the layer's helpers and unlabelled ones. */
+export function workloadOf(labels: Record<string, string>): Workload | null {
+  const workspaceId = labels[LABELS.workspace];
+  if (!workspaceId || workspaceId === HELPER) return null;
+  const app = labels[LABELS.app];
+  if (app) return { kind: 'app', targetId: app, workspaceId };
+  const database = labels[LABELS.database];
+  if (database) return { kind: 'database', targetId: database, workspaceId };
+  return null;
+}
+
+/** The server as a whole, for `slipway-admin nodes`. */
+export interface NodeUsage {
+  cpuTotalMillis: number;
+  cpuUsedMillis: number;
+  memoryTotalMb: number;
+  memoryUsedMb: number;
+  containers: number;
+  lastCycleMs: number;
+}
+
+export class MetricsCollector {
+  private mode: CgroupMode = 'v1';
+  private paths = new Map<string, CgroupPaths>();
+  private state: CollectorState = { open: null, baselines: {}, folders: {} };
+  private timer: NodeJS.Timeout | null = null;
+  /** Cycles run one at a time (the timer's and `sampleNow`'s): two at once would count one interval twice. */
+  private chain: Promise<void> = Promise.resolve();
+  private lastFolderMs = 0;
+  private lastCpu: { total: number; idle: number } | null = null;
+  private usage: NodeUsage = { cpuTotalMillis: os.cpus().length * 1000, cpuUsedMillis: 0, memoryTotalMb: 0, memoryUsedMb: 0, containers: 0, lastCycleMs: 0 };
+
+  constructor(
+    private readonly deps: {
+      docker: DockerRuntime;
+      storage: ProjectStorage;
+      /** `<data dir>/volumes`: where project folders are (a folder that is not its own file system is walked). */
+      volumesDir: string;
+      store: MinuteStore;
+      logger: Logger;
+      settings: MetricsSettings;
+      now?: () => number;
+    },
+  ) {}
+
+  private now = () => (this.deps.now ?? Date.now)();
+  /** Past this gap between two readings (an agent stopped for a while) the counters start a new baseline. */
+  private get maxGapMs(): number {
+    return Math.max(3 * this.deps.settings.intervalMs, 30_000);
+  }
+
+  async start(): Promise<void> {
+    this.mode = await detectCgroupMode();
+    const saved = await this.deps.store.loadState();
+    if (saved) this.state = { open: saved.open ?? null, baselines: saved.baselines ?? {}, folders: saved.folders ?? {} };
+    const tick = () => {
+      void this.exclusive()
+        .catch((e: Error) => this.deps.logger.warn({ err: e.message }, 'metrics cycle failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, this.deps.settings.intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  /** Stops sampling; the open minute and the baselines are on disk already (written every cycle). */
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.chain;
+  }
+
+  private exclusive(): Promise<void> {
+    const next = this.chain.then(() => this.cycle());
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  nodeUsage(): NodeUsage {
+    return { ...this.usage };
+  }
+
+  /** One sampling cycle; public for tests and the benchmark. */
+  async cycle(): Promise<void> {
+    const started = performance.now();
+    const containers = (await this.deps.docker.listManaged()).filter((c) => c.state === 'running');
+    const atMs = this.now();
+    const samples: ContainerSample[] = [];
+    const seen = new Set<string>();
+    await Promise.all(
+      containers.map(async (c) => {
+        const workload = workloadOf(c.labels);
+        if (!workload) return;
+        seen.add(c.id);
+        const reading = await this.read(c.id).catch(() => null);
+        if (!reading) return;
+        const prev: Baseline | undefined = this.state.baselines[c.id];
+        const deltas = deltaOf(prev, reading.identity, atMs, reading.counters, this.maxGapMs);
+        this.state.baselines[c.id] = { identity: reading.identity, atMs, counters: reading.counters };
+        samples.push({ workload, memoryBytes: reading.counters.memoryBytes, deltas });
+      }),
+    );
+    for (const id of Object.keys(this.state.baselines)) if (!seen.has(id)) delete this.state.baselines[id];
+    for (const id of this.paths.keys()) if (!seen.has(id)) this.paths.delete(id);
+
+    if (atMs - this.lastFolderMs >= this.deps.settings.folderIntervalMs) {
+      this.lastFolderMs = atMs;
+      const apps = new Set(samples.filter((x) => x.workload.kind === 'app').map((x) => x.workload.targetId));
+      await this.measureFolders(apps).catch((e: Error) => this.deps.logger.warn({ err: e.message }, 'project folders not measured'));
+    }
+
+    const minute = minuteOf(atMs);
+    if (this.state.open && this.state.open.minute < minute) {
+      const closed = this.state.open;
+      await this.deps.store.append(closed.minute, closeMinute(closed, (id) => this.state.folders[id] ?? -1));
+      this.state.open = null;
+    }
+    this.state.open ??= { minute, totals: {} };
+    foldCycle(this.state.open, samples);
+    await this.deps.store.saveState(this.state);
+    await this.measureNode(samples.length);
+    this.usage.lastCycleMs = performance.now() - started;
+  }
+
+  /** Runs one cycle now, after the one running if any: tests use it to avoid waiting an interval. */
+  sampleNow(): Promise<void> {
+    return this.exclusive();
+  }
+
+  private async read(id: string): Promise<{ identity: string; counters: Awaited<ReturnType<typeof readCounters>> } | null> {
+    let p = this.paths.get(id);
+    let pid = p ? await firstPid(p) : null;
+    if (!p || pid === null) {
+      // New container, or its cgroup is gone (restarted: the engine made it anew): ask the engine for its pid once.
+      const info = await this.deps.docker.inspectContainer(id);
+      if (!info.State.Running || !info.State.Pid) return null;
+      pid = info.State.Pid;
+      const resolved = cgroupPathsOf(await readFile(`/proc/${pid}/cgroup`, 'utf8'), this.mode);
+      if (!resolved) return null;
+      p = resolved;
+      this.paths.set(id, p);
+    }
+    const identity = await readlink(`/proc/${pid}/ns/net`);
+    try {
+      return { identity, counters: await readCounters(p, pid) };
+    } catch {
+      this.paths.delete(id);
+      return null;
+    }
+  }
+
+  /**
+   * Each folder that is its own file system (loop-mounted ext4 image): statfs of its mount, exact and cheap. A
+   * running app whose folder is a plain directory (from before issue 21): a bounded walk, symlinks never followed.
+   */
+  private async measureFolders(runningApps: Set<string>): Promise<void> {
+    const folders: Record<string, number> = {};
+    for (const [appId, u] of await this.deps.storage.usageAll()) folders[appId] = u.usedMb;
+    for (const appId of runningApps) {
+      if (folders[appId] !== undefined || !/^[0-9a-f-]{36}$/.test(appId)) continue;
+      const dir = path.join(this.deps.volumesDir, appId);
+      if ((await lstat(dir).catch(() => null))?.isDirectory()) folders[appId] = await folderSizeMb(dir);
+    }
+    this.state.folders = folders;
+  }
+
+  private async measureNode(containers: number): Promise<void> {
+    const stat = await readFile('/proc/stat', 'utf8').catch(() => '');
+    const f = (stat.split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    if (f.length >= 5) {
+      const idle = (f[3] ?? 0) + (f[4] ?? 0);
+      const total = f.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+      if (this.lastCpu && total > this.lastCpu.total) {
+        const busy = 1 - (idle - this.lastCpu.idle) / (total - this.lastCpu.total);
+        this.usage.cpuUsedMillis = Math.max(0, Math.round(busy * this.usage.cpuTotalMillis));
+      }
+      this.lastCpu = { total, idle };
+    }
+    const mem = await readFile('/proc/meminfo', 'utf8').catch(() => '');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(mem)?.[1] ?? 0);
+    this.usage.memoryTotalMb = Math.round(kb('MemTotal') / 1024);
+    this.usage.memoryUsedMb = Math.round((kb('MemTotal') - kb('MemAvailable')) / 1024);
+    this.usage.containers = containers;
+  }
+}

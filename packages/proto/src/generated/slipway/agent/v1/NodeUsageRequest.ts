@@ -1,0 +1,8 @@
+// Original file: ../../proto/slipway/agent/v1/metrics.proto
+
+
+export interface NodeUsageRequest {
+}
+
+export interface NodeUsageRequest__Output {
+}

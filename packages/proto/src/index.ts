@@ -1,6 +1,8 @@
 export { AgentConnection, AgentPool, type AgentClient, type HealthClient } from './client';
 export { fromServiceError, GRPC_STATUS, toServiceError } from './errors';
 export { loadAgentProto, loadBuildsProto, loadFilesProto, loadHealthProto, LOADER_OPTIONS, PROTO_ROOT } from './load';
+export { loadDatabasesProto } from './load';
+export type { DatabasesHandlers, DatabasesClient } from './generated/slipway/agent/v1/Databases';
 export { BuildsPool, type BuildsClient } from './builds.client';
 export type { BuildsHandlers } from './generated/slipway/agent/v1/Builds';
 export type { UploadZipChunk__Output as UploadZipChunk } from './generated/slipway/agent/v1/UploadZipChunk';

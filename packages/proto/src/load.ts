@@ -4,6 +4,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as AgentProto } from './generated/agent';
 import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
+import type { ProtoGrpcType as DatabasesProto } from './generated/databases';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 
 export const PROTO_ROOT = path.resolve(__dirname, '../../../proto');
@@ -36,3 +37,6 @@ export const loadFilesProto = protoLoaderOf<FilesProto>('slipway/agent/v1/files.
 
 /** `slipway.agent.v1.Builds` (build.proto): uploads built on the server, a service of its own on the same server. */
 export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/build.proto');
+
+/** `slipway.agent.v1.Databases` (databases.proto): managed databases on the server, a service of its own. */
+export const loadDatabasesProto = protoLoaderOf<DatabasesProto>('slipway/agent/v1/databases.proto');

@@ -5,7 +5,7 @@ export interface DatabasePublicAccess {
   'enabled'?: (boolean);
   /**
    * 20000-20999, chosen by the control plane (unique per server in its rows); the agent binds it or answers
-   * `port_in_use`. Ignored when not enabled.
+   * `invalid_state` (port taken). Ignored when not enabled.
    */
   'port'?: (number);
   /**
@@ -19,7 +19,7 @@ export interface DatabasePublicAccess__Output {
   'enabled': (boolean);
   /**
    * 20000-20999, chosen by the control plane (unique per server in its rows); the agent binds it or answers
-   * `port_in_use`. Ignored when not enabled.
+   * `invalid_state` (port taken). Ignored when not enabled.
    */
   'port': (number);
   /**

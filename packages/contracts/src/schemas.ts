@@ -12,3 +12,4 @@ export * from './resources/nodes';
 export * from './resources/plans';
 export * from './resources/tokens';
 export * from './resources/workspaces';
+export * from './resources/databases';

@@ -41,6 +41,15 @@ export type CreateTokenRequest = From<typeof S.CreateTokenRequest>;
 export type FileListing = From<typeof S.FileListing>;
 export type FileEntryDto = From<typeof S.FileEntry>;
 export type RenameFileRequest = From<typeof S.RenameFileRequest>;
+// Databases (issue 12)
+export type Database = From<typeof S.Database>;
+export type DatabaseStatus = From<typeof S.DatabaseStatus>;
+export type DatabaseConnection = From<typeof S.DatabaseConnection>;
+export type DatabaseEngineInfo = From<typeof S.DatabaseEngineInfo>;
+export type CreateDatabaseRequest = From<typeof S.CreateDatabaseRequest>;
+export type UpdateDatabaseRequest = From<typeof S.UpdateDatabaseRequest>;
+export type PutDatabasePublicRequest = From<typeof S.PutDatabasePublicRequest>;
+export type ConnectDatabaseRequest = From<typeof S.ConnectDatabaseRequest>;
 
 type Ops = typeof OPERATIONS;
 /** The validated query of an operation (numbers already coerced; defaults filled in). */

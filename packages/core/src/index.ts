@@ -56,3 +56,6 @@ export * from './apps/app-power.service';
 export * from './apps/crash-watch.service';
 export * from './apps/routing.service';
 export * from './apps/log-retention.service';
+export * from './databases/engines';
+export * from './databases/cidr';
+export * from './databases/database.ports';

@@ -41,4 +41,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   node_unavailable: 503,
   server_disk_low: 503,
   service_unavailable: 503,
+  engine_unavailable: 503,
+  database_busy: 409,
+  invalid_state: 409,
 };

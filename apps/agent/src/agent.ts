@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDatabasesProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -25,6 +25,9 @@ import { workspacesHandlers } from './workspaces/workspaces.handlers';
 import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
+import { databasesHandlers } from './databases/databases.handlers';
+import { DatabasesRuntime } from './databases/databases.runtime';
+import { OFFICIAL_IMAGES, type EngineName } from './databases/engines';
 import { DiskGuard, type DiskReserve } from './storage/disk-guard';
 import { LoopExt4Storage } from './storage/loop-ext4.storage';
 import { storageHandlers } from './storage/storage.handlers';
@@ -54,6 +57,8 @@ export interface AgentOptions {
   platformId?: string;
   /** Where workspace networks take their subnets; default DEFAULT_NETWORKS. */
   networks?: NetworkSettings;
+  /** Managed databases' images per engine (config SLIPWAY_IMAGE_POSTGRES, _MYSQL, _REDIS, _MONGODB); default the official ones. */
+  databaseImages?: Partial<Record<EngineName, string>>;
 }
 
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
@@ -84,6 +89,8 @@ export interface RunningAgent {
   /** The project folders (tests unmount them at the end) and the free-disk guard (tests move its reserve). */
   storage: LoopExt4Storage;
   disk: DiskGuard;
+  /** Managed databases (tests reach its public listeners). */
+  databases: DatabasesRuntime;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -143,6 +150,15 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
   );
+  // Managed databases: a service of its own too (databases.proto); public listeners reopened before serving.
+  const databases = new DatabasesRuntime(
+    docker,
+    networks,
+    { dataDir: o.dataDir, images: { ...OFFICIAL_IMAGES, ...o.databaseImages }, tls: { certPem: enrollment.certPem, keyPem: enrollment.keyPem, caPem: enrollment.caPem } },
+    o.logger,
+  );
+  await databases.start();
+  server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
@@ -153,9 +169,11 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     server,
     storage,
     disk,
+    databases,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;
+        void databases.stop();
         ingress.stop();
         events.stop();
         const timer = setTimeout(() => {

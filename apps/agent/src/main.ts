@@ -79,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
         platformId: config.agent.platformId,
         networks: config.agent.network,
         readySettleMs: config.agent.readySettleMs,
+        databaseImages: { postgres: config.images.postgres, mysql: config.images.mysql, redis: config.images.redis, mongodb: config.images.mongodb },
         // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
         build: {
           images: { node: config.images.node, nodeBuild: config.images.nodeBuild, python: config.images.python, static: config.images.static },

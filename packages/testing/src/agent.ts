@@ -7,7 +7,7 @@ import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
 import { silentLogger } from './logger';
-import { saveEnrollment, startAgent, type BuildSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
+import { saveEnrollment, startAgent, type AgentOptions, type BuildSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
 
 export interface TestAgent {
   agent: RunningAgent;
@@ -37,6 +37,8 @@ export async function startTestAgent(
     platformId?: string;
     networks?: NetworkSettings;
     logger?: Logger;
+    /** Managed databases' images (default: the agent's, i.e. the official images). */
+    databaseImages?: AgentOptions['databaseImages'];
   } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
@@ -55,6 +57,7 @@ export async function startTestAgent(
       build: options.build,
       platformId: options.platformId,
       networks: options.networks,
+      databaseImages: options.databaseImages,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

@@ -4,6 +4,7 @@ import {
   AccessService,
   AppError,
   AppService,
+  DatabaseService,
   DeploymentService,
   SecretBox,
   Argon2idHasher,
@@ -28,10 +29,12 @@ import {
   type LoginThrottleLimits,
   type PasswordHasher,
   type PlanEntry,
+  type DatabaseAgent,
 } from '@slipway/core';
 import type { Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
-import { BuildsPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { BuildsPool, DatabasesPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { databaseAgentOf, FileDatabaseCertificates } from '@slipway/worker';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -41,6 +44,7 @@ import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
 import { fileRoutes } from './routes/files.routes';
 import { appRoutes } from './routes/apps.routes';
+import { databaseRoutes } from './routes/databases.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
 import { tokenRoutes } from './routes/tokens.routes';
@@ -81,6 +85,8 @@ export interface ServiceDeps {
   builds?: BuildsGateway;
   /** config.limits.uploadZipBytes: largest .zip upload (default 200 MB). */
   maxZipUploadBytes?: number;
+  /** The agents' Databases service (issue 12); without it creating a database answers 503 node_unavailable. */
+  databases?: DatabaseAgent;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -101,8 +107,8 @@ export function settingsDeps(
 }
 
 /** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
-export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds'> {
-  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents) };
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'databases'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), databases: databaseAgentOf(new DatabasesPool(agents)) };
 }
 
 const noAgent = async (): Promise<never> => {
@@ -162,6 +168,18 @@ export function createServices(deps: ServiceDeps) {
       maxZipBytes: deps.maxZipUploadBytes ?? 200_000_000,
     }),
     enforcement: new PlanEnforcementService({ workspaces: repos.workspaces, logger: deps.logger }),
+    databases: new DatabaseService({
+      databases: repos.databases,
+      plans: repos.plans,
+      quota,
+      nodes: agentRepos.nodes,
+      jobs: deps.jobs,
+      secrets: new SecretBox(deps.encryptionKey),
+      clock,
+      logger: deps.logger,
+      agents: deps.databases,
+    }),
+    databaseCertificates: deps.dataDir ? new FileDatabaseCertificates(deps.dataDir) : null,
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
@@ -190,6 +208,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...enrollmentRoutes(services),
       ...appRoutes(services),
       ...fileRoutes(services),
+      ...databaseRoutes(services),
     },
   });
 }

@@ -3,6 +3,7 @@ import {
   AppConvergeService,
   AppPowerService,
   CrashWatchService,
+  DatabaseConvergeService,
   dependencyWarnings,
   DeploymentRunner,
   imageSources,
@@ -22,10 +23,12 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, DatabasesPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
+import { databaseAgentOf } from './databases/database-agent';
+import { FileDatabaseCertificates } from './databases/database-ca';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
 
@@ -95,6 +98,16 @@ export async function startWorkerRuntime(
     logger,
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  // Databases (issue 12): their jobs and repairs hold the same per-id locks as apps (keyed by the database id).
+  const databases = new DatabaseConvergeService({
+    databases: stores.databases,
+    agents: databaseAgentOf(new DatabasesPool(agents)),
+    certificates: new FileDatabaseCertificates(config.controlPlane.dataDir),
+    secrets,
+    locks,
+    clock: systemClock,
+    logger,
+  });
   const reconcile = new ReconcileService({
     nodes,
     owners: repos.owners,
@@ -103,8 +116,9 @@ export async function startWorkerRuntime(
     jobs,
     logger,
     apps: { apps: stores.apps, deployments: stores.deployments, converge, locks, routing },
+    databases,
   });
-  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger, databases });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
   const deployments = new DeploymentRunner({
     apps: stores.apps,
@@ -128,9 +142,12 @@ export async function startWorkerRuntime(
     'workspace.teardown': teardown.handler,
     'app.power': power.power,
     'app.teardown': power.teardown,
+    'database.converge': databases.converge,
+    'database.rotate-password': databases.rotate,
+    'database.teardown': databases.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention };
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases };
 
   const pool = runWorkers({
     connection,

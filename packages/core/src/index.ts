@@ -59,3 +59,5 @@ export * from './apps/log-retention.service';
 export * from './databases/engines';
 export * from './databases/cidr';
 export * from './databases/database.ports';
+export * from './databases/database.service';
+export * from './databases/database-converge.service';

@@ -78,6 +78,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'routes.sync': repeatable({ every: 30_000 }),
   // Deployment logs past the retention (config.logs): the database's one unbounded table, bounded.
   'deployment.prune-logs': repeatable({ every: DEPLOYMENT_PRUNE_LOGS_EVERY_MS }),
+  // Databases (issue 12): each job converges the row's desired state under the database's lock, so retries are safe.
+  'database.converge': operationJob('agent', 5, 1_000),
+  'database.rotate-password': operationJob('agent', 4, 1_000),
+  'database.teardown': operationJob('agent', 8, 2_000),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

@@ -1,4 +1,4 @@
-import type { DeploymentRunner, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DatabaseConvergeService, DeploymentRunner, LogRetentionService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -20,6 +20,8 @@ export interface WorkerServices {
   routing: RoutingService;
   /** `deployment.prune-logs`: deployment logs past the retention. */
   logRetention: LogRetentionService;
+  /** Databases (issue 12): their operation handlers run through `runner`; exposed for tests and benchmarks. */
+  databases: DatabaseConvergeService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -35,6 +37,9 @@ export function buildProcessors(s: WorkerServices): Processors {
     'app.teardown': operation,
     'routes.sync': routesSyncProcessor(s.routing),
     'deployment.prune-logs': () => s.logRetention.prune(),
+    'database.converge': operation,
+    'database.rotate-password': operation,
+    'database.teardown': operation,
   };
 }
 

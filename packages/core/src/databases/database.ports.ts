@@ -96,26 +96,24 @@ export interface DatabaseJobStore {
   listOfWorkspace(workspaceId: string): Promise<DatabaseRecord[]>;
   /** Writes the settlement only while the row's generation is `generation` (a later intent settles it itself). */
   settle(databaseId: string, generation: number, s: DatabaseSettlement): Promise<boolean>;
+  /** The password the engine now has (after a rotation), sealed. */
+  setPassword(databaseId: string, passwordSealed: string): Promise<void>;
   /** Drops the row of a deleted database once its container and data are gone. */
   purge(databaseId: string): Promise<void>;
   nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string; publicIpv4: string[] } | null>;
 }
 
-/** TLS material for a database's public port: a key and certificate from the databases' CA. */
-export interface DatabaseTls {
-  certPem: string;
-  keyPem: string;
-  caPem: string;
-}
-
 /**
  * The certificate authority of databases' public ports (its own, not the agents' mTLS CA: a database superuser can
- * read its server key, which must never be worth anything beyond that database's public port).
+ * read its server key, which must never be worth more than that server's public database ports).
  */
 export interface DatabaseCertificates {
   caCertificate(): Promise<string>;
-  /** A server certificate naming `hosts` (IP addresses and DNS names). */
-  issue(hosts: string[]): Promise<DatabaseTls>;
+  /**
+   * The certificate the databases of a server present on their public ports: SANs the server's public addresses and
+   * 127.0.0.1/::1. Made once per server and kept (the same one every time, so a repeated Ensure changes nothing).
+   */
+  serverCertificate(node: { id: string; publicIpv4: string[] }): Promise<{ certPem: string; keyPem: string }>;
 }
 
 /** What the agent reports of an engine on its server (proto DatabaseEngineImage). */

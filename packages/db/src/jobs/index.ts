@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgAppLocks } from './app-locks';
+import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
@@ -16,8 +17,9 @@ export function createJobStores(db: Db) {
     deployments: new PrismaDeploymentJobStore(db),
     teardown: new PrismaTeardownStore(db),
     logRetention: new PrismaLogRetentionStore(db),
+    databases: new PrismaDatabaseJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

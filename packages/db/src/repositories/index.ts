@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
+import { PrismaDatabaseRepository } from './databases.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
 import { PrismaEnvRepository } from './env.repository';
 import { PrismaMemberRepository } from './members.repository';
@@ -32,11 +33,13 @@ export function createRepositories(db: Db, sql: SqlPool) {
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
     operations: new PrismaOperationRecorder(db),
+    databases: new PrismaDatabaseRepository(db),
   };
 }
 
 export {
   PrismaAppRepository,
+  PrismaDatabaseRepository,
   PrismaDeploymentRepository,
   PrismaEnvRepository,
   PrismaApiTokenRepository,

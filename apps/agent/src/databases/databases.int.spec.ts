@@ -7,9 +7,8 @@
 // MongoDB: without the `mongo` image, `engine_unavailable` naming the image and `docker load`.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { AppError, LABELS } from '@slipway/core';
 import type { CertificateAuthority } from '@slipway/pki';
@@ -72,6 +71,17 @@ function publicQuery(engine: EngineName, o: { host: string; port: number; user: 
   return run(all[0]!, all.slice(1), env, 15_000);
 }
 
+/** The text of a multiplexed log (8-byte frame headers: stream, 0, 0, 0, size). */
+function demux(b: Buffer): string {
+  const parts: Buffer[] = [];
+  for (let i = 0; i + 8 <= b.length; ) {
+    const size = b.readUInt32BE(i + 4);
+    parts.push(b.subarray(i + 8, i + 8 + size));
+    i += 8 + size;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
 /** A whole line of a client's output. */
 const line = (v: string) => new RegExp(`^${v}$`, 'm');
 
@@ -117,7 +127,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       await c.start();
       const { StatusCode } = (await c.wait()) as { StatusCode: number };
       const logs = (await c.logs({ stdout: true, stderr: true })) as unknown as Buffer;
-      return { code: StatusCode, out: logs.toString('utf8').replace(/[\x00-\x08]/g, '') };
+      return { code: StatusCode, out: demux(logs) };
     } finally {
       await c.remove({ force: true }).catch(() => undefined);
     }
@@ -259,6 +269,14 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(await dbs.startDatabase(target(), { ...input, operationId: op() })).toMatchObject({ state: 'running', publicPort: port });
       expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
       expect((await privately(s.count)).out).toMatch(line(s.expect(2)));
+    });
+
+    it('reopens its public port after an agent restart, and keeps running through it', async () => {
+      const before = (await dbs.listDatabases(target(), workspaceId)).find((d) => d.databaseId === databaseId);
+      await t.restart();
+      expect((await dbs.listDatabases(target(), workspaceId)).find((d) => d.databaseId === databaseId)).toEqual(before);
+      expect(before).toMatchObject({ state: 'running', hasData: true, publicPort: port, engine });
+      expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 
     it('remove leaves no container and no data', async () => {

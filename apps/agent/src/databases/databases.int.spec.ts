@@ -317,6 +317,31 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('RemoveWorkspace erases the databases of the workspace: container, public port and data', async () => {
+    const ws = randomUUID();
+    const databaseId = randomUUID();
+    const port = await freePublicPort();
+    await dbs.ensureDatabase(target(), {
+      operationId: op(),
+      databaseId,
+      workspaceId: ws,
+      slug: 'cache',
+      engine: 'redis',
+      version: '7',
+      cpuMillis: 250,
+      memoryMb: 128,
+      username: 'default',
+      databaseName: '0',
+      password: randomBytes(30).toString('base64url'),
+      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
+    });
+    await agents.removeWorkspace(target(), { operationId: op(), workspaceId: ws, appIds: [] });
+    expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);
+    await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
+    const refused = await new Promise<boolean>((resolve) => net.connect({ host: '127.0.0.1', port }).once('connect', () => resolve(false)).once('error', () => resolve(true)));
+    expect(refused).toBe(true);
+  });
+
   it('refuses bad requests with validation_failed', async () => {
     const base: EnsureDatabaseInput = {
       operationId: op(),

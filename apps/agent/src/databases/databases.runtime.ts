@@ -287,6 +287,7 @@ export class DatabasesRuntime {
   }
 
   private async ensureLocked(req: DatabaseRequest, engine: Engine): Promise<DatabaseStatus> {
+    const t0 = performance.now();
     const image = req.image || this.o.images[engine.name];
     if (!(await this.imageAvailable(image))) throw unavailable(engine.name, image);
     const db: StoredDatabase = {
@@ -332,9 +333,11 @@ export class DatabasesRuntime {
       await this.docker.stopContainer(id, STOP_GRACE_MS);
       return this.status(db.databaseId);
     }
+    const t1 = performance.now();
     await this.docker.startContainer(id);
     const failure = await this.waitReady(id, engine, ctx);
     if (failure) throw new AppError('rollout_failed', redact(failure, [req.password]));
+    this.logger.info({ databaseId: db.databaseId, engine: db.engine, prepareMs: Math.round(t1 - t0), readyMs: Math.round(performance.now() - t1) }, 'database running');
     if (db.public.enabled) await this.openPublic(db);
     else await this.listeners.close(db.databaseId);
     return this.status(db.databaseId);
@@ -385,7 +388,7 @@ export class DatabasesRuntime {
         const lines = await this.docker.lastLines(id, 20);
         return `The ${engine.name} engine did not accept an authenticated connection within ${Math.round((this.o.readyTimeoutMs ?? READY_TIMEOUT_MS) / 1000)} s:\n${lines.join('\n')}`;
       }
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
 

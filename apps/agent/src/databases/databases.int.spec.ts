@@ -253,6 +253,9 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       input = { ...input, password };
       expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
       expect(await q(s.count, { password: old })).toMatchObject(REFUSED);
+      // A retried rotation (new operation id, the agent had not recorded it) finds the new password in place.
+      expect(await dbs.rotateDatabasePassword(target(), { operationId: op(), databaseId, currentPassword: old, newPassword: next })).toMatchObject({ state: 'running' });
+      expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 
     it('keeps the rows through a resize (recreated on its data) and a stop/start', async () => {

@@ -189,7 +189,9 @@ export class DatabasesRuntime {
       if (container.State !== 'running') throw new AppError('invalid_state', 'The database is not running: start it before rotating its password');
       const engine = ENGINES[db.engine];
       const ctx = contextOf(db, currentPassword);
-      for (const step of engine.rotate(ctx, newPassword)) {
+      // A retry of a rotation that was applied before the agent could record it: the new password already works.
+      const done = await this.accepts(container.Id, engine, { ...ctx, password: newPassword });
+      for (const step of done ? [] : engine.rotate(ctx, newPassword)) {
         const r = await this.docker.exec(container.Id, { ...step, timeoutMs: 30_000 });
         if (r.exitCode !== 0 || (step.ok && !step.ok(r.stdout))) {
           throw new AppError('invalid_state', `The engine refused the new password: ${redact(`${r.stderr || r.stdout}`.trim(), [currentPassword, newPassword]).slice(0, 500)}`);
@@ -197,9 +199,7 @@ export class DatabasesRuntime {
       }
       // Config files holding the password (Redis) follow, so a restart keeps the new one.
       await this.writeConfig(db, engine, { ...ctx, password: newPassword });
-      const probe = engine.probe({ ...ctx, password: newPassword });
-      const check = await this.docker.exec(container.Id, { ...probe, timeoutMs: 10_000 });
-      if (check.exitCode !== 0 || (probe.ok && !probe.ok(check.stdout))) throw new AppError('internal', 'The new password was set but the engine does not accept it');
+      if (!(await this.accepts(container.Id, engine, { ...ctx, password: newPassword }))) throw new AppError('internal', 'The new password was set but the engine does not accept it');
       this.logger.info({ databaseId, engine: db.engine }, 'database password rotated');
       return this.status(databaseId);
     });
@@ -368,6 +368,13 @@ export class DatabasesRuntime {
     options.Hostname = db.slug;
     options.NetworkingConfig = { EndpointsConfig: { [networkId]: { Aliases: [`${db.slug}.internal`] } } };
     return options;
+  }
+
+  /** Whether the engine answers an authenticated query with this context's password. */
+  private async accepts(containerId: string, engine: Engine, ctx: EngineContext): Promise<boolean> {
+    const probe = engine.probe(ctx);
+    const r = await this.docker.exec(containerId, { ...probe, timeoutMs: 10_000 }).catch(() => null);
+    return !!r && r.exitCode === 0 && (!probe.ok || probe.ok(r.stdout));
   }
 
   /** Null once the engine answers an authenticated query; else why not (exit, or the time ran out, with its log). */

@@ -125,6 +125,21 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
 
   const target = () => t.target;
   const op = () => randomUUID();
+  /** An Ensure request of this workspace with a fresh id, operation and password; `o` overrides. */
+  const request = (o: Partial<EnsureDatabaseInput>): EnsureDatabaseInput => ({
+    operationId: op(),
+    databaseId: randomUUID(),
+    workspaceId,
+    slug: 'db',
+    engine: 'postgres',
+    version: 'test',
+    cpuMillis: 500,
+    memoryMb: 256,
+    username: 'app',
+    databaseName: 'appdb',
+    password: randomBytes(30).toString('base64url'),
+    ...o,
+  });
 
   /** Runs a shell script (no user text in it) in a throwaway container of `image` on a network; env carries secrets. */
   async function inNetwork(networkId: string, image: string, script: string, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
@@ -235,12 +250,15 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     });
 
     it('is read and written through <slug>.internal on its workspace network, and unknown to another workspace', async () => {
-      const w = await privately(s.write);
-      expect(w.out.trim().split('\n').pop()).toBe(s.expect(2));
-      const other = await inNetwork(otherNetworkId, IMAGES.redis, `getent hosts ${slug}.internal || echo unresolved`);
-      expect(other.out).toContain('unresolved');
       const ip = (await dbs.ensureDatabase(target(), { ...input, operationId: op() })).ipAddress;
-      const reach = await inNetwork(otherNetworkId, IMAGES.redis, `timeout 3 bash -c 'echo > /dev/tcp/${ip}/${ENGINES[engine].port}' && echo reached || echo unreachable`);
+      // Three containers at once: the workspace's writes, and another workspace's lookup and connection attempt.
+      const [w, other, reach] = await Promise.all([
+        privately(s.write),
+        inNetwork(otherNetworkId, IMAGES.redis, `getent hosts ${slug}.internal || echo unresolved`),
+        inNetwork(otherNetworkId, IMAGES.redis, `timeout 3 bash -c 'echo > /dev/tcp/${ip}/${ENGINES[engine].port}' && echo reached || echo unreachable`),
+      ]);
+      expect(w.out.trim().split('\n').pop()).toBe(s.expect(2));
+      expect(other.out).toContain('unresolved');
       expect(reach.out).toContain('unreachable');
     });
 
@@ -315,21 +333,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     expect(engines.find((e) => e.engine === 'postgres')).toMatchObject({ available: true });
     if (present) return mongoScenario();
     const databaseId = randomUUID();
-    const err = await dbs
-      .ensureDatabase(target(), {
-        operationId: op(),
-        databaseId,
-        workspaceId,
-        slug: 'mongo',
-        engine: 'mongodb',
-        version: '7',
-        cpuMillis: 500,
-        memoryMb: 512,
-        username: 'app',
-        databaseName: 'appdb',
-        password: randomBytes(30).toString('base64url'),
-      })
-      .catch((e: unknown) => e);
+    const err = await dbs.ensureDatabase(target(), request({ databaseId, slug: 'mongo', engine: 'mongodb', memoryMb: 512 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'engine_unavailable' });
     expect((err as AppError).message).toContain(IMAGES.mongodb);
@@ -342,21 +346,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     const databaseId = randomUUID();
     let password = randomBytes(30).toString('base64url');
     const port = await freePublicPort();
-    const input: EnsureDatabaseInput = {
-      operationId: op(),
-      databaseId,
-      workspaceId,
-      slug: 'docs',
-      engine: 'mongodb',
-      version: '7',
-      cpuMillis: 500,
-      memoryMb: 512,
-      username: 'app',
-      databaseName: 'appdb',
-      password,
-      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
-    };
-    const status = await dbs.ensureDatabase(target(), input);
+    const status = await dbs.ensureDatabase(target(), request({ databaseId, slug: 'docs', engine: 'mongodb', memoryMb: 512, password, public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] } }));
     expect(status).toMatchObject({ state: 'running', internalHost: 'docs.internal', port: 27017, publicPort: port });
     const networkId = Object.values((await docker.getContainer(status.containerId).inspect()).NetworkSettings.Networks)[0]!.NetworkID;
     const url = () => ENGINES.mongodb.url({ username: 'app', databaseName: 'appdb', password }, 'docs.internal', 27017);
@@ -394,20 +384,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     const ws = randomUUID();
     const databaseId = randomUUID();
     const port = await freePublicPort();
-    await dbs.ensureDatabase(target(), {
-      operationId: op(),
-      databaseId,
-      workspaceId: ws,
-      slug: 'cache',
-      engine: 'redis',
-      version: '7',
-      cpuMillis: 250,
-      memoryMb: 128,
-      username: 'default',
-      databaseName: '0',
-      password: randomBytes(30).toString('base64url'),
-      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
-    });
+    await dbs.ensureDatabase(target(), request({ databaseId, workspaceId: ws, slug: 'cache', engine: 'redis', memoryMb: 128, username: 'default', databaseName: '0', public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] } }));
     await agents.removeWorkspace(target(), { operationId: op(), workspaceId: ws, appIds: [] });
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);
     await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -415,19 +392,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
   });
 
   it('refuses bad requests with validation_failed', async () => {
-    const base: EnsureDatabaseInput = {
-      operationId: op(),
-      databaseId: randomUUID(),
-      workspaceId,
-      slug: 'x',
-      engine: 'postgres',
-      version: '15',
-      cpuMillis: 500,
-      memoryMb: 256,
-      username: 'app',
-      databaseName: 'appdb',
-      password: randomBytes(30).toString('base64url'),
-    };
+    const base = request({});
     for (const bad of [
       { engine: 'oracle' as 'postgres' },
       { slug: 'Not A Label' },

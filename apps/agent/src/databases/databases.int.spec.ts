@@ -317,6 +317,16 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 
+    it('recreates a container removed by hand on its data (what reconcile asks with Ensure)', async () => {
+      const gone = (await dbs.ensureDatabase(target(), { ...input, operationId: op() })).containerId;
+      await docker.getContainer(gone).remove({ force: true });
+      expect((await dbs.listDatabases(target(), workspaceId)).find((d) => d.databaseId === databaseId)).toMatchObject({ state: 'missing', hasData: true });
+      const back = await dbs.ensureDatabase(target(), { ...input, operationId: op() });
+      expect(back).toMatchObject({ state: 'running', publicPort: port });
+      expect(back.containerId).not.toBe(gone);
+      expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
+    });
+
     it('remove leaves no container and no data', async () => {
       expect(await dbs.removeDatabase(target(), { operationId: op(), databaseId })).toMatchObject({ containerRemoved: true, dataRemoved: true });
       expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);

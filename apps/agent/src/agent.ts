@@ -25,6 +25,7 @@ import { workspacesHandlers } from './workspaces/workspaces.handlers';
 import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
+import { openDatabaseTls } from './databases/database-tls';
 import { databasesHandlers } from './databases/databases.handlers';
 import { DatabasesRuntime } from './databases/databases.runtime';
 import { OFFICIAL_IMAGES, type EngineName } from './databases/engines';
@@ -120,7 +121,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const databases = new DatabasesRuntime(
     docker,
     networks,
-    { dataDir: o.dataDir, images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) }, tls: { certPem: enrollment.certPem, keyPem: enrollment.keyPem, caPem: enrollment.caPem } },
+    {
+      dataDir: o.dataDir,
+      images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) },
+      // Never the enrollment key (a database superuser can read the key its engine serves): a CA of the databases' own.
+      tls: await openDatabaseTls(o.dataDir, [...o.publicIpv4, o.advertiseAddress.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''), enrollment.nodeName]),
+    },
     o.logger,
   );
   await databases.start();

@@ -7,7 +7,7 @@
 // MongoDB: without the `mongo` image, `engine_unavailable` naming the image and `docker load`.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { AppError, LABELS } from '@slipway/core';
@@ -245,6 +245,10 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(info.HostConfig.NanoCpus).toBe(500_000_000);
       // No host port: the public listener is the agent's.
       expect(info.HostConfig.PortBindings ?? {}).toEqual({});
+      // The engine's key is the databases' own, never the agent's enrollment key (a superuser can read it).
+      const served = await readFile(path.join(t.dataDir, 'databases', databaseId, 'tls', 'server.key'), 'utf8');
+      expect(served).not.toBe(t.agent.enrollment.keyPem);
+      expect(await dbs.databaseCa(target())).not.toBe(t.agent.enrollment.caPem);
       // The same operation again is answered from the journal.
       expect(await dbs.ensureDatabase(target(), input)).toMatchObject({ replayed: true, containerId: status.containerId });
     });

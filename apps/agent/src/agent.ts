@@ -180,16 +180,18 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;
-        void databases.stop();
+        // The databases' public ports close (and their connections end) before the agent says it has stopped.
+        const listeners = databases.stop();
         ingress.stop();
         events.stop();
+        const done = () => void listeners.then(resolve, resolve);
         const timer = setTimeout(() => {
           server.forceShutdown();
-          resolve();
+          done();
         }, graceMs);
         server.tryShutdown(() => {
           clearTimeout(timer);
-          resolve();
+          done();
         });
       }),
   };

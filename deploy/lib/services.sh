@@ -51,6 +51,10 @@ ensure_packages() {
   command -v pebble >/dev/null || missing+=(pebble)
   # The GitHub API double serves `git archive` of repositories the tests make with git (issue 16).
   command -v git >/dev/null || missing+=(git)
+  # Managed databases' integration tests (issue 12): the engines' own clients, and ip for a network namespace.
+  command -v mariadb >/dev/null || missing+=(mariadb-client)
+  command -v redis-cli >/dev/null || missing+=(redis-tools)
+  command -v ip >/dev/null || missing+=(iproute2)
   if ((${#missing[@]})); then
     say "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive

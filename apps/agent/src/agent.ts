@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -27,6 +27,10 @@ import { workspacesHandlers } from './workspaces/workspaces.handlers';
 import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
+import { openDatabaseTls } from './databases/database-tls';
+import { databasesHandlers } from './databases/databases.handlers';
+import { DatabasesRuntime } from './databases/databases.runtime';
+import { OFFICIAL_IMAGES, type EngineName } from './databases/engines';
 import { DiskGuard, type DiskReserve } from './storage/disk-guard';
 import { LoopExt4Storage } from './storage/loop-ext4.storage';
 import { storageHandlers } from './storage/storage.handlers';
@@ -63,6 +67,8 @@ export interface AgentOptions {
   domains?: Partial<CustomDomainSettings>;
   /** Metrics sampling (config SLIPWAY_METRICS_INTERVAL_MS, SLIPWAY_METRICS_FOLDER_INTERVAL_MS); default DEFAULT_METRICS. */
   metrics?: Partial<MetricsSettings>;
+  /** Managed databases' images per engine (config SLIPWAY_IMAGE_POSTGRES, _MYSQL, _REDIS, _MONGODB); default the official ones. */
+  databaseImages?: Partial<Record<EngineName, string>>;
 }
 
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
@@ -97,6 +103,8 @@ export interface RunningAgent {
   domains: CustomDomains;
   /** The metrics sampler (tests call `sampleNow`; the benchmark times its cycles). */
   metrics: MetricsCollector;
+  /** Managed databases (tests reach its public listeners). */
+  databases: DatabasesRuntime;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -131,7 +139,20 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const events = new ContainerEventHub(docker, o.logger);
   events.start();
   const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 });
-  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger);
+  // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
+  const databases = new DatabasesRuntime(
+    docker,
+    networks,
+    {
+      dataDir: o.dataDir,
+      images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) },
+      // Never the enrollment key (a database superuser can read the key its engine serves): a CA of the databases' own.
+      tls: await openDatabaseTls(o.dataDir, [...o.publicIpv4, o.advertiseAddress.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''), enrollment.nodeName]),
+    },
+    o.logger,
+  );
+  await databases.start();
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger, (workspaceId) => databases.removeWorkspace(workspaceId));
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
@@ -179,6 +200,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   });
   await metrics.start();
   server.addService(loadMetricsProto().slipway.agent.v1.Metrics.service, serve<MetricsHandlers>(o.logger, metricsHandlers({ store: minuteStore, collector: metrics, storage })));
+  // Managed databases: a service of its own too (databases.proto).
+  server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
@@ -191,21 +214,25 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     disk,
     domains: customDomains,
     metrics,
+    databases,
     close: async (graceMs = 10_000) => {
       // The running cycle finishes (its state is on disk) before anything else stops: a restart continues from it.
       await metrics.stop();
       return new Promise<void>((resolve) => {
         serving = false;
+        // The databases' public ports close (and their connections end) before the agent says it has stopped.
+        const listeners = databases.stop();
         ingress.stop();
         customDomains.stop();
         events.stop();
+        const done = () => void listeners.then(resolve, resolve);
         const timer = setTimeout(() => {
           server.forceShutdown();
-          resolve();
+          done();
         }, graceMs);
         server.tryShutdown(() => {
           clearTimeout(timer);
-          resolve();
+          done();
         });
       });
     },

@@ -80,6 +80,7 @@ async function main(argv: string[]): Promise<number> {
         networks: config.agent.network,
         domains: config.agent.domains,
         readySettleMs: config.agent.readySettleMs,
+        databaseImages: { postgres: config.images.postgres, mysql: config.images.mysql, redis: config.images.redis, mongodb: config.images.mongodb },
         // Builds of uploads: FROM the configured runtime images, trusting the extra CA bundle when one is set.
         build: {
           images: { node: config.images.node, nodeBuild: config.images.nodeBuild, python: config.images.python, static: config.images.static },

@@ -4,6 +4,7 @@ import {
   AccessService,
   AppError,
   AppService,
+  DatabaseService,
   DeploymentService,
   DomainService,
   type DomainsGateway,
@@ -36,10 +37,12 @@ import {
   type LoginThrottleLimits,
   type PasswordHasher,
   type PlanEntry,
+  type DatabaseAgent,
 } from '@slipway/core';
 import { readGithubApp, type Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
-import { BuildsPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { BuildsPool, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { databaseAgentOf, FileDatabaseCertificates } from '@slipway/worker';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';
@@ -52,6 +55,7 @@ import { fileRoutes } from './routes/files.routes';
 import { githubRoutes } from './routes/github.routes';
 import { metricRoutes } from './routes/metrics.routes';
 import { appRoutes } from './routes/apps.routes';
+import { databaseRoutes } from './routes/databases.routes';
 import { memberRoutes } from './routes/members.routes';
 import { metaRoutes } from './routes/meta.routes';
 import { tokenRoutes } from './routes/tokens.routes';
@@ -98,6 +102,8 @@ export interface ServiceDeps {
   githubApi?: GithubApi;
   /** The agents' Domains service (DomainsPool): DNS checks and custom-domain routes; without it verify answers 503. */
   domains?: DomainsGateway;
+  /** The agents' Databases service (issue 12); without it creating a database answers 503 node_unavailable. */
+  databases?: DatabaseAgent;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -119,8 +125,8 @@ export function settingsDeps(
 }
 
 /** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
-export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'domains'> {
-  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), domains: new DomainsPool(agents) };
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'domains' | 'databases'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), databases: databaseAgentOf(new DatabasesPool(agents)), domains: new DomainsPool(agents) };
 }
 
 const noAgent = async (): Promise<never> => {
@@ -203,6 +209,18 @@ export function createServices(deps: ServiceDeps) {
       logger: deps.logger,
     }),
     metrics: new MetricsService({ apps: repos.apps, metrics: new PgMetricsRepository(deps.sql), clock }),
+    databases: new DatabaseService({
+      databases: repos.databases,
+      plans: repos.plans,
+      quota,
+      nodes: agentRepos.nodes,
+      jobs: deps.jobs,
+      secrets: new SecretBox(deps.encryptionKey),
+      clock,
+      logger: deps.logger,
+      agents: deps.databases,
+    }),
+    databaseCertificates: deps.dataDir ? new FileDatabaseCertificates(deps.dataDir) : null,
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
 }
@@ -234,6 +252,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...githubRoutes(services),
       ...domainRoutes(services),
       ...metricRoutes(services),
+      ...databaseRoutes(services),
     },
   });
 }

@@ -3,6 +3,7 @@ import {
   AppConvergeService,
   AppPowerService,
   CrashWatchService,
+  DatabaseConvergeService,
   dependencyWarnings,
   DeploymentRunner,
   GithubClient,
@@ -27,10 +28,12 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, PgMetricsStore, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool, DomainsPool, MetricsPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
+import { databaseAgentOf } from './databases/database-agent';
+import { FileDatabaseCertificates } from './databases/database-ca';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
 
@@ -100,6 +103,16 @@ export async function startWorkerRuntime(
     logger,
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  // Databases (issue 12): their jobs and repairs hold the same per-id locks as apps (keyed by the database id).
+  const databases = new DatabaseConvergeService({
+    databases: stores.databases,
+    agents: databaseAgentOf(new DatabasesPool(agents)),
+    certificates: new FileDatabaseCertificates(config.controlPlane.dataDir),
+    secrets,
+    locks,
+    clock: systemClock,
+    logger,
+  });
   const reconcile = new ReconcileService({
     nodes,
     owners: repos.owners,
@@ -108,8 +121,9 @@ export async function startWorkerRuntime(
     jobs,
     logger,
     apps: { apps: stores.apps, deployments: stores.deployments, converge, locks, routing },
+    databases,
   });
-  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger });
+  const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger, databases });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
   // GitHub as a source (issue 16): the App's client when configured (installation tokens, compare, statuses).
   const githubApp = readGithubApp(config.github);
@@ -142,6 +156,9 @@ export async function startWorkerRuntime(
     'workspace.teardown': teardown.handler,
     'app.power': power.power,
     'app.teardown': power.teardown,
+    'database.converge': databases.converge,
+    'database.rotate-password': databases.rotate,
+    'database.teardown': databases.teardown,
   };
   const runner = new OperationRunner({ operations: repos.operationStore, handlers, clock: systemClock, logger });
   const githubDeliveries = new GithubDeliveryService({
@@ -166,7 +183,7 @@ export async function startWorkerRuntime(
   });
   // Issue 15: metric minutes pulled from each online server into PostgreSQL, and pruned after 31 days.
   const metrics = new MetricsCollectService({ nodes: repos.nodes, metrics: new MetricsPool(agents), store: new PgMetricsStore(sql), clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, metrics, domains, github: githubDeliveries };
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, metrics, domains, github: githubDeliveries };
 
   const pool = runWorkers({
     connection,
@@ -204,6 +221,11 @@ export async function startWorkerRuntime(
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
       const appId = e.labels[LABELS.app];
       const why = `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`;
+      // A database's container that exits is compared with its row at once (a job that holds it converges it itself).
+      const databaseId = e.labels[LABELS.database];
+      if (databaseId && !stopped) {
+        databases.reconcileDatabase(node, databaseId, why).catch((err: Error) => logger.warn({ databaseId, err: err.message }, 'could not compare the database after an exit'));
+      }
       // An app whose lock is held (a rollout, a power job) is compared again shortly: its holder may have looked
       // before this exit.
       const compare = async (tries: number): Promise<void> => {

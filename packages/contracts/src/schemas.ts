@@ -14,3 +14,4 @@ export * from './resources/tokens';
 export * from './resources/workspaces';
 export * from './resources/domains';
 export * from './resources/metrics';
+export * from './resources/databases';

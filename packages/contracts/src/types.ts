@@ -45,6 +45,15 @@ export type Domain = From<typeof S.Domain>;
 export type DomainCheck = From<typeof S.DomainCheck>;
 export type DomainCertificate = From<typeof S.DomainCertificate>;
 export type CreateDomainRequest = From<typeof S.CreateDomainRequest>;
+// Databases (issue 12)
+export type Database = From<typeof S.Database>;
+export type DatabaseStatus = From<typeof S.DatabaseStatus>;
+export type DatabaseConnection = From<typeof S.DatabaseConnection>;
+export type DatabaseEngineInfo = From<typeof S.DatabaseEngineInfo>;
+export type CreateDatabaseRequest = From<typeof S.CreateDatabaseRequest>;
+export type UpdateDatabaseRequest = From<typeof S.UpdateDatabaseRequest>;
+export type PutDatabasePublicRequest = From<typeof S.PutDatabasePublicRequest>;
+export type ConnectDatabaseRequest = From<typeof S.ConnectDatabaseRequest>;
 
 type Ops = typeof OPERATIONS;
 /** The validated query of an operation (numbers already coerced; defaults filled in). */

@@ -67,6 +67,12 @@ export const ERROR_CODES = [
   'github_commit_not_found',
   /** GitHub did not answer, or answered an error the platform cannot act on (503). */
   'github_unavailable',
+  /** Databases (issue 12): an engine whose image this platform cannot run now (503). */
+  'engine_unavailable',
+  /** Databases: a resize, rotation, backup or restore already running on this database (409). */
+  'database_busy',
+  /** Databases: an operation not allowed in the database's current state (409). */
+  'invalid_state',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

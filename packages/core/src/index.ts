@@ -72,3 +72,8 @@ export * from './domains/domain.service';
 export * from './metrics/metrics.ports';
 export * from './metrics/metrics-range';
 export * from './metrics/metrics.service';
+export * from './databases/engines';
+export * from './databases/cidr';
+export * from './databases/database.ports';
+export * from './databases/database.service';
+export * from './databases/database-converge.service';

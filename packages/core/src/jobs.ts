@@ -52,6 +52,12 @@ export const METRICS_COLLECT_EVERY_MS = 60 * 1000;
 /** Repeatable: metric minutes older than 31 days. */
 export const METRICS_PRUNE_JOB = 'metrics.prune';
 export const METRICS_PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Databases (issue 12): brings a database's container to its row's desired state (create, start, stop, resize, public access). */
+export const DATABASE_CONVERGE_JOB = 'database.converge';
+/** Applies the new password (sealed in the Operation row's payload) inside the running engine. */
+export const DATABASE_ROTATE_JOB = 'database.rotate-password';
+/** Erases a deleted database's container and data, then its row. */
+export const DATABASE_TEARDOWN_JOB = 'database.teardown';
 
 /** The payload type of each job. */
 export interface JobPayloads {
@@ -70,10 +76,21 @@ export interface JobPayloads {
   [DOMAINS_SWEEP_JOB]: EmptyPayload;
   [METRICS_COLLECT_JOB]: EmptyPayload;
   [METRICS_PRUNE_JOB]: EmptyPayload;
+  [DATABASE_CONVERGE_JOB]: OperationPayload;
+  [DATABASE_ROTATE_JOB]: OperationPayload;
+  [DATABASE_TEARDOWN_JOB]: OperationPayload;
 }
 export type JobName = keyof JobPayloads;
 
 /** The jobs whose row is an Operation: the OperationRunner runs them, the reconciler re-queues them. */
-export const OPERATION_JOBS = [NOOP_JOB, WORKSPACE_TEARDOWN_JOB, APP_POWER_JOB, APP_TEARDOWN_JOB] as const satisfies readonly JobName[];
+export const OPERATION_JOBS = [
+  NOOP_JOB,
+  WORKSPACE_TEARDOWN_JOB,
+  APP_POWER_JOB,
+  APP_TEARDOWN_JOB,
+  DATABASE_CONVERGE_JOB,
+  DATABASE_ROTATE_JOB,
+  DATABASE_TEARDOWN_JOB,
+] as const satisfies readonly JobName[];
 export type OperationJobName = (typeof OPERATION_JOBS)[number];
 export const isOperationJob = (name: string): name is OperationJobName => (OPERATION_JOBS as readonly string[]).includes(name);

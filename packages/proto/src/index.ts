@@ -1,6 +1,19 @@
 export { AgentConnection, AgentPool, type AgentClient, type HealthClient } from './client';
 export { fromServiceError, GRPC_STATUS, toServiceError } from './errors';
 export { loadAgentProto, loadBuildsProto, loadDomainsProto, LOADER_OPTIONS, loadFilesProto, loadHealthProto, loadMetricsProto, PROTO_ROOT } from './load';
+export { loadDatabasesProto } from './load';
+export type { DatabasesHandlers } from './generated/slipway/agent/v1/Databases';
+export type { EnsureDatabaseRequest__Output as EnsureDatabaseRequestMessage } from './generated/slipway/agent/v1/EnsureDatabaseRequest';
+export {
+  DatabasesPool,
+  type DatabasesClient,
+  type DatabaseEngineImageResult,
+  type DatabaseOnNodeResult,
+  type DatabasePublicSpec,
+  type DatabaseState,
+  type DatabaseStatusResult,
+  type EnsureDatabaseInput,
+} from './databases.client';
 export { BuildsPool, type BuildsClient } from './builds.client';
 export type { BuildsHandlers } from './generated/slipway/agent/v1/Builds';
 export type { UploadZipChunk__Output as UploadZipChunk } from './generated/slipway/agent/v1/UploadZipChunk';

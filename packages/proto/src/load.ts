@@ -5,6 +5,7 @@ import type { ProtoGrpcType as AgentProto } from './generated/agent';
 import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as DomainsProto } from './generated/domains';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
+import type { ProtoGrpcType as DatabasesProto } from './generated/databases';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 import type { ProtoGrpcType as MetricsProto } from './generated/metrics';
 
@@ -43,3 +44,5 @@ export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/buil
 export const loadDomainsProto = protoLoaderOf<DomainsProto>('slipway/agent/v1/domains.proto');
 /** `slipway.agent.v1.Metrics` (metrics.proto): minute aggregates and node usage, a service of its own on the same server. */
 export const loadMetricsProto = protoLoaderOf<MetricsProto>('slipway/agent/v1/metrics.proto');
+/** `slipway.agent.v1.Databases` (databases.proto): managed databases on the server, a service of its own. */
+export const loadDatabasesProto = protoLoaderOf<DatabasesProto>('slipway/agent/v1/databases.proto');

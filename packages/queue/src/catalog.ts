@@ -106,6 +106,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'metrics.collect': repeatable({ every: METRICS_COLLECT_EVERY_MS }),
   // Metric minutes past 31 days.
   'metrics.prune': repeatable({ every: METRICS_PRUNE_EVERY_MS }),
+  // Databases (issue 12): each job converges the row's desired state under the database's lock, so retries are safe.
+  'database.converge': operationJob('agent', 5, 1_000),
+  'database.rotate-password': operationJob('agent', 4, 1_000),
+  'database.teardown': operationJob('agent', 8, 2_000),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

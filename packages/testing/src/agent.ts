@@ -41,6 +41,8 @@ export async function startTestAgent(
     domains?: AgentOptions['domains'];
     /** Metrics sampling (default: the agent's, 10 s and 5 min); tests sample faster. */
     metrics?: Partial<MetricsSettings>;
+    /** Managed databases' images (default: the agent's, i.e. the official images). */
+    databaseImages?: AgentOptions['databaseImages'];
   } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
@@ -61,6 +63,7 @@ export async function startTestAgent(
       networks: options.networks,
       domains: options.domains,
       metrics: options.metrics,
+      databaseImages: options.databaseImages,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

@@ -47,6 +47,10 @@ export interface TestApiOptions {
   builds?: BuildsGateway;
   /** The GitHub App (issue 16), e.g. `githubAppOf(double)` of @slipway/testing/github; default: not configured (503). */
   github?: GithubAppSettings;
+  /** The agents' Databases service (issue 12; default none: creating a database answers 503 node_unavailable). */
+  databases?: ServiceDeps['databases'];
+  /** Where the databases' CA lives (default none: GET /v1/database-ca.pem answers 503). */
+  dataDir?: string;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {

@@ -16,6 +16,7 @@ import { openTestCa, startTestAgent, type TestAgent } from './agent';
 import { ApiClient } from './api-client';
 import { TEST_SESSION_KEY } from './api';
 import { createTestDatabase, type TestDatabase } from './database';
+import { TEST_DATABASE_IMAGES } from './databases';
 import { getWithHost, type HostResponse } from './http';
 import { ensureAppImages, APP_IMAGES } from './images';
 import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from './serve';
@@ -61,6 +62,8 @@ export async function startTestPlatform(
     domains?: AgentOptions['domains'];
     /** The agent's metrics sampling (default: 10 s counters, 5 min folders). */
     metrics?: Partial<MetricsSettings>;
+    /** Managed databases' images (default: the local stand-ins of deploy/images, and the official `mongo`). */
+    databaseImages?: Partial<Record<'postgres' | 'mysql' | 'redis' | 'mongodb', string>>;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -75,6 +78,7 @@ export async function startTestPlatform(
     platformId: options.platformId,
     domains: options.domains,
     metrics: options.metrics,
+    databaseImages: { ...TEST_DATABASE_IMAGES, ...options.databaseImages },
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const db = createDb(database.url);

@@ -216,6 +216,49 @@ export class DockerRuntime {
     return { done, stop: () => raw.destroy() };
   }
 
+  /**
+   * Runs a command inside a running container (argv, no shell of ours), with its environment and stdin: secrets
+   * travel there, never on a command line. Resolves with the exit code and the output (each capped at 64 KB); the
+   * command is given up after `timeoutMs` (its exit code is then -1).
+   */
+  async exec(containerId: string, o: { cmd: string[]; env?: Record<string, string>; stdin?: string; user?: string; timeoutMs?: number }): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    const exec = await this.docker.getContainer(containerId).exec({
+      Cmd: o.cmd,
+      Env: Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      User: o.user,
+      AttachStdin: o.stdin !== undefined,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+    });
+    const stream = (await exec.start({ hijack: true, stdin: o.stdin !== undefined })) as unknown as NodeJS.ReadWriteStream & Readable;
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const cap = (list: Buffer[]) => ({ write: (b: Buffer) => list.reduce((n, x) => n + x.length, 0) < 65_536 && list.push(b) }) as unknown as NodeJS.WritableStream;
+    this.docker.modem.demuxStream(stream, cap(out), cap(err));
+    const ended = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), o.timeoutMs ?? 30_000);
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      stream.on('end', done);
+      stream.on('close', done);
+      stream.on('error', done);
+    });
+    if (o.stdin !== undefined) stream.end(o.stdin);
+    const finished = await ended;
+    stream.destroy();
+    const text = (list: Buffer[]) => Buffer.concat(list).toString('utf8');
+    if (!finished) return { exitCode: -1, stdout: text(out), stderr: `${text(err)}\n(gave up after ${o.timeoutMs ?? 30_000} ms)` };
+    // The stream can end a moment before the engine records the exit.
+    for (let i = 0; ; i++) {
+      const info = await exec.inspect();
+      if (!info.Running || i >= 40) return { exitCode: info.ExitCode ?? -1, stdout: text(out), stderr: text(err) };
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
   /** The last `n` lines of a container's output (stdout and stderr together); none when it cannot be read. */
   async lastLines(containerId: string, n: number): Promise<string[]> {
     try {

@@ -52,4 +52,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   github_branch_not_found: 404,
   github_commit_not_found: 404,
   github_unavailable: 503,
+  engine_unavailable: 503,
+  database_busy: 409,
+  invalid_state: 409,
 };

@@ -9,7 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { openApiDocument, OPERATIONS, pathParameters, type OperationId, type OperationSpec } from '@slipway/contracts';
-import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, DatabasesPool, FilesPool } from '@slipway/proto';
+import { databaseAgentOf } from '@slipway/worker';
+import { TEST_DATABASE_IMAGES } from '@slipway/testing/databases';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { insertNode } from '@slipway/testing/worker';
 import fc from 'fast-check';
@@ -216,13 +218,21 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
   beforeAll(async () => {
     const { ca, dir } = await openTestCa();
     caDir = dir;
-    agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}` });
+    agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, databaseImages: TEST_DATABASE_IMAGES });
     agents = new AgentPool(ca.client);
     gh = await startGithubDouble();
     repo = await GitRepo.create();
     await repo.commit({ 'index.html': 'hi' }, 'first');
     repoId = gh.addRepository('acme/shop', repo).id;
     api = await startTestApi({ node: (db) => insertNode(db, agent), agents, files: new FilesPool(agents), builds: new BuildsPool(agents), github: await githubAppOf(gh) });
+    api = await startTestApi({
+      node: (db) => insertNode(db, agent),
+      agents,
+      files: new FilesPool(agents),
+      builds: new BuildsPool(agents),
+      databases: databaseAgentOf(new DatabasesPool(agents)),
+      dataDir: caDir,
+    });
   });
 
   afterAll(async () => {
@@ -262,6 +272,9 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     const state = (await owner.get(`/v1/workspaces/${ws.id}/github/install-url`)).body.state as string;
     const linked = await owner.get(`/v1/github/setup?installation_id=${installation.id}&state=${encodeURIComponent(state)}`);
     if (linked.status !== 200) throw new Error(`fixture: ${linked.status} ${linked.text}`);
+    // A database (its jobs are recorded, never run: it stays provisioning).
+    const database = await owner.post(`/v1/workspaces/${ws.id}/databases`, { name: 'cache', engine: 'redis', memoryMb: 64 });
+    for (const r of [image, upload, deployment, token, database]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
     return {
       owner,
       ids: {
@@ -269,6 +282,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
         appId: [image.body.id, upload.body.id],
         deploymentId: [deployment.body.id],
         tokenId: [token.body.id],
+        databaseId: [database.body.id],
         userId: [me.user.id],
         installationId: [String(installation.id)],
       },

@@ -1,4 +1,4 @@
-import type { DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { DatabaseConvergeService, DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
@@ -26,6 +26,8 @@ export interface WorkerServices {
   domains: DomainCheckService;
   /** `metrics.collect` and `metrics.prune`: servers' metric minutes into PostgreSQL, and their pruning. */
   metrics: MetricsCollectService;
+  /** Databases (issue 12): their operation handlers run through `runner`; exposed for tests and benchmarks. */
+  databases: DatabaseConvergeService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -46,6 +48,9 @@ export function buildProcessors(s: WorkerServices): Processors {
     'domains.sweep': () => s.domains.sweep(),
     'metrics.collect': () => s.metrics.collectAll(),
     'metrics.prune': () => s.metrics.prune(),
+    'database.converge': operation,
+    'database.rotate-password': operation,
+    'database.teardown': operation,
   };
 }
 

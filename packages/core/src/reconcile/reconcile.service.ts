@@ -10,6 +10,7 @@ import type { HealthReport, NodeService } from '../nodes/node.service';
 import type { OperationStore } from '../operations/operation.ports';
 import { target } from '../operations/operation.service';
 import { claimedWorkspaceIds, findOrphans } from './orphans';
+import type { DatabaseConvergeService, DatabaseReconcileReport } from '../databases/database-converge.service';
 
 /** Which owner rows exist; reconciliation removes nothing whose owner is still there. */
 export interface OwnerRepository {
@@ -36,6 +37,8 @@ export interface ReconcileReport {
   busy: string[];
   /** Apps whose comparison or repair failed (retried next pass). */
   failed: { node: string; appId: string; error: string }[];
+  /** Databases compared with what their servers hold (issue 12), per node. */
+  databases?: DatabaseReconcileReport[];
 }
 
 export type AppRepair = ConvergeAction & { node: string };
@@ -73,6 +76,8 @@ export class ReconcileService {
       apps?: AppReconcileDeps;
       /** Queued rows older than this get their job added again (BullMQ ignores a job id it already has). */
       requeueAfterMs?: number;
+      /** Databases compared with their containers (issue 12); without it they are not. */
+      databases?: DatabaseConvergeService;
     },
   ) {}
 
@@ -97,6 +102,7 @@ export class ReconcileService {
       const orphans = findOrphans(containers, new Set([...existing].map((id) => id.toLowerCase())));
       report.nodesCompared.push(node.name);
       await this.compareApps(runId, node, containers, report);
+      await this.compareDatabases(runId, node, report);
       if (orphans.length > 0) {
         const { removed } = await this.deps.agents.removeManagedContainers(target(node), {
           operationId: journalIdOf(`reconcile-${runId}-${node.id}`),
@@ -126,6 +132,16 @@ export class ReconcileService {
       }
     }
     return report;
+  }
+
+  /** Databases of the node brought to their desired state (a failure is logged; the next pass tries again). */
+  private async compareDatabases(runId: string, node: { id: string; name: string; grpcAddress: string }, report: ReconcileReport): Promise<void> {
+    if (!this.deps.databases) return;
+    try {
+      (report.databases ??= []).push(await this.deps.databases.reconcileNode(node, runId));
+    } catch (e) {
+      this.deps.logger.error({ node: node.name, err: (e as Error).message }, 'could not compare the databases with their containers');
+    }
   }
 
   /**

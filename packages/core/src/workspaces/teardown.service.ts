@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import { WORKSPACE_TEARDOWN_JOB } from '../jobs';
 import type { Logger } from '../logging';
-import { OperationRunner, refuse, type Attempt, type OperationHandler } from '../operations/operation-runner';
+import { OperationRunner, refuse, type Attempt, type OperationHandler, type OperationNode } from '../operations/operation-runner';
 import type { OperationStore } from '../operations/operation.ports';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
@@ -18,7 +18,17 @@ import type { TeardownStore } from '../ports/repositories';
 export class WorkspaceTeardownService {
   private readonly runner: OperationRunner;
 
-  constructor(private readonly deps: { teardown: TeardownStore; agents: AgentGateway; operations: OperationStore; clock: Clock; logger: Logger }) {
+  constructor(
+    private readonly deps: {
+      teardown: TeardownStore;
+      agents: AgentGateway;
+      operations: OperationStore;
+      clock: Clock;
+      logger: Logger;
+      /** Erases the workspace's databases (container, data, row) before the rest (issue 12). */
+      databases?: { removeWorkspaceDatabases(workspaceId: string, node: OperationNode, operationId: string): Promise<number> };
+    },
+  ) {
     this.runner = new OperationRunner({ operations: deps.operations, handlers: { [WORKSPACE_TEARDOWN_JOB]: this.handler }, clock: deps.clock, logger: deps.logger });
   }
 
@@ -28,6 +38,8 @@ export class WorkspaceTeardownService {
     if (!workspaceId) throw new AppError('validation_failed', 'The operation names no workspace');
     // Never tear down a live workspace, whatever the job says.
     if (!(await this.deps.teardown.isDeleted({ workspaceId }))) return refuse('The workspace is not deleted');
+    // Databases first, each under its lock (container, data and row); then everything else of the workspace.
+    const databases = this.deps.databases ? await this.deps.databases.removeWorkspaceDatabases(workspaceId, node, op.id) : 0;
     // A workspace never placed (or whose server's row is gone) holds nothing on a server.
     const server = node
       ? await this.deps.agents.removeWorkspace(
@@ -35,7 +47,7 @@ export class WorkspaceTeardownService {
           { operationId: `${op.id}-server`, workspaceId, appIds: await this.deps.teardown.appIds({ workspaceId }) },
         )
       : null;
-    const removed = { server, ...(await this.deps.teardown.purge({ workspaceId }, this.deps.clock())) };
+    const removed = { server, databases, ...(await this.deps.teardown.purge({ workspaceId }, this.deps.clock())) };
     this.deps.logger.info({ workspaceId, operationId: op.id, removed }, 'workspace torn down');
     return removed;
   };

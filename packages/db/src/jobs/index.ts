@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgAppLocks } from './app-locks';
+import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaDomainJobStore } from './domain-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
@@ -20,9 +21,9 @@ export function createJobStores(db: Db) {
     logRetention: new PrismaLogRetentionStore(db),
     domains: new PrismaDomainJobStore(db),
     github: new PrismaGithubJobStore(db),
+    databases: new PrismaDatabaseJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PrismaGithubJobStore, PrismaDomainJobStore };
-export { PgAppLocks, PrismaAppJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore };

@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
+import { PrismaDatabaseRepository } from './databases.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
 import { PrismaDomainRepository } from './domains.repository';
 import { PrismaEnvRepository } from './env.repository';
@@ -37,11 +38,13 @@ export function createRepositories(db: Db, sql: SqlPool) {
     domains: new PrismaDomainRepository(db),
     githubInstallations: new PrismaGithubInstallationRepository(db),
     githubDeliveries: new PrismaGithubDeliveryRepository(db),
+    databases: new PrismaDatabaseRepository(db),
   };
 }
 
 export {
   PrismaAppRepository,
+  PrismaDatabaseRepository,
   PrismaDeploymentRepository,
   PrismaEnvRepository,
   PrismaApiTokenRepository,

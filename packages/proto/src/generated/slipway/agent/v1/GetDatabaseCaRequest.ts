@@ -1,0 +1,8 @@
+// Original file: ../../proto/slipway/agent/v1/databases.proto
+
+
+export interface GetDatabaseCaRequest {
+}
+
+export interface GetDatabaseCaRequest__Output {
+}

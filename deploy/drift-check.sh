@@ -90,7 +90,7 @@ if [[ -n $missing || -n $extra ]]; then
     echo "drift: ${dir#"$root"/}/schema.prisma and ${dir#"$root"/}/migrations disagree"
     [[ -z $missing ]] || { echo "in schema.prisma, missing from the migrations:"; sed 's/^/  + /' <<<"$missing"; }
     [[ -z $extra ]] || { echo "in the migrations, not in schema.prisma:"; sed 's/^/  - /' <<<"$extra"; }
-    echo "(author the missing migration with: bash deploy/new-migration.sh NAME, then review its SQL)"
+    echo "(bash deploy/new-migration.sh NAME starts the migration with this list in it; write its SQL by hand)"
   } >&2
   exit 1
 fi

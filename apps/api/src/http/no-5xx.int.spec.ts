@@ -224,7 +224,6 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     repo = await GitRepo.create();
     await repo.commit({ 'index.html': 'hi' }, 'first');
     repoId = gh.addRepository('acme/shop', repo).id;
-    api = await startTestApi({ node: (db) => insertNode(db, agent), agents, files: new FilesPool(agents), builds: new BuildsPool(agents), github: await githubAppOf(gh) });
     api = await startTestApi({
       node: (db) => insertNode(db, agent),
       agents,
@@ -232,6 +231,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
       builds: new BuildsPool(agents),
       databases: databaseAgentOf(new DatabasesPool(agents)),
       dataDir: caDir,
+      github: await githubAppOf(gh),
     });
   });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDatabasesProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBackupsProto, loadBuildsProto, loadDatabasesProto, loadFilesProto, type AgentHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -25,6 +25,8 @@ import { workspacesHandlers } from './workspaces/workspaces.handlers';
 import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
+import { backupsHandlers } from './databases/backups/backups.handlers';
+import { BackupsRuntime } from './databases/backups/backups.runtime';
 import { databasesHandlers } from './databases/databases.handlers';
 import { DatabasesRuntime } from './databases/databases.runtime';
 import { OFFICIAL_IMAGES, type EngineName } from './databases/engines';
@@ -91,6 +93,8 @@ export interface RunningAgent {
   disk: DiskGuard;
   /** Managed databases (tests reach its public listeners). */
   databases: DatabasesRuntime;
+  /** Database backups (issue 13). */
+  backups: BackupsRuntime;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -159,6 +163,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   );
   await databases.start();
   server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
+  // Database backups (issue 13): a service of its own (backups.proto); files in backups/<databaseId>/.
+  const backups = new BackupsRuntime(docker, { dataDir: o.dataDir }, o.logger);
+  await backups.start();
+  server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
@@ -170,6 +178,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     storage,
     disk,
     databases,
+    backups,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;

@@ -23,3 +23,6 @@ export type { WriteFileChunk__Output as WriteFileChunk } from './generated/slipw
 export { bindServer, createAgentServer, type AgentHandlers, type HealthHandlers } from './server';
 export { agentServerCredentials, controlPlaneCredentials, type TlsMaterial } from './tls';
 export type * from './messages';
+export { loadBackupsProto } from './load';
+export type { BackupsHandlers } from './generated/slipway/agent/v1/Backups';
+export { BackupsPool, type BackupsClient } from './backups.client';

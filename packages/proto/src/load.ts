@@ -5,6 +5,7 @@ import type { ProtoGrpcType as AgentProto } from './generated/agent';
 import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as DatabasesProto } from './generated/databases';
+import type { ProtoGrpcType as BackupsProto } from './generated/backups';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 
 export const PROTO_ROOT = path.resolve(__dirname, '../../../proto');
@@ -40,3 +41,6 @@ export const loadBuildsProto = protoLoaderOf<BuildsProto>('slipway/agent/v1/buil
 
 /** `slipway.agent.v1.Databases` (databases.proto): managed databases on the server, a service of its own. */
 export const loadDatabasesProto = protoLoaderOf<DatabasesProto>('slipway/agent/v1/databases.proto');
+
+/** `slipway.agent.v1.Backups` (backups.proto): database backups on the server (issue 13), a service of its own. */
+export const loadBackupsProto = protoLoaderOf<BackupsProto>('slipway/agent/v1/backups.proto');

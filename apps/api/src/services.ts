@@ -29,11 +29,13 @@ import {
   type LoginThrottleLimits,
   type PasswordHasher,
   type PlanEntry,
+  type BackupAgent,
+  BackupService,
   type DatabaseAgent,
 } from '@slipway/core';
 import type { Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, type Db, type SqlPool } from '@slipway/db';
-import { BuildsPool, DatabasesPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { BackupsPool, BuildsPool, DatabasesPool, FilesPool, type AgentPool } from '@slipway/proto';
 import { databaseAgentOf, FileDatabaseCertificates } from '@slipway/worker';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
@@ -42,6 +44,7 @@ import { operationsRouter, type ContractViolation } from './http/operations';
 import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
+import { backupRoutes } from './routes/backups.routes';
 import { fileRoutes } from './routes/files.routes';
 import { appRoutes } from './routes/apps.routes';
 import { databaseRoutes } from './routes/databases.routes';
@@ -87,6 +90,8 @@ export interface ServiceDeps {
   maxZipUploadBytes?: number;
   /** The agents' Databases service (issue 12); without it creating a database answers 503 node_unavailable. */
   databases?: DatabaseAgent;
+  /** The agents' Backups service (issue 13): downloads and deletions of backup files. */
+  backups?: BackupAgent;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -107,8 +112,8 @@ export function settingsDeps(
 }
 
 /** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
-export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'databases'> {
-  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), databases: databaseAgentOf(new DatabasesPool(agents)) };
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'databases' | 'backups'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), databases: databaseAgentOf(new DatabasesPool(agents)), backups: new BackupsPool(agents) };
 }
 
 const noAgent = async (): Promise<never> => {
@@ -123,7 +128,7 @@ export function createServices(deps: ServiceDeps) {
   const secrets = new SecretHasher(deps.sessionKey);
   const quota = new QuotaService(repos.reservations);
   const throttle = new LoginThrottle(new RedisRateCounter(deps.redis, deps.redisPrefix), deps.loginLimits);
-  return {
+  const services = {
     auth: new AuthService({
       users: repos.users,
       sessions: repos.sessions,
@@ -182,6 +187,18 @@ export function createServices(deps: ServiceDeps) {
     databaseCertificates: deps.dataDir ? new FileDatabaseCertificates(deps.dataDir) : null,
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
+  // Database backups (issue 13): restore into a new database creates it through the databases service.
+  const backups = new BackupService({
+    backups: repos.backups,
+    databases: repos.databases,
+    databaseService: services.databases,
+    nodes: agentRepos.nodes,
+    jobs: deps.jobs,
+    clock,
+    logger: deps.logger,
+    agents: deps.backups,
+  });
+  return { ...services, backups };
 }
 
 export interface ApiOptions {
@@ -209,6 +226,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...appRoutes(services),
       ...fileRoutes(services),
       ...databaseRoutes(services),
+      ...backupRoutes(services),
     },
   });
 }

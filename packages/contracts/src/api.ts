@@ -5,6 +5,7 @@ import { COMMON_SCHEMAS } from './common';
 import type { OperationSpec, Resource, Tag } from './resource';
 import { APPS } from './resources/apps';
 import { AUTH } from './resources/auth';
+import { BACKUPS } from './resources/backups';
 import { DATABASES } from './resources/databases';
 import { DEPLOYMENTS } from './resources/deployments';
 import { FILES } from './resources/files';
@@ -15,7 +16,7 @@ import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, DATABASES] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, NODES, META, DATABASES, BACKUPS] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

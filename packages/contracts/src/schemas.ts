@@ -13,3 +13,4 @@ export * from './resources/plans';
 export * from './resources/tokens';
 export * from './resources/workspaces';
 export * from './resources/databases';
+export * from './resources/backups';

@@ -61,3 +61,9 @@ export type ResponseBodyOf<K extends OperationId> = From<Ops[K]['success']['sche
 /** `{ workspaceId: string, ... }` from the path template. */
 export type PathParamsOf<K extends OperationId> = ParamsOf<Ops[K]['path']>;
 type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? { [N in Name]: string } & ParamsOf<Rest> : unknown;
+
+// Database backups (issue 13)
+export type Backup = From<typeof S.Backup>;
+export type BackupPage = From<typeof S.BackupPage>;
+export type RestoreBackupRequest = From<typeof S.RestoreBackupRequest>;
+export type RestoreResult = From<typeof S.RestoreResult>;

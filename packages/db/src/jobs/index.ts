@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgAppLocks } from './app-locks';
+import { PrismaBackupJobStore } from './backup.store';
 import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
@@ -18,8 +19,9 @@ export function createJobStores(db: Db) {
     teardown: new PrismaTeardownStore(db),
     logRetention: new PrismaLogRetentionStore(db),
     databases: new PrismaDatabaseJobStore(db),
+    backups: new PrismaBackupJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgAppLocks, PrismaAppJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore };

@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
+import { PrismaBackupRepository } from './backups.repository';
 import { PrismaDatabaseRepository } from './databases.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
 import { PrismaEnvRepository } from './env.repository';
@@ -34,11 +35,13 @@ export function createRepositories(db: Db, sql: SqlPool) {
     deployments: new PrismaDeploymentRepository(db),
     operations: new PrismaOperationRecorder(db),
     databases: new PrismaDatabaseRepository(db),
+    backups: new PrismaBackupRepository(db),
   };
 }
 
 export {
   PrismaAppRepository,
+  PrismaBackupRepository,
   PrismaDatabaseRepository,
   PrismaDeploymentRepository,
   PrismaEnvRepository,

@@ -46,6 +46,10 @@ ensure_packages() {
   command -v unzip >/dev/null || missing+=(unzip)
   command -v curl >/dev/null || missing+=(curl)
   command -v openssl >/dev/null || missing+=(openssl)
+  # Managed databases' integration tests (issue 12): the engines' own clients, and ip for a network namespace.
+  command -v mariadb >/dev/null || missing+=(mariadb-client)
+  command -v redis-cli >/dev/null || missing+=(redis-tools)
+  command -v ip >/dev/null || missing+=(iproute2)
   if ((${#missing[@]})); then
     say "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive

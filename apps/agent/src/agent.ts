@@ -120,7 +120,15 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const events = new ContainerEventHub(docker, o.logger);
   events.start();
   const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 });
-  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger);
+  // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
+  const databases = new DatabasesRuntime(
+    docker,
+    networks,
+    { dataDir: o.dataDir, images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) }, tls: { certPem: enrollment.certPem, keyPem: enrollment.keyPem, caPem: enrollment.caPem } },
+    o.logger,
+  );
+  await databases.start();
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger, (workspaceId) => databases.removeWorkspace(workspaceId));
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
@@ -154,14 +162,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),
   );
-  // Managed databases: a service of its own too (databases.proto); public listeners reopened before serving.
-  const databases = new DatabasesRuntime(
-    docker,
-    networks,
-    { dataDir: o.dataDir, images: { ...OFFICIAL_IMAGES, ...o.databaseImages }, tls: { certPem: enrollment.certPem, keyPem: enrollment.keyPem, caPem: enrollment.caPem } },
-    o.logger,
-  );
-  await databases.start();
+  // Managed databases: a service of its own too (databases.proto).
   server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
   // Database backups (issue 13): a service of its own (backups.proto); files in backups/<databaseId>/.
   const backups = new BackupsRuntime(docker, { dataDir: o.dataDir }, o.logger);

@@ -16,6 +16,7 @@ import { openTestCa, startTestAgent, type TestAgent } from './agent';
 import { ApiClient } from './api-client';
 import { TEST_SESSION_KEY } from './api';
 import { createTestDatabase, type TestDatabase } from './database';
+import { TEST_DATABASE_IMAGES } from './databases';
 import { getWithHost, type HostResponse } from './http';
 import { ensureAppImages, APP_IMAGES } from './images';
 import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from './serve';
@@ -53,6 +54,8 @@ export async function startTestPlatform(
     networks?: NetworkSettings;
     /** The agent's platform id (default: derived from this platform's own scratch CA, so no two test platforms share one). */
     platformId?: string;
+    /** Managed databases' images (default: the local stand-ins of deploy/images, and the official `mongo`). */
+    databaseImages?: Partial<Record<'postgres' | 'mysql' | 'redis' | 'mongodb', string>>;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -60,7 +63,7 @@ export async function startTestPlatform(
   const database: TestDatabase = await createTestDatabase();
   const prefix = uniquePrefix(options.name ?? 'platform');
   const { ca, dir: caDir } = await openTestCa();
-  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build, networks: options.networks, platformId: options.platformId });
+  const agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, build: options.build, networks: options.networks, platformId: options.platformId, databaseImages: { ...TEST_DATABASE_IMAGES, ...options.databaseImages } });
   const db = createDb(database.url);
   await insertNode(db, agent);
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir }));

@@ -288,12 +288,12 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     });
   });
 
-  it('mongodb without its image: engine_unavailable naming the image and docker load, nothing created', async () => {
+  it('mongodb: engine_unavailable naming the image and docker load without it (nothing created); the scenario with it', async () => {
     const present = (await docker.listImages({ filters: { reference: [IMAGES.mongodb] } })).length > 0;
     const engines = await dbs.databaseEngines(target());
     expect(engines.find((e) => e.engine === 'mongodb')).toMatchObject({ image: IMAGES.mongodb, available: present, port: 27017 });
     expect(engines.find((e) => e.engine === 'postgres')).toMatchObject({ available: true });
-    if (present) return;
+    if (present) return mongoScenario();
     const databaseId = randomUUID();
     const err = await dbs
       .ensureDatabase(target(), {
@@ -315,6 +315,84 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     expect((err as AppError).message).toContain(IMAGES.mongodb);
     expect((err as AppError).message).toContain('docker load');
     await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  /** With the `mongo` image on this machine: the same scenario through mongosh in containers of that image. */
+  async function mongoScenario(): Promise<void> {
+    const databaseId = randomUUID();
+    let password = randomBytes(30).toString('base64url');
+    const port = await freePublicPort();
+    const input: EnsureDatabaseInput = {
+      operationId: op(),
+      databaseId,
+      workspaceId,
+      slug: 'docs',
+      engine: 'mongodb',
+      version: '7',
+      cpuMillis: 500,
+      memoryMb: 512,
+      username: 'app',
+      databaseName: 'appdb',
+      password,
+      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
+    };
+    const status = await dbs.ensureDatabase(target(), input);
+    expect(status).toMatchObject({ state: 'running', internalHost: 'docs.internal', port: 27017, publicPort: port });
+    const networkId = Object.values((await docker.getContainer(status.containerId).inspect()).NetworkSettings.Networks)[0]!.NetworkID;
+    const url = () => ENGINES.mongodb.url({ username: 'app', databaseName: 'appdb', password }, 'docs.internal', 27017);
+    const written = await inNetwork(networkId, IMAGES.mongodb, 'mongosh "$URL" --quiet --eval "db.t.insertMany([{v:1},{v:2}]); print(db.t.countDocuments())"', { URL: url() });
+    expect(written.out).toMatch(line('2'));
+    // Public: mongosh on the host's network with the CA, TLS required.
+    const publicly = async (tls: boolean, pw = password) => {
+      const c = await docker.createContainer({
+        Image: IMAGES.mongodb,
+        Entrypoint: ['sh', '-c', 'mongosh "$URL" --quiet --eval "print(db.t.countDocuments())"'],
+        Env: [`URL=mongodb://app:${pw}@127.0.0.1:${port}/appdb?authSource=admin&serverSelectionTimeoutMS=5000${tls ? '&tls=true&tlsCAFile=/ca.crt' : ''}`],
+        Labels: { [LABELS.workspace]: 'dbtest-client', [LABELS.platform]: t.agent.platformId },
+        HostConfig: { NetworkMode: 'host', Binds: [`${caFile}:/ca.crt:ro`] },
+      });
+      try {
+        await c.start();
+        await c.wait();
+        return demux((await c.logs({ stdout: true, stderr: true })) as unknown as Buffer);
+      } finally {
+        await c.remove({ force: true }).catch(() => undefined);
+      }
+    };
+    expect(await publicly(true)).toMatch(line('2'));
+    expect(await publicly(false)).not.toMatch(line('2'));
+    const next = randomBytes(30).toString('base64url');
+    await dbs.rotateDatabasePassword(target(), { operationId: op(), databaseId, currentPassword: password, newPassword: next });
+    const old = password;
+    password = next;
+    expect(await publicly(true)).toMatch(line('2'));
+    expect(await publicly(true, old)).not.toMatch(line('2'));
+    expect(await dbs.removeDatabase(target(), { operationId: op(), databaseId })).toMatchObject({ containerRemoved: true, dataRemoved: true });
+  }
+
+  it('RemoveWorkspace erases the databases of the workspace: container, public port and data', async () => {
+    const ws = randomUUID();
+    const databaseId = randomUUID();
+    const port = await freePublicPort();
+    await dbs.ensureDatabase(target(), {
+      operationId: op(),
+      databaseId,
+      workspaceId: ws,
+      slug: 'cache',
+      engine: 'redis',
+      version: '7',
+      cpuMillis: 250,
+      memoryMb: 128,
+      username: 'default',
+      databaseName: '0',
+      password: randomBytes(30).toString('base64url'),
+      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
+    });
+    await agents.removeWorkspace(target(), { operationId: op(), workspaceId: ws, appIds: [] });
+    expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);
+    await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
+    const refused = await new Promise<boolean>((resolve) => net.connect({ host: '127.0.0.1', port }).once('connect', () => resolve(false)).once('error', () => resolve(true)));
+    expect(refused).toBe(true);
   });
 
   it('refuses bad requests with validation_failed', async () => {

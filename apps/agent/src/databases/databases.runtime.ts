@@ -171,6 +171,13 @@ export class DatabasesRuntime {
     });
   }
 
+  /** Every database of a deleted workspace: container, public port and data (RemoveWorkspace). */
+  async removeWorkspace(workspaceId: string): Promise<number> {
+    const ids = (await this.list(workspaceId)).map((d) => d.databaseId);
+    for (const id of ids) await this.remove(id);
+    return ids.length;
+  }
+
   rotatePassword(databaseId: string, currentPassword: string, newPassword: string): Promise<DatabaseStatus> {
     checkId(databaseId);
     if (!currentPassword || !newPassword) throw invalid('current_password and new_password are required');

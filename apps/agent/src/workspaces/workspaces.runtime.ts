@@ -17,6 +17,8 @@ export class WorkspacesRuntime {
     private readonly apps: AppsRuntime,
     private readonly ingress: CaddyIngress,
     private readonly logger: Logger,
+    /** Erases the databases of a workspace held here (public ports closed, data folders removed). */
+    private readonly removeDatabases: (workspaceId: string) => Promise<number> = async () => 0,
   ) {}
 
   /**
@@ -36,6 +38,8 @@ export class WorkspacesRuntime {
     let images = 0;
     for (const tag of await this.docker.imageTags(req.appIds.map(appRepository))) if (await this.docker.removeImage(tag)) images++;
     for (const appId of req.appIds) await this.apps.removeFolder(appId);
+    // Databases: their containers went with the workspace label above; their listeners and data go now.
+    await this.removeDatabases(req.workspaceId);
     const { removed, inUse } = await this.networks.remove(req.workspaceId);
     if (inUse > 0) {
       // A container joined the network between the two steps (a rollout still running): the caller tries again.

@@ -310,6 +310,7 @@ export const DATABASES = {
       auth: 'any',
       permission: 'databases.credentials',
       success: { status: 200, description: 'the connection', schema: DatabaseConnection },
+      errors: { 403: ['forbidden'] },
     },
     putDatabasePublic: {
       method: 'put',

@@ -336,6 +336,7 @@ export const internalHost = (slug: string): string => `${slug}.internal`;
 
 /** A DNS label of at most 30 characters from the database's name. */
 export function databaseSlug(name: string): string {
+  if (!/[A-Za-z0-9]/.test(name)) return 'db';
   return (
     slugify(name)
       .slice(0, SLUG_MAX)

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createWorkspace, signUp, uniqueEmail, type ApiClient } from '@slipway/testing';
+import { inNetwork, TEST_DATABASE_IMAGES, until } from '@slipway/testing/databases';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+
+jest.setTimeout(240_000);
+
+// Issue 12: every error a user can cause has its code (400, 402, 403, 404, 409, 503), MongoDB without its image
+// answers 503 and reserves nothing, and reconciliation brings databases back to their desired state without ever
+// erasing the data of a database whose row exists. Redis keeps it quick (it starts in about a second).
+describe('managed databases: rules, errors and reconciliation', () => {
+  let p: TestPlatform;
+  let client: ApiClient;
+  let ws: { id: string };
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ name: 'databases-rules' });
+    client = p.client();
+    await signUp(client);
+    ws = await createWorkspace(client);
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  const dbPath = (w: string, id = '') => `/v1/workspaces/${w}/databases${id ? `/${id}` : ''}`;
+  const get = async (w: string, id: string) => (await client.get(dbPath(w, id))).body as { status: string; statusMessage: string | null };
+  const settled = (w: string, id: string, status: string) =>
+    until(() => get(w, id), (d) => d.status === status || d.status === 'failed', 90_000).then((d) => expect({ status: d.status, statusMessage: d.statusMessage }).toEqual({ status, statusMessage: null }));
+  const usage = async (w: string) => (await client.get(`/v1/workspaces/${w}/plan`)).body.usage as { cpuMillis: number; memoryMb: number; diskMb: number };
+  const errorOf = (res: { status: number; body: { error?: { code: string } } }) => ({ status: res.status, code: res.body.error?.code });
+  const redis = async (w: string, name: string) => {
+    const res = await client.post(dbPath(w), { name, engine: 'redis', memoryMb: 64 });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; slug: string };
+  };
+
+  it('lists the engines; MongoDB without its image is 503 engine_unavailable and reserves nothing', async () => {
+    const engines = await p.client().get('/v1/database-engines');
+    expect(engines.status).toBe(200);
+    const by = Object.fromEntries((engines.body.data as { engine: string }[]).map((e) => [e.engine, e]));
+    expect(Object.keys(by).sort()).toEqual(['mongodb', 'mysql', 'postgres', 'redis']);
+    expect(by.postgres).toMatchObject({ available: true, image: TEST_DATABASE_IMAGES.postgres, reason: null, defaultVersion: expect.any(String) });
+    expect(by.redis).toMatchObject({ available: true });
+    expect(by.mongodb).toMatchObject({ available: false, image: TEST_DATABASE_IMAGES.mongodb, reason: expect.stringContaining('docker') });
+
+    const before = await usage(ws.id);
+    const res = await client.post(dbPath(ws.id), { name: 'docs', engine: 'mongodb', memoryMb: 512 });
+    expect(errorOf(res)).toEqual({ status: 503, code: 'engine_unavailable' });
+    expect(res.body.error.message).toContain(TEST_DATABASE_IMAGES.mongodb);
+    expect(res.body.error.message).toContain('docker load');
+    expect(await usage(ws.id)).toEqual(before);
+    expect((await client.get(dbPath(ws.id))).body.data).toEqual([]);
+  });
+
+  it('refuses bad input with its code', async () => {
+    const bad = async (body: unknown) => errorOf(await client.post(dbPath(ws.id), body));
+    expect(await bad({ name: 'x', engine: 'oracle', memoryMb: 256 })).toEqual({ status: 400, code: 'validation_failed' });
+    const version = await client.post(dbPath(ws.id), { name: 'x', engine: 'postgres', memoryMb: 256, version: '9.6' });
+    expect(errorOf(version)).toEqual({ status: 400, code: 'validation_failed' });
+    expect(version.body.error.details).toEqual([{ field: '/version', message: expect.stringContaining('17') }]);
+    const small = await client.post(dbPath(ws.id), { name: 'x', engine: 'mysql', memoryMb: 128 });
+    expect(errorOf(small)).toEqual({ status: 400, code: 'validation_failed' });
+    expect(small.body.error.details).toEqual([{ field: '/memoryMb', message: 'must be at least 512 for mysql' }]);
+    expect(await bad({ name: 'x', engine: 'redis', memoryMb: 64, cpuMillis: 10 })).toEqual({ status: 400, code: 'validation_failed' });
+    expect(await bad({ name: 'x', engine: 'redis', memoryMb: 64, colour: 'red' })).toEqual({ status: 400, code: 'validation_failed' });
+    expect(await bad({ name: 'x', engine: 'redis', memoryMb: 64_000 })).toEqual({ status: 402, code: 'quota_exceeded' });
+    expect(await usage(ws.id)).toEqual({ cpuMillis: 0, memoryMb: 0, diskMb: 0, members: 1 });
+  });
+
+  it('answers 409 for a taken name, a busy database and the wrong state; 404 for what is not the workspace’s', async () => {
+    const db = await redis(ws.id, 'Cache');
+    expect(errorOf(await client.post(dbPath(ws.id), { name: 'cache', engine: 'redis', memoryMb: 64 }))).toEqual({ status: 409, code: 'name_taken' });
+    // Provisioning: a rotation or a resize waits for it.
+    expect(errorOf(await client.post(`${dbPath(ws.id, db.id)}/rotate-password`))).toEqual({ status: 409, code: 'database_busy' });
+    expect(errorOf(await client.patch(dbPath(ws.id, db.id), { memoryMb: 96 }))).toEqual({ status: 409, code: 'database_busy' });
+    await settled(ws.id, db.id, 'running');
+    // Public access: at least one range, valid ranges only, host bits refused with the range named.
+    const pub = (body: unknown) => client.put(`${dbPath(ws.id, db.id)}/public`, body);
+    expect(errorOf(await pub({ enabled: true }))).toEqual({ status: 400, code: 'validation_failed' });
+    expect(errorOf(await pub({ enabled: true, allowedCidrs: ['10.0.0.0/33'] }))).toEqual({ status: 400, code: 'validation_failed' });
+    expect(errorOf(await pub({ enabled: true, allowedCidrs: ['::/129'] }))).toEqual({ status: 400, code: 'validation_failed' });
+    const hostBits = await pub({ enabled: true, allowedCidrs: ['10.0.0.1/8'] });
+    expect(hostBits.body.error.details).toEqual([{ field: '/allowedCidrs/0', message: 'has host bits set; the range is 10.0.0.0/8' }]);
+    const v6 = await pub({ enabled: true, allowedCidrs: ['2001:DB8::/32', '192.168.1.0/24', '192.168.1.0/24'] });
+    expect(v6.body.public).toMatchObject({ enabled: true, allowedCidrs: ['2001:db8::/32', '192.168.1.0/24'] });
+    expect((await pub({ enabled: false })).body.public.enabled).toBe(false);
+    // Connect: an app of another workspace, or none, is 404.
+    const otherWs = await createWorkspace(client);
+    const foreign = await client.post(`/v1/workspaces/${otherWs.id}/apps`, { name: 'foreign', kind: 'worker', source: 'image', image: p.images.v1, memoryMb: 128 });
+    expect(foreign.status).toBe(201);
+    expect(errorOf(await client.post(`${dbPath(ws.id, db.id)}/connect`, { appId: foreign.body.id }))).toEqual({ status: 404, code: 'not_found' });
+    expect(errorOf(await client.post(`${dbPath(ws.id, db.id)}/connect`, { appId: '01936f3e-8a2b-7c4d-9e0f-123456789abc' }))).toEqual({ status: 404, code: 'not_found' });
+    // The database of another workspace is not found there.
+    expect(errorOf(await client.get(dbPath(otherWs.id, db.id)))).toEqual({ status: 404, code: 'not_found' });
+    // Viewers read databases, never their credentials.
+    const viewer = p.client();
+    const { email } = await signUp(viewer, { email: uniqueEmail('viewer') });
+    expect((await client.post(`/v1/workspaces/${ws.id}/members`, { email, role: 'viewer' })).status).toBe(201);
+    expect((await viewer.get(dbPath(ws.id, db.id))).status).toBe(200);
+    expect(errorOf(await viewer.get(`${dbPath(ws.id, db.id)}/connection`))).toEqual({ status: 403, code: 'forbidden' });
+    expect(errorOf(await viewer.post(`${dbPath(ws.id, db.id)}/stop`))).toEqual({ status: 403, code: 'forbidden' });
+    // Stopped: a rotation is the wrong state.
+    await client.post(`${dbPath(ws.id, db.id)}/stop`);
+    await settled(ws.id, db.id, 'stopped');
+    expect(errorOf(await client.post(`${dbPath(ws.id, db.id)}/rotate-password`))).toEqual({ status: 409, code: 'invalid_state' });
+    // Rename keeps the slug (and with it the host connected apps use).
+    const renamed = await client.patch(dbPath(ws.id, db.id), { name: 'Sessions' });
+    expect(renamed.body).toMatchObject({ name: 'Sessions', slug: 'cache', internalHost: 'cache.internal' });
+    // Deleting: every further intent is the wrong state; the row goes once container and data are erased.
+    expect((await client.delete(dbPath(ws.id, db.id))).body).toEqual({ ok: true });
+    const deleting = await client.get(dbPath(ws.id, db.id));
+    if (deleting.status === 200) {
+      expect(deleting.body.status).toBe('deleting');
+      const start = await client.post(`${dbPath(ws.id, db.id)}/start`);
+      expect([errorOf(start), 404]).toContainEqual(start.status === 404 ? 404 : { status: 409, code: 'invalid_state' });
+    }
+    await until(async () => (await client.get(dbPath(ws.id, db.id))).status, (s) => s === 404, 60_000);
+    expect(existsSync(path.join(p.agent.dataDir, 'databases', db.id))).toBe(false);
+  });
+
+  it('reconciliation recreates a container removed by hand on its data, keeps a stopped one stopped, and workspace deletion erases databases', async () => {
+    const w = await createWorkspace(client);
+    const db = await redis(w.id, 'kept');
+    await settled(w.id, db.id, 'running');
+    const url = (await client.get(`${dbPath(w.id, db.id)}/connection`)).body.url as string;
+    const cli = (script: string) => inNetwork(p.docker, { image: TEST_DATABASE_IMAGES.redis, workspaceId: w.id, platformId: p.agent.agent.platformId, script, env: { URL: url } });
+    expect((await cli('redis-cli -u "$URL" --no-auth-warning SET survivor yes && redis-cli -u "$URL" --no-auth-warning SAVE')).code).toBe(0);
+    const node = (await p.db.node.findFirstOrThrow({ select: { id: true, name: true, grpcAddress: true } }));
+    const containers = () => p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${db.id}`] } });
+
+    // Removed by hand: the next pass recreates it on the same data.
+    const [first] = await containers();
+    await p.docker.getContainer(first!.Id).remove({ force: true });
+    const report = await p.worker.services.databases.reconcileNode(node, `test-${Date.now()}`);
+    expect(report.repairs).toEqual([expect.objectContaining({ databaseId: db.id, reason: expect.stringContaining('gone') })]);
+    const [second] = await containers();
+    expect(second?.Id).not.toBe(first!.Id);
+    expect(second?.State).toBe('running');
+    expect((await cli('redis-cli -u "$URL" --no-auth-warning GET survivor')).output).toBe('yes');
+    expect(await get(w.id, db.id)).toMatchObject({ status: 'running' });
+
+    // Stopped on request: a pass leaves it stopped; the data folder is never touched.
+    await client.post(`${dbPath(w.id, db.id)}/stop`);
+    await settled(w.id, db.id, 'stopped');
+    const quiet = await p.worker.services.databases.reconcileNode(node, `test-${Date.now()}`);
+    expect(quiet.repairs.filter((r) => r.databaseId === db.id)).toEqual([]);
+    expect((await containers())[0]?.State).not.toBe('running');
+    expect(existsSync(path.join(p.agent.dataDir, 'databases', db.id))).toBe(true);
+
+    // Deleting the workspace erases its databases: container, data and row.
+    expect((await client.delete(`/v1/workspaces/${w.id}`)).status).toBe(200);
+    await until(async () => (await containers()).length + (existsSync(path.join(p.agent.dataDir, 'databases', db.id)) ? 1 : 0), (n) => n === 0, 60_000);
+    expect(await p.db.database.count({ where: { id: db.id } })).toBe(0);
+  });
+});

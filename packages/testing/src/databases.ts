@@ -1,0 +1,140 @@
+// Helpers of the managed-database tests and benchmark (issue 12): the engine images the test platform runs, real
+// clients from the host (psql, mariadb, redis-cli: argv arrays, passwords through the environment), and a client
+// container on a workspace's private network.
+import { spawn } from 'node:child_process';
+import { LABELS } from '@slipway/core';
+import type Docker from 'dockerode';
+
+/** The local stand-ins of deploy/images (deploy/images/build.sh builds them), and the official `mongo` (absent here). */
+export const TEST_DATABASE_IMAGES = {
+  postgres: 'slipway/postgres:15',
+  mysql: 'slipway/mariadb:10.11',
+  redis: 'slipway/redis:7.0',
+  mongodb: 'mongo:7',
+} as const;
+
+export type TestEngine = 'postgres' | 'mysql' | 'redis';
+
+export interface ClientResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface HostTarget {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  databaseName: string;
+  /** `verify`: TLS with the CA file and the host name checked; `none`: no TLS at all. */
+  tls: 'verify' | 'none';
+  caFile?: string;
+}
+
+/** Runs a command with argv and an environment of its own (never a shell); kills it after `timeoutMs`. */
+export function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs = 20_000, input?: string): Promise<ClientResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/tmp', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: stdout.trim(), stderr: stderr.trim(), ms: performance.now() - started });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * One statement through the engine's own client from this machine. SQL for postgres and mysql; for redis, the
+ * command's words (`SET k v`, split on spaces).
+ */
+export function hostQuery(engine: TestEngine, t: HostTarget, statement: string): Promise<ClientResult> {
+  if (engine === 'postgres') {
+    return run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', statement], {
+      PGHOST: t.host,
+      PGPORT: String(t.port),
+      PGUSER: t.username,
+      PGPASSWORD: t.password,
+      PGDATABASE: t.databaseName,
+      PGCONNECT_TIMEOUT: '5',
+      PGSSLMODE: t.tls === 'verify' ? 'verify-full' : 'disable',
+      ...(t.caFile ? { PGSSLROOTCERT: t.caFile } : {}),
+    });
+  }
+  if (engine === 'mysql') {
+    const tls = t.tls === 'verify' ? ['--ssl', `--ssl-ca=${t.caFile}`, '--ssl-verify-server-cert'] : ['--skip-ssl'];
+    return run('mariadb', ['--no-defaults', '-h', t.host, '-P', String(t.port), '-u', t.username, '--batch', '--skip-column-names', '--connect-timeout=5', ...tls, t.databaseName, '-e', statement], {
+      MYSQL_PWD: t.password,
+    });
+  }
+  const tls = t.tls === 'verify' ? ['--tls', '--cacert', t.caFile ?? ''] : [];
+  return run('redis-cli', ['-h', t.host, '-p', String(t.port), '--no-auth-warning', '-e', ...tls, ...statement.split(' ')], { REDISCLI_AUTH: t.password }, 10_000);
+}
+
+/** Statements that make and fill a table (a set of keys for redis), and the one that counts its rows. */
+export const SCHEMA: Record<TestEngine, { ping: string; create: string[]; count: string; insert: (n: number) => string }> = {
+  postgres: { ping: 'SELECT 1', create: ['CREATE TABLE IF NOT EXISTS items (id int PRIMARY KEY, note text)'], insert: (n) => `INSERT INTO items VALUES (${n}, 'row ${n}')`, count: 'SELECT count(*) FROM items' },
+  mysql: { ping: 'SELECT 1', create: ['CREATE TABLE IF NOT EXISTS items (id int PRIMARY KEY, note text)'], insert: (n) => `INSERT INTO items VALUES (${n}, 'row ${n}')`, count: 'SELECT count(*) FROM items' },
+  redis: { ping: 'PING', create: [], insert: (n) => `SET item:${n} row-${n}`, count: 'DBSIZE' },
+};
+
+/**
+ * Runs `script` with `sh -c` in a throwaway container of `image` on the workspace's private network, the connection URL
+ * in its environment (`URL`). The container carries the platform's label, so the platform's cleanup removes it if
+ * this does not. Answers the exit code and the output.
+ */
+export async function inNetwork(
+  docker: Docker,
+  o: { image: string; workspaceId: string; platformId: string; script: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<{ code: number; output: string }> {
+  const container = await docker.createContainer({
+    Image: o.image,
+    Entrypoint: ['sh', '-c'],
+    Cmd: [o.script],
+    Env: Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`),
+    User: '0',
+    Labels: { [LABELS.platform]: o.platformId, 'slipway.test': 'database-client' },
+    HostConfig: { NetworkMode: `slipway-wsnet-${o.workspaceId}`, AutoRemove: false },
+  });
+  try {
+    await container.start();
+    const waited = (await Promise.race([
+      container.wait(),
+      new Promise((r) => setTimeout(() => r({ StatusCode: -1 }), o.timeoutMs ?? 20_000).unref()),
+    ])) as { StatusCode: number };
+    const logs = (await container.logs({ stdout: true, stderr: true, follow: false })) as unknown as Buffer;
+    return { code: waited.StatusCode, output: demux(logs) };
+  } finally {
+    await container.remove({ force: true }).catch(() => undefined);
+  }
+}
+
+/** The text of a multiplexed Docker log (8-byte frame headers dropped). */
+function demux(buf: Buffer): string {
+  let out = '';
+  for (let i = 0; i + 8 <= buf.length; ) {
+    const len = buf.readUInt32BE(i + 4);
+    out += buf.subarray(i + 8, i + 8 + len).toString();
+    i += 8 + len;
+  }
+  return out.trim();
+}
+
+/** Polls `read` until `done` holds (or fails with the last value after `timeoutMs`). */
+export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last = await read();
+  while (!done(last)) {
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms; last: ${JSON.stringify(last).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+    last = await read();
+  }
+  return last;
+}

@@ -82,6 +82,18 @@ function demux(b: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
+/** Nothing listens on the port (the connection is refused). */
+function tcpRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(true));
+  });
+}
+
 /** A whole line of a client's output. */
 const line = (v: string) => new RegExp(`^${v}$`, 'm');
 
@@ -241,6 +253,11 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(await q(s.count, { netns: ns, host: hostSide })).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
       await dbs.setDatabasePublicAccess(target(), { operationId: op(), databaseId, public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] } });
       expect(await q(s.count, { netns: ns, host: hostSide })).toMatchObject(REFUSED);
+      // Disabled: the port is closed (connection refused), and opened again on enabling.
+      expect(await dbs.setDatabasePublicAccess(target(), { operationId: op(), databaseId, public: { enabled: false, port: 0, allowedCidrs: [] } })).toMatchObject({ publicPort: 0 });
+      expect(await tcpRefused(port)).toBe(true);
+      await dbs.setDatabasePublicAccess(target(), { operationId: op(), databaseId, public: { enabled: true, port, allowedCidrs: ['127.0.0.0/8', '::1'] } });
+      expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 
     it('rotates the password inside the live engine: rows kept, the old password refused at once', async () => {
@@ -253,6 +270,9 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       input = { ...input, password };
       expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
       expect(await q(s.count, { password: old })).toMatchObject(REFUSED);
+      // A retried rotation (new operation id, the agent had not recorded it) finds the new password in place.
+      expect(await dbs.rotateDatabasePassword(target(), { operationId: op(), databaseId, currentPassword: old, newPassword: next })).toMatchObject({ state: 'running' });
+      expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 
     it('keeps the rows through a resize (recreated on its data) and a stop/start', async () => {
@@ -391,8 +411,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     await agents.removeWorkspace(target(), { operationId: op(), workspaceId: ws, appIds: [] });
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);
     await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
-    const refused = await new Promise<boolean>((resolve) => net.connect({ host: '127.0.0.1', port }).once('connect', () => resolve(false)).once('error', () => resolve(true)));
-    expect(refused).toBe(true);
+    expect(await tcpRefused(port)).toBe(true);
   });
 
   it('refuses bad requests with validation_failed', async () => {

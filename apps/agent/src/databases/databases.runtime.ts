@@ -189,7 +189,9 @@ export class DatabasesRuntime {
       if (container.State !== 'running') throw new AppError('invalid_state', 'The database is not running: start it before rotating its password');
       const engine = ENGINES[db.engine];
       const ctx = contextOf(db, currentPassword);
-      for (const step of engine.rotate(ctx, newPassword)) {
+      // A retry of a rotation that was applied before the agent could record it: the new password already works.
+      const done = await this.accepts(container.Id, engine, { ...ctx, password: newPassword });
+      for (const step of done ? [] : engine.rotate(ctx, newPassword)) {
         const r = await this.docker.exec(container.Id, { ...step, timeoutMs: 30_000 });
         if (r.exitCode !== 0 || (step.ok && !step.ok(r.stdout))) {
           throw new AppError('invalid_state', `The engine refused the new password: ${redact(`${r.stderr || r.stdout}`.trim(), [currentPassword, newPassword]).slice(0, 500)}`);
@@ -197,9 +199,7 @@ export class DatabasesRuntime {
       }
       // Config files holding the password (Redis) follow, so a restart keeps the new one.
       await this.writeConfig(db, engine, { ...ctx, password: newPassword });
-      const probe = engine.probe({ ...ctx, password: newPassword });
-      const check = await this.docker.exec(container.Id, { ...probe, timeoutMs: 10_000 });
-      if (check.exitCode !== 0 || (probe.ok && !probe.ok(check.stdout))) throw new AppError('internal', 'The new password was set but the engine does not accept it');
+      if (!(await this.accepts(container.Id, engine, { ...ctx, password: newPassword }))) throw new AppError('internal', 'The new password was set but the engine does not accept it');
       this.logger.info({ databaseId, engine: db.engine }, 'database password rotated');
       return this.status(databaseId);
     });
@@ -287,6 +287,7 @@ export class DatabasesRuntime {
   }
 
   private async ensureLocked(req: DatabaseRequest, engine: Engine): Promise<DatabaseStatus> {
+    const t0 = performance.now();
     const image = req.image || this.o.images[engine.name];
     if (!(await this.imageAvailable(image))) throw unavailable(engine.name, image);
     const db: StoredDatabase = {
@@ -332,9 +333,11 @@ export class DatabasesRuntime {
       await this.docker.stopContainer(id, STOP_GRACE_MS);
       return this.status(db.databaseId);
     }
+    const t1 = performance.now();
     await this.docker.startContainer(id);
     const failure = await this.waitReady(id, engine, ctx);
     if (failure) throw new AppError('rollout_failed', redact(failure, [req.password]));
+    this.logger.info({ databaseId: db.databaseId, engine: db.engine, prepareMs: Math.round(t1 - t0), readyMs: Math.round(performance.now() - t1) }, 'database running');
     if (db.public.enabled) await this.openPublic(db);
     else await this.listeners.close(db.databaseId);
     return this.status(db.databaseId);
@@ -367,6 +370,13 @@ export class DatabasesRuntime {
     return options;
   }
 
+  /** Whether the engine answers an authenticated query with this context's password. */
+  private async accepts(containerId: string, engine: Engine, ctx: EngineContext): Promise<boolean> {
+    const probe = engine.probe(ctx);
+    const r = await this.docker.exec(containerId, { ...probe, timeoutMs: 10_000 }).catch(() => null);
+    return !!r && r.exitCode === 0 && (!probe.ok || probe.ok(r.stdout));
+  }
+
   /** Null once the engine answers an authenticated query; else why not (exit, or the time ran out, with its log). */
   private async waitReady(id: string, engine: Engine, ctx: EngineContext): Promise<string | null> {
     const deadline = Date.now() + (this.o.readyTimeoutMs ?? READY_TIMEOUT_MS);
@@ -385,7 +395,7 @@ export class DatabasesRuntime {
         const lines = await this.docker.lastLines(id, 20);
         return `The ${engine.name} engine did not accept an authenticated connection within ${Math.round((this.o.readyTimeoutMs ?? READY_TIMEOUT_MS) / 1000)} s:\n${lines.join('\n')}`;
       }
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
 

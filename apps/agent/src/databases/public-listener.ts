@@ -102,7 +102,8 @@ export class PublicListeners {
     if (!entry.allowed(peer)) {
       // Cut before any byte: nothing was read, nothing is sent.
       client.resetAndDestroy();
-      this.logger.info({ databaseId, peer }, 'public database connection refused: peer outside the allowlist');
+      // Debug only: public ports are scanned from the internet all day.
+      this.logger.debug({ databaseId, peer }, 'public database connection refused: peer outside the allowlist');
       return;
     }
     entry.sockets.add(client);
@@ -112,7 +113,7 @@ export class PublicListeners {
     const { guard } = entry.spec;
     let upstream: net.Socket | null = null;
     const cut = (why: string) => {
-      if (why) this.logger.info({ databaseId, peer, why }, 'public database connection cut');
+      if (why) this.logger.debug({ databaseId, peer, why }, 'public database connection cut');
       client.destroy();
       upstream?.destroy();
     };

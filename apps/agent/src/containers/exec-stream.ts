@@ -106,29 +106,32 @@ export async function execFromSource(docker: DockerRuntime, containerId: string,
     outBytes += b.length;
   });
   let sourceError: Error | null = null;
+  let ended = false;
   const timer = setTimeout(() => stream.destroy(new Error(`gave up after ${Math.round(spec.timeoutMs / 1000)} s`)), spec.timeoutMs);
   try {
-    const fed = new Promise<void>((resolve) => {
-      source.on('error', (e) => {
-        sourceError = e;
-        stream.destroy();
+    // Done when the command's output ends (it exited), whether or not it read all of its input: a reader that stops
+    // early (pg_restore --list reads the table of contents only) must not leave the feeding side waiting for room.
+    const done = new Promise<void>((resolve, reject) => {
+      demux.on('end', () => {
+        ended = true;
         resolve();
       });
-      source.on('end', resolve);
+      stream.on('error', (e) => {
+        if (!ended) reject(e);
+      });
     });
+    source.on('error', (e) => {
+      sourceError = e;
+      stream.destroy();
+    });
+    stream.pipe(demux);
+    demux.resume();
     source.pipe(stream as unknown as Writable, { end: true });
-    await Promise.all([
-      fed,
-      new Promise<void>((resolve, reject) => {
-        stream.pipe(demux);
-        demux.on('end', resolve);
-        demux.resume();
-        stream.on('error', reject);
-        stream.on('close', resolve);
-      }),
-    ]);
+    await done;
   } finally {
     clearTimeout(timer);
+    source.unpipe(stream as unknown as Writable);
+    source.destroy();
   }
   if (sourceError) throw sourceError;
   return { exitCode: await exitCode(), stderr: demux.stderr, bytes: outBytes, stdout: Buffer.concat(out).toString('utf8') };

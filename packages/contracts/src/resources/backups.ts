@@ -30,7 +30,7 @@ export const Backup = {
       type: 'object',
       additionalProperties: false,
       required: ['status', 'message', 'checkedAt'],
-      description: 'the check that the completed backup restores (pg_restore --list, dump completeness, RDB header), made right after it completes',
+      description: 'the check that the completed backup restores (pg_restore of the whole archive into nothing, dump completeness, RDB header), made right after it completes',
       properties: {
         status: { type: 'string', enum: ['pending', 'passed', 'failed'] },
         message: { type: ['string', 'null'] },

@@ -180,8 +180,8 @@ describe('database backups on the agent (real Docker, real engines)', () => {
     let db: Awaited<ReturnType<typeof create>>;
     beforeAll(async () => {
       db = await create('postgres');
-      // About 20 MB of rows: more than the tmpfs holds.
-      await query('postgres', db, "CREATE TABLE big AS SELECT g, md5(g::text) || md5((g + 1)::text) AS v FROM generate_series(1, 1000000) g");
+      // About 200 MB of rows: more than the tmpfs holds.
+      await query('postgres', db, "CREATE TABLE big AS SELECT g, md5(g::text) || md5((g + 1)::text) AS v FROM generate_series(1, 3000000) g");
     });
 
     it('a full disk (a 1 MB tmpfs) fails with a reason and leaves no partial file', async () => {
@@ -202,7 +202,7 @@ describe('database backups on the agent (real Docker, real engines)', () => {
       const backupId = randomUUID();
       const container = await containerOf(db.id);
       const pending = backups.createBackup(t.target, { databaseId: db.id, backupId, ...db.creds }).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 300));
       await docker.getContainer(container).kill().catch(() => undefined);
       const err = await pending;
       expect(err).toMatchObject({ code: 'invalid_state', message: expect.stringMatching(/stopped during the backup|dump tool failed|not complete/) });

@@ -73,7 +73,7 @@ export interface BackupsClient extends grpc.Client {
   restoreBackup(argument: _slipway_agent_v1_RestoreBackupRequest, callback: grpc.requestCallback<_slipway_agent_v1_RestoreBackupResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Proves a backup restorable without touching the database: checksum, then `pg_restore --list` (postgres), the
+   * Proves a backup restorable without touching the database: checksum, then `pg_restore --file=/dev/null` (postgres: the whole archive), the
    * dump's header, completion line and no USE (mysql), the RDB header and end marker (redis).
    */
   VerifyBackup(argument: _slipway_agent_v1_BackupRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_VerifyBackupResponse__Output>): grpc.ClientUnaryCall;
@@ -81,7 +81,7 @@ export interface BackupsClient extends grpc.Client {
   VerifyBackup(argument: _slipway_agent_v1_BackupRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_VerifyBackupResponse__Output>): grpc.ClientUnaryCall;
   VerifyBackup(argument: _slipway_agent_v1_BackupRequest, callback: grpc.requestCallback<_slipway_agent_v1_VerifyBackupResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Proves a backup restorable without touching the database: checksum, then `pg_restore --list` (postgres), the
+   * Proves a backup restorable without touching the database: checksum, then `pg_restore --file=/dev/null` (postgres: the whole archive), the
    * dump's header, completion line and no USE (mysql), the RDB header and end marker (redis).
    */
   verifyBackup(argument: _slipway_agent_v1_BackupRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_VerifyBackupResponse__Output>): grpc.ClientUnaryCall;
@@ -115,7 +115,7 @@ export interface BackupsHandlers extends grpc.UntypedServiceImplementation {
   RestoreBackup: grpc.handleUnaryCall<_slipway_agent_v1_RestoreBackupRequest__Output, _slipway_agent_v1_RestoreBackupResponse>;
   
   /**
-   * Proves a backup restorable without touching the database: checksum, then `pg_restore --list` (postgres), the
+   * Proves a backup restorable without touching the database: checksum, then `pg_restore --file=/dev/null` (postgres: the whole archive), the
    * dump's header, completion line and no USE (mysql), the RDB header and end marker (redis).
    */
   VerifyBackup: grpc.handleUnaryCall<_slipway_agent_v1_BackupRequest__Output, _slipway_agent_v1_VerifyBackupResponse>;

@@ -27,6 +27,7 @@ import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
 import { backupsHandlers } from './databases/backups/backups.handlers';
 import { BackupsRuntime } from './databases/backups/backups.runtime';
+import { openDatabaseTls } from './databases/database-tls';
 import { databasesHandlers } from './databases/databases.handlers';
 import { DatabasesRuntime } from './databases/databases.runtime';
 import { OFFICIAL_IMAGES, type EngineName } from './databases/engines';
@@ -124,7 +125,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const databases = new DatabasesRuntime(
     docker,
     networks,
-    { dataDir: o.dataDir, images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) }, tls: { certPem: enrollment.certPem, keyPem: enrollment.keyPem, caPem: enrollment.caPem } },
+    {
+      dataDir: o.dataDir,
+      images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) },
+      // Never the enrollment key (a database superuser can read the key its engine serves): a CA of the databases' own.
+      tls: await openDatabaseTls(o.dataDir, [...o.publicIpv4, o.advertiseAddress.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''), enrollment.nodeName]),
+    },
     o.logger,
   );
   await databases.start();
@@ -183,16 +189,18 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         serving = false;
-        void databases.stop();
+        // The databases' public ports close (and their connections end) before the agent says it has stopped.
+        const listeners = databases.stop();
         ingress.stop();
         events.stop();
+        const done = () => void listeners.then(resolve, resolve);
         const timer = setTimeout(() => {
           server.forceShutdown();
-          resolve();
+          done();
         }, graceMs);
         server.tryShutdown(() => {
           clearTimeout(timer);
-          resolve();
+          done();
         });
       }),
   };

@@ -203,6 +203,11 @@ export async function startWorkerRuntime(
       logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
       const appId = e.labels[LABELS.app];
       const why = `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`;
+      // A database's container that exits is compared with its row at once (a job that holds it converges it itself).
+      const databaseId = e.labels[LABELS.database];
+      if (databaseId && !stopped) {
+        databases.reconcileDatabase(node, databaseId, why).catch((err: Error) => logger.warn({ databaseId, err: err.message }, 'could not compare the database after an exit'));
+      }
       // An app whose lock is held (a rollout, a power job) is compared again shortly: its holder may have looked
       // before this exit.
       const compare = async (tries: number): Promise<void> => {

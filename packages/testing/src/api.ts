@@ -45,6 +45,10 @@ export interface TestApiOptions {
   agents?: AgentGateway;
   files?: FilesGateway;
   builds?: BuildsGateway;
+  /** The agents' Databases service (issue 12; default none: creating a database answers 503 node_unavailable). */
+  databases?: ServiceDeps['databases'];
+  /** Where the databases' CA lives (default none: GET /v1/database-ca.pem answers 503). */
+  dataDir?: string;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {

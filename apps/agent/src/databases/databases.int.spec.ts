@@ -7,7 +7,7 @@
 // MongoDB: without the `mongo` image, `engine_unavailable` naming the image and `docker load`.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { AppError, LABELS } from '@slipway/core';
@@ -125,6 +125,21 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
 
   const target = () => t.target;
   const op = () => randomUUID();
+  /** An Ensure request of this workspace with a fresh id, operation and password; `o` overrides. */
+  const request = (o: Partial<EnsureDatabaseInput>): EnsureDatabaseInput => ({
+    operationId: op(),
+    databaseId: randomUUID(),
+    workspaceId,
+    slug: 'db',
+    engine: 'postgres',
+    version: 'test',
+    cpuMillis: 500,
+    memoryMb: 256,
+    username: 'app',
+    databaseName: 'appdb',
+    password: randomBytes(30).toString('base64url'),
+    ...o,
+  });
 
   /** Runs a shell script (no user text in it) in a throwaway container of `image` on a network; env carries secrets. */
   async function inNetwork(networkId: string, image: string, script: string, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
@@ -230,17 +245,24 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(info.HostConfig.NanoCpus).toBe(500_000_000);
       // No host port: the public listener is the agent's.
       expect(info.HostConfig.PortBindings ?? {}).toEqual({});
+      // The engine's key is the databases' own, never the agent's enrollment key (a superuser can read it).
+      const served = await readFile(path.join(t.dataDir, 'databases', databaseId, 'tls', 'server.key'), 'utf8');
+      expect(served).not.toBe(t.agent.enrollment.keyPem);
+      expect(await dbs.databaseCa(target())).not.toBe(t.agent.enrollment.caPem);
       // The same operation again is answered from the journal.
       expect(await dbs.ensureDatabase(target(), input)).toMatchObject({ replayed: true, containerId: status.containerId });
     });
 
     it('is read and written through <slug>.internal on its workspace network, and unknown to another workspace', async () => {
-      const w = await privately(s.write);
-      expect(w.out.trim().split('\n').pop()).toBe(s.expect(2));
-      const other = await inNetwork(otherNetworkId, IMAGES.redis, `getent hosts ${slug}.internal || echo unresolved`);
-      expect(other.out).toContain('unresolved');
       const ip = (await dbs.ensureDatabase(target(), { ...input, operationId: op() })).ipAddress;
-      const reach = await inNetwork(otherNetworkId, IMAGES.redis, `timeout 3 bash -c 'echo > /dev/tcp/${ip}/${ENGINES[engine].port}' && echo reached || echo unreachable`);
+      // Three containers at once: the workspace's writes, and another workspace's lookup and connection attempt.
+      const [w, other, reach] = await Promise.all([
+        privately(s.write),
+        inNetwork(otherNetworkId, IMAGES.redis, `getent hosts ${slug}.internal || echo unresolved`),
+        inNetwork(otherNetworkId, IMAGES.redis, `timeout 3 bash -c 'echo > /dev/tcp/${ip}/${ENGINES[engine].port}' && echo reached || echo unreachable`),
+      ]);
+      expect(w.out.trim().split('\n').pop()).toBe(s.expect(2));
+      expect(other.out).toContain('unresolved');
       expect(reach.out).toContain('unreachable');
     });
 
@@ -299,6 +321,16 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 
+    it('recreates a container removed by hand on its data (what reconcile asks with Ensure)', async () => {
+      const gone = (await dbs.ensureDatabase(target(), { ...input, operationId: op() })).containerId;
+      await docker.getContainer(gone).remove({ force: true });
+      expect((await dbs.listDatabases(target(), workspaceId)).find((d) => d.databaseId === databaseId)).toMatchObject({ state: 'missing', hasData: true });
+      const back = await dbs.ensureDatabase(target(), { ...input, operationId: op() });
+      expect(back).toMatchObject({ state: 'running', publicPort: port });
+      expect(back.containerId).not.toBe(gone);
+      expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
+    });
+
     it('remove leaves no container and no data', async () => {
       expect(await dbs.removeDatabase(target(), { operationId: op(), databaseId })).toMatchObject({ containerRemoved: true, dataRemoved: true });
       expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);
@@ -315,21 +347,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     expect(engines.find((e) => e.engine === 'postgres')).toMatchObject({ available: true });
     if (present) return mongoScenario();
     const databaseId = randomUUID();
-    const err = await dbs
-      .ensureDatabase(target(), {
-        operationId: op(),
-        databaseId,
-        workspaceId,
-        slug: 'mongo',
-        engine: 'mongodb',
-        version: '7',
-        cpuMillis: 500,
-        memoryMb: 512,
-        username: 'app',
-        databaseName: 'appdb',
-        password: randomBytes(30).toString('base64url'),
-      })
-      .catch((e: unknown) => e);
+    const err = await dbs.ensureDatabase(target(), request({ databaseId, slug: 'mongo', engine: 'mongodb', memoryMb: 512 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'engine_unavailable' });
     expect((err as AppError).message).toContain(IMAGES.mongodb);
@@ -342,21 +360,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     const databaseId = randomUUID();
     let password = randomBytes(30).toString('base64url');
     const port = await freePublicPort();
-    const input: EnsureDatabaseInput = {
-      operationId: op(),
-      databaseId,
-      workspaceId,
-      slug: 'docs',
-      engine: 'mongodb',
-      version: '7',
-      cpuMillis: 500,
-      memoryMb: 512,
-      username: 'app',
-      databaseName: 'appdb',
-      password,
-      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
-    };
-    const status = await dbs.ensureDatabase(target(), input);
+    const status = await dbs.ensureDatabase(target(), request({ databaseId, slug: 'docs', engine: 'mongodb', memoryMb: 512, password, public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] } }));
     expect(status).toMatchObject({ state: 'running', internalHost: 'docs.internal', port: 27017, publicPort: port });
     const networkId = Object.values((await docker.getContainer(status.containerId).inspect()).NetworkSettings.Networks)[0]!.NetworkID;
     const url = () => ENGINES.mongodb.url({ username: 'app', databaseName: 'appdb', password }, 'docs.internal', 27017);
@@ -394,20 +398,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     const ws = randomUUID();
     const databaseId = randomUUID();
     const port = await freePublicPort();
-    await dbs.ensureDatabase(target(), {
-      operationId: op(),
-      databaseId,
-      workspaceId: ws,
-      slug: 'cache',
-      engine: 'redis',
-      version: '7',
-      cpuMillis: 250,
-      memoryMb: 128,
-      username: 'default',
-      databaseName: '0',
-      password: randomBytes(30).toString('base64url'),
-      public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] },
-    });
+    await dbs.ensureDatabase(target(), request({ databaseId, workspaceId: ws, slug: 'cache', engine: 'redis', memoryMb: 128, username: 'default', databaseName: '0', public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] } }));
     await agents.removeWorkspace(target(), { operationId: op(), workspaceId: ws, appIds: [] });
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } })).toEqual([]);
     await expect(stat(path.join(t.dataDir, 'databases', databaseId))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -415,19 +406,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
   });
 
   it('refuses bad requests with validation_failed', async () => {
-    const base: EnsureDatabaseInput = {
-      operationId: op(),
-      databaseId: randomUUID(),
-      workspaceId,
-      slug: 'x',
-      engine: 'postgres',
-      version: '15',
-      cpuMillis: 500,
-      memoryMb: 256,
-      username: 'app',
-      databaseName: 'appdb',
-      password: randomBytes(30).toString('base64url'),
-    };
+    const base = request({});
     for (const bad of [
       { engine: 'oracle' as 'postgres' },
       { slug: 'Not A Label' },

@@ -74,7 +74,7 @@ export interface DatabaseRuntimeOptions {
   dataDir: string;
   /** Image per engine (config SLIPWAY_IMAGE_*). */
   images: Record<EngineName, string>;
-  /** The certificate served when a request brings none: the agent's own (platform CA), and that CA. */
+  /** The certificate served when a request brings none, and its CA (database-tls.ts: never the enrollment key). */
   tls: { certPem: string; keyPem: string; caPem: string };
   readyTimeoutMs?: number;
 }

@@ -9,7 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { openApiDocument, OPERATIONS, pathParameters, type OperationId, type OperationSpec } from '@slipway/contracts';
-import { AgentPool, BuildsPool, FilesPool } from '@slipway/proto';
+import { AgentPool, BuildsPool, DatabasesPool, FilesPool } from '@slipway/proto';
+import { databaseAgentOf } from '@slipway/worker';
+import { TEST_DATABASE_IMAGES } from '@slipway/testing/databases';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { insertNode } from '@slipway/testing/worker';
 import fc from 'fast-check';
@@ -211,9 +213,16 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
   beforeAll(async () => {
     const { ca, dir } = await openTestCa();
     caDir = dir;
-    agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}` });
+    agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, databaseImages: TEST_DATABASE_IMAGES });
     agents = new AgentPool(ca.client);
-    api = await startTestApi({ node: (db) => insertNode(db, agent), agents, files: new FilesPool(agents), builds: new BuildsPool(agents) });
+    api = await startTestApi({
+      node: (db) => insertNode(db, agent),
+      agents,
+      files: new FilesPool(agents),
+      builds: new BuildsPool(agents),
+      databases: databaseAgentOf(new DatabasesPool(agents)),
+      dataDir: caDir,
+    });
   });
 
   afterAll(async () => {
@@ -245,7 +254,9 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     const upload = await owner.post(`/v1/workspaces/${ws.id}/apps`, { name: 'zip', kind: 'web', source: 'upload', memoryMb: 128 });
     const deployment = await owner.post(`/v1/workspaces/${ws.id}/apps/${image.body.id}/deployments`, {});
     const token = await owner.post(`/v1/workspaces/${ws.id}/tokens`, { name: 'ci' });
-    for (const r of [image, upload, deployment, token]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
+    // A database (its jobs are recorded, never run: it stays provisioning).
+    const database = await owner.post(`/v1/workspaces/${ws.id}/databases`, { name: 'cache', engine: 'redis', memoryMb: 64 });
+    for (const r of [image, upload, deployment, token, database]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
     return {
       owner,
       ids: {
@@ -253,6 +264,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
         appId: [image.body.id, upload.body.id],
         deploymentId: [deployment.body.id],
         tokenId: [token.body.id],
+        databaseId: [database.body.id],
         userId: [me.user.id],
       },
     };

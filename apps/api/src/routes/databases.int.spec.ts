@@ -194,4 +194,33 @@ describe('managed databases, end to end', () => {
     expect(await p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${id}`] } })).toEqual([]);
     expect(existsSync(path.join(p.agent.dataDir, 'databases', id))).toBe(false);
   });
+
+  // MongoDB has no Debian package: the scenario runs where the official image was loaded (`docker load`), and the
+  // 503 path is databases-rules.int.spec.ts's. mongosh comes with the image: the client runs in the workspace.
+  it('mongodb: create, read and write through <slug>.internal, stop/start, delete (where the mongo image is present)', async () => {
+    const present = await p.docker
+      .getImage(TEST_DATABASE_IMAGES.mongodb)
+      .inspect()
+      .then(() => true, () => false);
+    if (!present) {
+      console.warn(`skipped: ${TEST_DATABASE_IMAGES.mongodb} is not on this machine (docker load -i mongo.tar to run it)`);
+      return;
+    }
+    const ws = await createWorkspace(client);
+    const created = await client.post(dbPath(ws.id), { name: 'docs', engine: 'mongodb', memoryMb: 512 });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await running(ws.id, id);
+    const c = await connection(ws.id, id);
+    const mongo = (script: string) =>
+      inNetwork(p.docker, { image: TEST_DATABASE_IMAGES.mongodb, workspaceId: ws.id, platformId: p.agent.agent.platformId, script: `mongosh "$URL" --quiet --eval '${script}'`, env: { URL: c.url } });
+    expect((await mongo('db.items.insertOne({ n: 1 }); print(db.items.countDocuments())')).output).toContain('1');
+    await client.post(`${dbPath(ws.id, id)}/stop`);
+    await running(ws.id, id, 'stopped');
+    await client.post(`${dbPath(ws.id, id)}/start`);
+    await running(ws.id, id);
+    expect((await mongo('print(db.items.countDocuments())')).output).toContain('1');
+    expect((await client.delete(dbPath(ws.id, id))).body).toEqual({ ok: true });
+    await until(async () => (await client.get(dbPath(ws.id, id))).status, (s) => s === 404, 60_000);
+  });
 });

@@ -151,6 +151,22 @@ export class DatabaseConvergeService {
     return report;
   }
 
+  /**
+   * One database at once (its container exited): compared with what the server holds and repaired like a pass would,
+   * unless a job holds its lock (that job converges it). null when busy or nothing differed.
+   */
+  async reconcileDatabase(node: { id: string; name: string; grpcAddress: string }, databaseId: string, why: string): Promise<string | null> {
+    const db = await this.deps.databases.getById(databaseId);
+    if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return null;
+    const held = (await this.deps.agents.listDatabases(asTarget(node), { workspaceId: db.workspaceId })).find((h) => h.databaseId === databaseId);
+    const drift = driftOf(db, held);
+    if (!drift) return null;
+    const done = await this.deps.locks.tryWithApp(databaseId, () => this.convergeHeld(databaseId, node, journalIdOf(`event-${Date.now()}-${databaseId}`)));
+    if (!done) return null;
+    this.deps.logger.warn({ node: node.name, databaseId, reason: drift, why }, 'database repaired');
+    return drift;
+  }
+
   /** The caller holds the lock. */
   private async convergeHeld(databaseId: string, node: OperationNode | { id: string; name: string; grpcAddress: string }, operationId: string): Promise<unknown> {
     const db = await this.deps.databases.getById(databaseId);

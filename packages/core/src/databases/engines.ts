@@ -7,7 +7,7 @@ export const isDatabaseEngine = (e: string): e is DatabaseEngine => (DATABASE_EN
 /** What the control plane knows of an engine: versions it accepts, the port, the account and the URL it hands out. */
 export interface EngineSpec {
   engine: DatabaseEngine;
-  /** Accepted versions, newest first; the first is the default. */
+  /** Accepted versions; the first is the default. */
   versions: readonly string[];
   /** The port on the private network. */
   port: number;
@@ -24,14 +24,16 @@ export interface EngineSpec {
 }
 
 /**
- * The version catalog. The agent runs one image per engine (settings SLIPWAY_IMAGE_POSTGRES, …): a version names the
- * engine's major line the platform answers for; the official images' tags and the local Debian stand-ins serve them.
+ * The version catalog: the major lines a database may ask for; the first is the default. The agent runs one image per
+ * engine (settings SLIPWAY_IMAGE_POSTGRES, …) and records the version on the container: the defaults are the lines
+ * of the images the platform installs (deploy/images: PostgreSQL 15, MariaDB 10.11 serving `mysql` as 8.0 clients
+ * see it, Redis 7; MongoDB 7 from the official image). An operator who sets another image states its line here.
  */
 export const ENGINES: Record<DatabaseEngine, EngineSpec> = {
-  postgres: { engine: 'postgres', versions: ['17', '16', '15'], port: 5432, username: 'slipway', databaseName: 'app', variable: 'DATABASE_URL', scheme: 'postgresql', publicScheme: 'postgresql' },
-  mysql: { engine: 'mysql', versions: ['8.4', '8.0'], port: 3306, username: 'slipway', databaseName: 'app', variable: 'DATABASE_URL', scheme: 'mysql', publicScheme: 'mysql' },
+  postgres: { engine: 'postgres', versions: ['15', '16', '17'], port: 5432, username: 'slipway', databaseName: 'app', variable: 'DATABASE_URL', scheme: 'postgresql', publicScheme: 'postgresql' },
+  mysql: { engine: 'mysql', versions: ['8.0', '8.4'], port: 3306, username: 'slipway', databaseName: 'app', variable: 'DATABASE_URL', scheme: 'mysql', publicScheme: 'mysql' },
   redis: { engine: 'redis', versions: ['7', '8'], port: 6379, username: 'default', databaseName: '0', variable: 'REDIS_URL', scheme: 'redis', publicScheme: 'rediss' },
-  mongodb: { engine: 'mongodb', versions: ['8.0', '7.0'], port: 27017, username: 'slipway', databaseName: 'app', variable: 'MONGODB_URL', scheme: 'mongodb', publicScheme: 'mongodb' },
+  mongodb: { engine: 'mongodb', versions: ['7.0', '8.0'], port: 27017, username: 'slipway', databaseName: 'app', variable: 'MONGODB_URL', scheme: 'mongodb', publicScheme: 'mongodb' },
 };
 
 /** A random password: 32 random bytes as base64url (43 characters: letters, digits, `-` and `_`). */

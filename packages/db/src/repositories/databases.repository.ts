@@ -41,10 +41,12 @@ export class PrismaDatabaseRepository implements DatabaseRepository {
   }
 
   async nameTaken(scope: { workspaceId: string }, name: string, exceptId: string | null): Promise<boolean> {
-    const n = await this.db.database.count({
-      where: { workspaceId: scope.workspaceId, deletedAt: null, name: { equals: name, mode: 'insensitive' }, ...(exceptId ? { id: { not: exceptId } } : {}) },
-    });
-    return n > 0;
+    // lower() = lower(), not Prisma's insensitive mode (ILIKE: `%`, `_` and `\` in a name would be a pattern).
+    const rows = await this.db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM databases
+      WHERE workspace_id = ${scope.workspaceId}::uuid AND deleted_at IS NULL AND lower(name) = lower(${name})
+        AND (${exceptId}::uuid IS NULL OR id <> ${exceptId}::uuid)`;
+    return (rows[0]?.n ?? 0) > 0;
   }
 
   async rename(scope: DatabaseScope, name: string): Promise<DatabaseRecord | null> {

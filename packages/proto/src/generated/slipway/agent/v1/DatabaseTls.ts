@@ -2,9 +2,10 @@
 
 
 /**
- * The TLS certificate the engine serves on public (and private TLS) connections. Empty: the agent's own
- * certificate from its enrollment (signed by the platform CA; SANs: the node name and the addresses it enrolled
- * with). The control plane may send a dedicated one with the server's public addresses as SANs.
+ * The TLS certificate the engine serves on public (and private TLS) connections: the control plane's database
+ * certificate (its database CA; SANs the server's public addresses), the same pair every time. Empty: a certificate
+ * of the agent's own databases CA (`<data dir>/database-tls`; SANs the public addresses, the gRPC host, 127.0.0.1,
+ * ::1), never the agent's enrollment key (a database superuser can read the key its engine serves).
  */
 export interface DatabaseTls {
   'certPem'?: (string);
@@ -12,9 +13,10 @@ export interface DatabaseTls {
 }
 
 /**
- * The TLS certificate the engine serves on public (and private TLS) connections. Empty: the agent's own
- * certificate from its enrollment (signed by the platform CA; SANs: the node name and the addresses it enrolled
- * with). The control plane may send a dedicated one with the server's public addresses as SANs.
+ * The TLS certificate the engine serves on public (and private TLS) connections: the control plane's database
+ * certificate (its database CA; SANs the server's public addresses), the same pair every time. Empty: a certificate
+ * of the agent's own databases CA (`<data dir>/database-tls`; SANs the public addresses, the gRPC host, 127.0.0.1,
+ * ::1), never the agent's enrollment key (a database superuser can read the key its engine serves).
  */
 export interface DatabaseTls__Output {
   'certPem': (string);

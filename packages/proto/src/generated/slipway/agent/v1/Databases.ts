@@ -56,14 +56,16 @@ export interface DatabasesClient extends grpc.Client {
   ensureDatabase(argument: _slipway_agent_v1_EnsureDatabaseRequest, callback: grpc.requestCallback<_slipway_agent_v1_DatabaseStatus__Output>): grpc.ClientUnaryCall;
   
   /**
-   * The CA certificate clients verify the public TLS certificate with (sslmode=verify-full): the platform's CA.
+   * The CA of the agent's own databases certificate (used when Ensure brings no `tls`); a control plane that sends
+   * its own certificate hands out its own CA instead.
    */
   GetDatabaseCa(argument: _slipway_agent_v1_GetDatabaseCaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_GetDatabaseCaResponse__Output>): grpc.ClientUnaryCall;
   GetDatabaseCa(argument: _slipway_agent_v1_GetDatabaseCaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_GetDatabaseCaResponse__Output>): grpc.ClientUnaryCall;
   GetDatabaseCa(argument: _slipway_agent_v1_GetDatabaseCaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_GetDatabaseCaResponse__Output>): grpc.ClientUnaryCall;
   GetDatabaseCa(argument: _slipway_agent_v1_GetDatabaseCaRequest, callback: grpc.requestCallback<_slipway_agent_v1_GetDatabaseCaResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * The CA certificate clients verify the public TLS certificate with (sslmode=verify-full): the platform's CA.
+   * The CA of the agent's own databases certificate (used when Ensure brings no `tls`); a control plane that sends
+   * its own certificate hands out its own CA instead.
    */
   getDatabaseCa(argument: _slipway_agent_v1_GetDatabaseCaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_GetDatabaseCaResponse__Output>): grpc.ClientUnaryCall;
   getDatabaseCa(argument: _slipway_agent_v1_GetDatabaseCaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_GetDatabaseCaResponse__Output>): grpc.ClientUnaryCall;
@@ -182,7 +184,8 @@ export interface DatabasesHandlers extends grpc.UntypedServiceImplementation {
   EnsureDatabase: grpc.handleUnaryCall<_slipway_agent_v1_EnsureDatabaseRequest__Output, _slipway_agent_v1_DatabaseStatus>;
   
   /**
-   * The CA certificate clients verify the public TLS certificate with (sslmode=verify-full): the platform's CA.
+   * The CA of the agent's own databases certificate (used when Ensure brings no `tls`); a control plane that sends
+   * its own certificate hands out its own CA instead.
    */
   GetDatabaseCa: grpc.handleUnaryCall<_slipway_agent_v1_GetDatabaseCaRequest__Output, _slipway_agent_v1_GetDatabaseCaResponse>;
   

@@ -137,11 +137,17 @@ export class BackupJobService {
       if (!pre) return this.unchanged(p, b, 'its pre-restore backup is missing');
       if (pre.status !== 'completed') {
         // The current state saved first; if that fails, the restore stops and nothing changes.
-        const saved = await this.dump(pre, attempt, ['restoring']);
+        const saved = await this.dump(pre, attempt, ['restoring', 'running']);
         if (!saved.ok) return this.unchanged(p, b, `the pre-restore backup ${pre.id} failed: ${saved.error}`);
       }
+      // Restoring again, whatever a repair of the reconciler wrote before this job took the lock.
+      const message = `restoring backup ${b.id}; the data from before is in backup ${pre.id}`;
+      if (!(await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring', 'running'], 'restoring', message))) {
+        const now = await this.deps.databases.getById(p.databaseId);
+        return { skipped: `the database is ${now?.status ?? 'gone'}` };
+      }
       const db = await this.deps.databases.getById(p.databaseId);
-      if (!db || db.deletedAt || db.status !== 'restoring') return { skipped: `the database is ${db?.status ?? 'gone'}` };
+      if (!db || db.deletedAt) return { skipped: 'the database is gone' };
       try {
         await this.load(b, db);
       } catch (e) {
@@ -179,8 +185,8 @@ export class BackupJobService {
       await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'failed', message);
       return { failed: message };
     }
-    await this.deps.backups.setDatabaseStatus(db.id, ['running'], 'restoring', `loading backup ${b.id}`);
     return this.deps.locks.withApp(db.id, async () => {
+      if (!(await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'restoring', `loading backup ${b.id}`))) return { skipped: 'the new database is no longer running' };
       try {
         await this.load(b, db);
       } catch (e) {

@@ -121,6 +121,32 @@ describe('managed databases: rules, errors and reconciliation', () => {
     expect(existsSync(path.join(p.agent.dataDir, 'databases', db.id))).toBe(false);
   });
 
+  it('the intent accepted last wins; public ports are unique on the server', async () => {
+    const w = await createWorkspace(client);
+    const db = await redis(w.id, 'intents');
+    // Stop, start, stop, start sent together: the answer with the highest generation is the winner, and the database
+    // ends as it asked, whatever order the jobs ran in.
+    const answers = await Promise.all(['stop', 'start', 'stop', 'start', 'stop'].map((a) => client.post(`${dbPath(w.id, db.id)}/${a}`)));
+    for (const a of answers) expect(a.status).toBe(200);
+    const last = answers.map((a) => a.body as { generation: number; desiredState: string }).sort((x, y) => y.generation - x.generation)[0]!;
+    expect(new Set(answers.map((a) => a.body.generation)).size).toBe(answers.length);
+    await settled(w.id, db.id, last.desiredState === 'running' ? 'running' : 'stopped');
+    const [container] = await p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${db.id}`] } });
+    expect(container?.State === 'running').toBe(last.desiredState === 'running');
+    expect((await client.get(dbPath(w.id, db.id))).body).toMatchObject({ desiredState: last.desiredState, generation: last.generation });
+
+    // Two databases of the server with public access get two ports of 20000–20999; disabling releases one (null), and
+    // a PUT on a database that has its port keeps it.
+    const other = await redis(w.id, 'second');
+    const [a, b] = await Promise.all([db.id, other.id].map((id) => client.put(`${dbPath(w.id, id)}/public`, { enabled: true, allowedCidrs: ['127.0.0.1/32'] })));
+    expect(a!.body.public.port).not.toBe(b!.body.public.port);
+    for (const port of [a!.body.public.port, b!.body.public.port]) expect(port >= 20000 && port <= 20999).toBe(true);
+    expect((await client.put(`${dbPath(w.id, db.id)}/public`, { enabled: false })).body.public.port).toBeNull();
+    const again = await client.put(`${dbPath(w.id, other.id)}/public`, { enabled: true, allowedCidrs: ['127.0.0.1/32'] });
+    expect(again.body.public.port).toBe(b!.body.public.port);
+    for (const id of [db.id, other.id]) await client.delete(dbPath(w.id, id));
+  });
+
   it('reconciliation recreates a container removed by hand on its data, keeps a stopped one stopped, and workspace deletion erases databases', async () => {
     const w = await createWorkspace(client);
     const db = await redis(w.id, 'kept');

@@ -171,7 +171,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Managed databases: a service of its own too (databases.proto).
   server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
   // Database backups (issue 13): a service of its own (backups.proto); files in backups/<databaseId>/.
-  const backups = new BackupsRuntime(docker, { dataDir: o.dataDir }, o.logger);
+  const backups = new BackupsRuntime(docker, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
   await backups.start();
   server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));

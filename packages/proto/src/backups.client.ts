@@ -42,7 +42,7 @@ export class BackupsPool {
     return { path: r.path, sizeBytes: Number(r.sizeBytes), sha256: r.sha256, format: r.format, replayed: r.replayed };
   }
 
-  async verifyBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string }): Promise<{ ok: boolean; method: string; message: string }> {
+  async verifyBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string; load?: boolean }): Promise<{ ok: boolean; method: string; message: string }> {
     return unary<VerifyBackupResponse__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).verifyBackup(input, o, cb));
   }
 

@@ -146,6 +146,9 @@ describe('database backups on the agent (real Docker, real engines)', () => {
       for await (const chunk of dl.stream) hash.update(chunk as Buffer);
       expect({ sha: hash.digest('hex'), header: dl.sha256, size: dl.sizeBytes }).toEqual({ sha, header: sha, size: made.sizeBytes });
       expect(await backups.verifyBackup(t.target, { databaseId: a.id, backupId, ...a.creds })).toMatchObject({ ok: true });
+      // The strongest check: loaded into a throw-away container (no network), removed afterwards.
+      expect(await backups.verifyBackup(t.target, { databaseId: a.id, backupId, ...a.creds, load: true })).toMatchObject({ ok: true, method: 'load' });
+      expect(await docker.listContainers({ all: true, filters: { label: [`slipway.backup-verify=${backupId}`] } })).toEqual([]);
     });
 
     it('restores into a new database (old rows there, the original keeps the changed ones) and into the same one', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { chown, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,6 +34,8 @@ export interface VerifyResult {
 
 export interface BackupsRuntimeOptions {
   dataDir: string;
+  /** The engine's image on this server (the databases' setting): what a load check runs. */
+  imageOf?: (engine: EngineName) => string;
   /** How long a dump or a load may take (default 6 h). */
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -42,6 +44,8 @@ export interface BackupsRuntimeOptions {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const DEFAULT_TIMEOUT_MS = 6 * 3600_000;
 const STOP_GRACE_MS = 30_000;
+/** A load check gives up after this long (the throw-away container is removed either way). */
+const LOAD_CHECK_TIMEOUT_MS = 30 * 60_000;
 
 const failed = (message: string) => new AppError('invalid_state', message);
 
@@ -68,7 +72,15 @@ export class BackupsRuntime {
   /** Partial files of dumps cut by an agent restart are removed (they never counted). */
   async start(): Promise<void> {
     await mkdir(this.root, { recursive: true, mode: 0o700 });
+    // Throw-away containers of load checks cut by a restart, and their scratch folders.
+    for (const c of (await this.docker.containersWith(['slipway.backup-verify'])).filter((x) => x.Labels[LABELS.platform] === this.docker.platformId)) {
+      await this.docker.removeContainer(c.Id).catch(() => undefined);
+    }
     for (const db of await readdir(this.root).catch(() => [] as string[])) {
+      if (db.startsWith('.verify-')) {
+        await rm(path.join(this.root, db), { recursive: true, force: true });
+        continue;
+      }
       for (const name of await readdir(path.join(this.root, db)).catch(() => [] as string[])) {
         if (name.endsWith('.partial')) await rm(path.join(this.root, db, name), { force: true });
       }
@@ -173,7 +185,14 @@ export class BackupsRuntime {
    * per engine `pg_restore --file=/dev/null` inside the container (the whole archive read; postgres), the dump's header and completion line and no `USE`
    * statement (mysql), the RDB header and end-of-file marker (redis).
    */
-  async verify(t: BackupTarget & { backupId: string }): Promise<VerifyResult> {
+  async verify(t: BackupTarget & { backupId: string; load?: boolean }): Promise<VerifyResult> {
+    const cheap = await this.verifyFile(t);
+    if (!cheap.ok || !t.load) return cheap;
+    const file = await this.require(t.databaseId, t.backupId);
+    return this.loadCheck(file);
+  }
+
+  private async verifyFile(t: BackupTarget & { backupId: string }): Promise<VerifyResult> {
     const file = await this.require(t.databaseId, t.backupId);
     const abs = path.join(this.o.dataDir, file.path);
     const sha = await sha256Of(abs).catch(() => null);
@@ -194,6 +213,63 @@ export class BackupsRuntime {
     }
     const problem = await checkRdb(abs);
     return { ok: !problem, method: 'rdb-header', message: problem ?? 'RDB header and end-of-file marker' };
+  }
+
+  /**
+   * The strongest check: the file loaded into a throw-away container of the engine's image (no network, its own
+   * random password, a small memory limit), then the container and its copy removed. Postgres: `pg_restore
+   * --exit-on-error`; MySQL: the SQL fed to the client; Redis: the RDB as the server's `dump.rdb` at start, `DBSIZE`.
+   */
+  private async loadCheck(file: BackupFile): Promise<VerifyResult> {
+    const image = this.o.imageOf?.(file.engine) ?? '';
+    if (!image || !(await this.docker.inspectImage(image))) return { ok: false, method: 'load', message: `the ${file.engine} image ${image || '(none set)'} is not on this server` };
+    const engine = ENGINES[file.engine];
+    const ctx = { username: 'verify', databaseName: 'verify', password: randomBytes(24).toString('base64url'), memoryMb: 512, cpuMillis: 1000 };
+    const abs = path.join(this.o.dataDir, file.path);
+    const scratch = path.join(this.root, `.verify-${file.backupId}`);
+    let id: string | null = null;
+    try {
+      // The engine's data on a scratch folder (bind-mounted over the image's VOLUME: no anonymous volume is left).
+      const data = path.join(scratch, 'data');
+      await mkdir(data, { recursive: true, mode: 0o700 });
+      if (file.engine === 'redis') await copyFile(abs, path.join(data, 'dump.rdb'));
+      for (const f of await readdir(data)) await chown(path.join(data, f), engine.uid, engine.gid);
+      await chown(data, engine.uid, engine.gid);
+      const binds = [`${data}:${engine.dataPath}`];
+      id = await this.docker.createContainer({
+        name: `slipway-verify-${file.backupId}`,
+        Image: image,
+        Env: Object.entries(engine.env(ctx)).map(([k, v]) => `${k}=${v}`),
+        Labels: { [LABELS.workspace]: 'backup-verify', [LABELS.platform]: this.docker.platformId, 'slipway.backup-verify': file.backupId },
+        // No network at all: nothing reaches it, and it reaches nothing. Redis loads dump.rdb and keeps no AOF.
+        ...(file.engine === 'redis' ? { Cmd: ['redis-server', '--appendonly', 'no', '--save', '', '--dir', engine.dataPath] } : {}),
+        HostConfig: { NetworkMode: 'none', Memory: ctx.memoryMb * 1024 * 1024, Binds: binds },
+      });
+      await this.docker.startContainer(id);
+      const probe: CommandSpec = file.engine === 'redis' ? { cmd: ['redis-cli', 'PING'], ok: (o) => o.trim() === 'PONG' } : engine.probe(ctx);
+      const deadline = Date.now() + (this.o.readyTimeoutMs ?? 180_000);
+      for (;;) {
+        const r = await this.docker.exec(id, { ...probe, timeoutMs: 10_000 }).catch(() => null);
+        if (r && r.exitCode === 0 && (!probe.ok || probe.ok(r.stdout))) break;
+        const state = await this.docker.containerState(id);
+        if (!state.Running) return { ok: false, method: 'load', message: `the throw-away ${file.engine} stopped: ${(await this.docker.lastLines(id, 8)).join(' ').slice(-400)}` };
+        if (Date.now() > deadline) return { ok: false, method: 'load', message: `the throw-away ${file.engine} did not start in time` };
+        await sleep(250);
+      }
+      if (file.engine === 'redis') {
+        const r = await this.docker.exec(id, { cmd: ['redis-cli', 'DBSIZE'], timeoutMs: 10_000 });
+        return { ok: r.exitCode === 0, method: 'load', message: `loaded into a throw-away redis: ${r.stdout.trim()} keys` };
+      }
+      const dumper = DUMPERS[file.engine]!;
+      if (dumper.restore.mode !== 'sql') return { ok: false, method: 'load', message: 'no load for this engine' };
+      const load = dumper.restore.load(ctx);
+      const r = await execFromSource(this.docker, id, { ...load, timeoutMs: LOAD_CHECK_TIMEOUT_MS }, createReadStream(abs, { highWaterMark: 256 * 1024 }));
+      const ok = r.exitCode === 0;
+      return { ok, method: 'load', message: ok ? `loaded into a throw-away ${file.engine}` : `loading into a throw-away ${file.engine} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(-400)}` };
+    } finally {
+      if (id) await this.docker.removeContainer(id).catch(() => undefined);
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   // ------------------------------------------------------------------------------------------------ restore

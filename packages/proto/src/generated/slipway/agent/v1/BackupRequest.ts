@@ -11,6 +11,10 @@ export interface BackupRequest {
   'username'?: (string);
   'databaseName'?: (string);
   'password'?: (string);
+  /**
+   * VerifyBackup: also load the file into a throw-away container of the engine's image (no network), removed after.
+   */
+  'load'?: (boolean);
 }
 
 export interface BackupRequest__Output {
@@ -23,4 +27,8 @@ export interface BackupRequest__Output {
   'username': (string);
   'databaseName': (string);
   'password': (string);
+  /**
+   * VerifyBackup: also load the file into a throw-away container of the engine's image (no network), removed after.
+   */
+  'load': (boolean);
 }

@@ -6,7 +6,7 @@
 //  3. pgbench -S through the public TLS port (pgbench on this machine, sslmode=verify-full) against the private
 //     network (pgbench in a container of the workspace, TLS off and TLS preferred), same database, same run.
 // Usage: npx tsx bench/databases/run.ts [--runs 5] [--duration 10] [--clients 8]. See bench/databases/README.md.
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp } from '@slipway/testing';
@@ -186,6 +186,7 @@ async function main() {
       `public / private (TLS off): ${(pubTps / plainTps).toFixed(2)}   target ≥ 0.80: ${verdict(pubTps / plainTps >= 0.8, benchFailed)}`,
     );
     await client.delete(`${dbs}/${id}`);
+    await rm(ca, { force: true });
   } finally {
     console.log(['', 'bench/databases (this machine: real Docker, the local stand-in images)', ...lines, ''].join('\n'));
     await p.close();

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
@@ -34,6 +34,7 @@ describe('managed databases, end to end', () => {
   });
 
   afterAll(async () => {
+    if (caFile) await rm(caFile, { force: true });
     await p?.close();
   });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBackupsProto, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -27,6 +27,8 @@ import { workspacesHandlers } from './workspaces/workspaces.handlers';
 import { WorkspacesRuntime } from './workspaces/workspaces.runtime';
 import { serve } from './rpc/handlers';
 import { OperationJournal } from './rpc/journal';
+import { backupsHandlers } from './databases/backups/backups.handlers';
+import { BackupsRuntime } from './databases/backups/backups.runtime';
 import { openDatabaseTls } from './databases/database-tls';
 import { databasesHandlers } from './databases/databases.handlers';
 import { DatabasesRuntime } from './databases/databases.runtime';
@@ -105,6 +107,8 @@ export interface RunningAgent {
   metrics: MetricsCollector;
   /** Managed databases (tests reach its public listeners). */
   databases: DatabasesRuntime;
+  /** Database backups (issue 13). */
+  backups: BackupsRuntime;
   /** Stops taking calls, lets running ones finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -202,6 +206,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   server.addService(loadMetricsProto().slipway.agent.v1.Metrics.service, serve<MetricsHandlers>(o.logger, metricsHandlers({ store: minuteStore, collector: metrics, storage })));
   // Managed databases: a service of its own too (databases.proto).
   server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
+  // Database backups (issue 13): a service of its own (backups.proto); files in backups/<databaseId>/.
+  const backups = new BackupsRuntime(docker, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
+  await backups.start();
+  server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {
@@ -215,6 +223,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     domains: customDomains,
     metrics,
     databases,
+    backups,
     close: async (graceMs = 10_000) => {
       // The running cycle finishes (its state is on disk) before anything else stops: a restart continues from it.
       await metrics.stop();

@@ -37,11 +37,13 @@ import {
   type LoginThrottleLimits,
   type PasswordHasher,
   type PlanEntry,
+  type BackupAgent,
+  BackupService,
   type DatabaseAgent,
 } from '@slipway/core';
 import { readGithubApp, type Config } from '@slipway/config';
 import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
-import { BuildsPool, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
+import { BackupsPool, BuildsPool, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import { databaseAgentOf, FileDatabaseCertificates } from '@slipway/worker';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
@@ -51,6 +53,7 @@ import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
 import { domainRoutes } from './routes/domains.routes';
+import { backupRoutes } from './routes/backups.routes';
 import { fileRoutes } from './routes/files.routes';
 import { githubRoutes } from './routes/github.routes';
 import { metricRoutes } from './routes/metrics.routes';
@@ -104,6 +107,8 @@ export interface ServiceDeps {
   domains?: DomainsGateway;
   /** The agents' Databases service (issue 12); without it creating a database answers 503 node_unavailable. */
   databases?: DatabaseAgent;
+  /** The agents' Backups service (issue 13): downloads and deletions of backup files. */
+  backups?: BackupAgent;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -125,8 +130,8 @@ export function settingsDeps(
 }
 
 /** The agent gateways (runtime logs, files, .zip uploads) over one pool of mTLS connections. */
-export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'domains' | 'databases'> {
-  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), databases: databaseAgentOf(new DatabasesPool(agents)), domains: new DomainsPool(agents) };
+export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | 'files' | 'builds' | 'domains' | 'databases' | 'backups'> {
+  return { agents, files: new FilesPool(agents), builds: new BuildsPool(agents), databases: databaseAgentOf(new DatabasesPool(agents)), backups: new BackupsPool(agents), domains: new DomainsPool(agents) };
 }
 
 const noAgent = async (): Promise<never> => {
@@ -151,7 +156,7 @@ export function createServices(deps: ServiceDeps) {
     stateSecret: deps.sessionKey,
     clock,
   });
-  return {
+  const services = {
     github,
     githubWebhooks: new GithubWebhookService({ webhookSecret: deps.github?.webhookSecret ?? null, deliveries: repos.githubDeliveries, jobs: deps.jobs, logger: deps.logger }),
     auth: new AuthService({
@@ -223,6 +228,18 @@ export function createServices(deps: ServiceDeps) {
     databaseCertificates: deps.dataDir ? new FileDatabaseCertificates(deps.dataDir) : null,
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),
   };
+  // Database backups (issue 13): restore into a new database creates it through the databases service.
+  const backups = new BackupService({
+    backups: repos.backups,
+    databases: repos.databases,
+    databaseService: services.databases,
+    nodes: agentRepos.nodes,
+    jobs: deps.jobs,
+    clock,
+    logger: deps.logger,
+    agents: deps.backups,
+  });
+  return { ...services, backups };
 }
 
 export interface ApiOptions {
@@ -253,6 +270,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...domainRoutes(services),
       ...metricRoutes(services),
       ...databaseRoutes(services),
+      ...backupRoutes(services),
     },
   });
 }

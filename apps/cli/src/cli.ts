@@ -1,5 +1,5 @@
 import { createEnrollmentToken, nodeView } from '@slipway/core';
-import { createAgentRepositories, createDb, databaseFigures, nodeUsages, type Db } from '@slipway/db';
+import { createAgentRepositories, createDb, createJobStores, databaseFigures, nodeUsages, type Db } from '@slipway/db';
 import { BullJobQueue, createRedisConnection, QUEUE_NAMES, type QueueName } from '@slipway/queue';
 import type { Job, JobType } from 'bullmq';
 import { Command, CommanderError, Option } from 'commander';
@@ -296,6 +296,39 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       if (o.json) return json(figures);
       io.out(`database size: ${mem(Math.round(figures.sizeBytes / 1024 / 1024))}`);
       io.out(table(['TABLE', 'SIZE', 'ROWS (ESTIMATE)'], figures.tables.map((t) => [t.name, mem(Math.round(t.bytes / 1024 / 1024)), String(t.rows)])));
+    });
+
+  // Database backups (issue 13): backups that failed and completed backups whose restore check failed.
+  program
+    .command('backups')
+    .description('database backups that failed, and completed ones whose restore check failed (newest first)')
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print JSON')
+    .action(async (o: { limit: string; json?: boolean }) => {
+      const limit = Number(o.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError('--limit must be a whole number from 1 to 10000', EXIT.usage);
+      const rows = await createJobStores(res().db).backups.failures(limit);
+      const view = rows.map((b) => ({
+        id: b.id,
+        workspaceId: b.workspaceId,
+        databaseId: b.databaseId,
+        database: b.sourceName,
+        engine: b.engine,
+        kind: b.kind,
+        status: b.status,
+        error: b.error,
+        check: b.verifyStatus,
+        checkMessage: b.verifyMessage,
+        createdAt: b.createdAt.toISOString(),
+      }));
+      if (o.json) return json(view);
+      if (view.length === 0) return io.out('no failed backups and no failed checks');
+      io.out(
+        table(
+          ['BACKUP', 'DATABASE', 'ENGINE', 'KIND', 'STATUS', 'CHECK', 'MADE', 'WHY'],
+          rows.map((b) => [b.id, truncate(b.sourceName, 24), b.engine, b.kind, b.status, b.verifyStatus ?? '-', ago(b.createdAt), truncate(b.error ?? b.verifyMessage ?? '', 100)]),
+        ),
+      );
     });
 
   const token = program.command('enroll-token').description('one-time tokens that let a server join');

@@ -3,6 +3,9 @@ import {
   AppConvergeService,
   AppPowerService,
   CrashWatchService,
+  BackupJobService,
+  type BackupSettings,
+  type Clock,
   DatabaseConvergeService,
   dependencyWarnings,
   DeploymentRunner,
@@ -28,7 +31,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, PgMetricsStore, type Db } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BuildsPool, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
+import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
@@ -59,7 +62,13 @@ export interface WorkerRuntime {
 export async function startWorkerRuntime(
   config: Readonly<Config>,
   logger: Logger,
-  options: { schedule?: boolean; events?: boolean; apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number } } = {},
+  options: {
+    schedule?: boolean;
+    events?: boolean;
+    apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number };
+    /** Database backups (issue 13): tests drive the schedule and retention with their own clock. */
+    backups?: { clock?: Clock; settings?: BackupSettings };
+  } = {},
 ): Promise<WorkerRuntime> {
   // A PostgreSQL or Redis restart never ends the process: broken connections are logged and opened again; a job
   // that failed meanwhile is retried by its catalog entry, and BullMQ waits for Redis to come back.
@@ -183,7 +192,19 @@ export async function startWorkerRuntime(
   });
   // Issue 15: metric minutes pulled from each online server into PostgreSQL, and pruned after 31 days.
   const metrics = new MetricsCollectService({ nodes: repos.nodes, metrics: new MetricsPool(agents), store: new PgMetricsStore(sql), clock: systemClock, logger });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, metrics, domains, github: githubDeliveries };
+  // Database backups (issue 13): under the databases' per-id locks too.
+  const backups = new BackupJobService({
+    backups: stores.backups,
+    databases: stores.databases,
+    agents: new BackupsPool(agents),
+    secrets,
+    locks,
+    jobs,
+    clock: options.backups?.clock ?? systemClock,
+    logger,
+    settings: options.backups?.settings ?? config.backups,
+  });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, backups, metrics, domains, github: githubDeliveries };
 
   const pool = runWorkers({
     connection,

@@ -44,6 +44,13 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_LOG_KEEP_DEPLOYMENTS', type: 'integer', default: 20, roles: CC, schema: { type: 'integer', minimum: 1 }, description: "deployment logs kept per app (the newest); older ones are pruned" },
   { env: 'SLIPWAY_LOG_KEEP_DAYS', type: 'integer', default: 30, roles: CC, schema: { type: 'integer', minimum: 1 }, description: 'deployment logs older than this are pruned (the current deployment of an app keeps its log)' },
   { env: 'SLIPWAY_LOG_PRUNE_INTERVAL_MS', type: 'integer', default: 3_600_000, roles: C, schema: { type: 'integer', minimum: 1000 }, description: 'how often deployment logs are pruned' },
+  // Database backups (issue 13).
+  { env: 'SLIPWAY_BACKUP_WINDOW_START_HOUR', type: 'integer', default: 1, roles: C, schema: { type: 'integer', minimum: 0, maximum: 23 }, description: 'nightly database backups start in this server-local hour (window spread over the databases)' },
+  { env: 'SLIPWAY_BACKUP_WINDOW_END_HOUR', type: 'integer', default: 5, roles: C, schema: { type: 'integer', minimum: 0, maximum: 24 }, description: 'nightly database backups end before this server-local hour (at or before the start: past midnight)' },
+  { env: 'SLIPWAY_BACKUP_TIMEZONE', type: 'string', default: '', roles: C, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_+/-]*$' }, description: "IANA time zone of the backup window's hours (empty: the server's own)" },
+  { env: 'SLIPWAY_BACKUP_KEEP_SCHEDULED_DAYS', type: 'integer', default: 7, roles: C, schema: { type: 'integer', minimum: 1 }, description: 'nightly database backups are kept this many days' },
+  { env: 'SLIPWAY_BACKUP_KEEP_MANUAL_DAYS', type: 'integer', default: 30, roles: C, schema: { type: 'integer', minimum: 1 }, description: 'manual database backups are kept this many days' },
+  { env: 'SLIPWAY_BACKUP_KEEP_PRE_RESTORE_DAYS', type: 'integer', default: 7, roles: C, schema: { type: 'integer', minimum: 1 }, description: 'backups made before a restore into the same database are kept this many days' },
   { env: 'SLIPWAY_AGENT_ADDRESSES', type: 'list', default: [], roles: C, schema: { type: 'array', items: hostPort }, description: 'extra agent gRPC addresses to health-check before any node has enrolled' },
   { env: 'SLIPWAY_AGENT_LISTEN', type: 'string', default: '127.0.0.1:7443', roles: A, schema: hostPort, description: "agent's gRPC listen address" },
   { env: 'SLIPWAY_AGENT_ADVERTISE_ADDRESS', type: 'string', default: '', roles: A, schema: { anyOf: [{ const: '' }, hostPort] }, description: 'host:port the control plane dials (default: the listen address; 0.0.0.0 becomes the first public IPv4)' },

@@ -15,3 +15,4 @@ export * from './resources/workspaces';
 export * from './resources/domains';
 export * from './resources/metrics';
 export * from './resources/databases';
+export * from './resources/backups';

@@ -68,3 +68,9 @@ type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Res
 export type Metrics = From<typeof S.Metrics>;
 export type MetricsRange = (typeof S.METRICS_RANGES)[number];
 export type MetricSeriesName = keyof Metrics['series'];
+
+// Database backups (issue 13)
+export type Backup = From<typeof S.Backup>;
+export type BackupPage = From<typeof S.BackupPage>;
+export type RestoreBackupRequest = From<typeof S.RestoreBackupRequest>;
+export type RestoreResult = From<typeof S.RestoreResult>;

@@ -77,3 +77,8 @@ export * from './databases/cidr';
 export * from './databases/database.ports';
 export * from './databases/database.service';
 export * from './databases/database-converge.service';
+// Database backups (issue 13)
+export * from './backups/backup.ports';
+export * from './backups/schedule';
+export * from './backups/backup.service';
+export * from './backups/backup-jobs.service';

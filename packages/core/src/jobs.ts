@@ -59,6 +59,32 @@ export const DATABASE_ROTATE_JOB = 'database.rotate-password';
 /** Erases a deleted database's container and data, then its row. */
 export const DATABASE_TEARDOWN_JOB = 'database.teardown';
 
+/** Database backups (issue 13): one backup (jobId = the backup id); its row is failed when the job fails for good. */
+export const BACKUP_RUN_JOB = 'backup.run';
+/** A restore of a backup into a new database or the same one (jobId = `restore-<restore id>`). */
+export const BACKUP_RESTORE_JOB = 'backup.restore';
+/** Checks a completed backup restores (jobId = `verify-<backup id>`). */
+export const BACKUP_VERIFY_JOB = 'backup.verify';
+/** Repeatable: creates the night's scheduled backups that are due (each database at its slot of the window). */
+export const BACKUP_SCHEDULE_JOB = 'backup.schedule';
+export const BACKUP_SCHEDULE_EVERY_MS = 5 * 60 * 1000;
+/** Repeatable: removes expired (and deleted) backups' files and rows. */
+export const BACKUP_PRUNE_JOB = 'backup.prune';
+export const BACKUP_PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export type BackupRunPayload = {
+  backupId: string;
+};
+export type BackupRestorePayload = {
+  restoreId: string;
+  backupId: string;
+  /** The database loaded: the same one, or the new one made for the restore. */
+  databaseId: string;
+  target: 'new' | 'same';
+  /** target same: the backup of the state before the restore (made first by this job). */
+  preRestoreBackupId?: string;
+};
+
 /** The payload type of each job. */
 export interface JobPayloads {
   [NOOP_JOB]: OperationPayload;
@@ -79,6 +105,11 @@ export interface JobPayloads {
   [DATABASE_CONVERGE_JOB]: OperationPayload;
   [DATABASE_ROTATE_JOB]: OperationPayload;
   [DATABASE_TEARDOWN_JOB]: OperationPayload;
+  [BACKUP_RUN_JOB]: BackupRunPayload;
+  [BACKUP_RESTORE_JOB]: BackupRestorePayload;
+  [BACKUP_VERIFY_JOB]: BackupRunPayload;
+  [BACKUP_SCHEDULE_JOB]: EmptyPayload;
+  [BACKUP_PRUNE_JOB]: EmptyPayload;
 }
 export type JobName = keyof JobPayloads;
 

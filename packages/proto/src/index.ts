@@ -27,3 +27,6 @@ export { DomainsPool, type DomainsClient } from './domains.client';
 export type { DomainsHandlers } from './generated/slipway/agent/v1/Domains';
 export { MetricsPool, type MetricsClient } from './metrics.client';
 export type { MetricsHandlers } from './generated/slipway/agent/v1/Metrics';
+export { loadBackupsProto } from './load';
+export type { BackupsHandlers } from './generated/slipway/agent/v1/Backups';
+export { BackupsPool, type BackupsClient } from './backups.client';

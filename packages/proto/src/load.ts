@@ -6,6 +6,7 @@ import type { ProtoGrpcType as BuildsProto } from './generated/build';
 import type { ProtoGrpcType as DomainsProto } from './generated/domains';
 import type { ProtoGrpcType as FilesProto } from './generated/files';
 import type { ProtoGrpcType as DatabasesProto } from './generated/databases';
+import type { ProtoGrpcType as BackupsProto } from './generated/backups';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 import type { ProtoGrpcType as MetricsProto } from './generated/metrics';
 
@@ -46,3 +47,6 @@ export const loadDomainsProto = protoLoaderOf<DomainsProto>('slipway/agent/v1/do
 export const loadMetricsProto = protoLoaderOf<MetricsProto>('slipway/agent/v1/metrics.proto');
 /** `slipway.agent.v1.Databases` (databases.proto): managed databases on the server, a service of its own. */
 export const loadDatabasesProto = protoLoaderOf<DatabasesProto>('slipway/agent/v1/databases.proto');
+
+/** `slipway.agent.v1.Backups` (backups.proto): database backups on the server (issue 13), a service of its own. */
+export const loadBackupsProto = protoLoaderOf<BackupsProto>('slipway/agent/v1/backups.proto');

@@ -1,4 +1,8 @@
 import {
+  BACKUP_PRUNE_EVERY_MS,
+  BACKUP_SCHEDULE_EVERY_MS,
+  type BackupRestorePayload,
+  type BackupRunPayload,
   PLAN_SUSPEND_EXPIRED_EVERY_MS,
   DEPLOYMENT_PRUNE_LOGS_EVERY_MS,
   DOMAINS_SWEEP_EVERY_MS,
@@ -69,6 +73,25 @@ const domainCheckPayload: JSONSchemaType<DomainCheckPayload> = {
   required: ['domainId'],
   additionalProperties: false,
 };
+// Database backups (issue 13).
+const backupRunPayload: JSONSchemaType<BackupRunPayload> = {
+  type: 'object',
+  properties: { backupId: { type: 'string', pattern: UUID } },
+  required: ['backupId'],
+  additionalProperties: false,
+};
+const backupRestorePayload: JSONSchemaType<BackupRestorePayload> = {
+  type: 'object',
+  properties: {
+    restoreId: { type: 'string', pattern: UUID },
+    backupId: { type: 'string', pattern: UUID },
+    databaseId: { type: 'string', pattern: UUID },
+    target: { type: 'string', enum: ['new', 'same'] as const },
+    preRestoreBackupId: { type: 'string', pattern: UUID, nullable: true },
+  },
+  required: ['restoreId', 'backupId', 'databaseId', 'target'],
+  additionalProperties: false,
+};
 
 // Jobs that own an Operation row: `{ operationId }` alone, the rest is read from the row.
 const operationJob = (queue: QueueName, attempts: number, delay: number): JobDefinition<OperationPayload> => ({
@@ -110,6 +133,13 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'database.converge': operationJob('agent', 5, 1_000),
   'database.rotate-password': operationJob('agent', 4, 1_000),
   'database.teardown': operationJob('agent', 8, 2_000),
+  // Database backups (issue 13): the backup's own row records the outcome (the processor fails it on the last try);
+  // only transient failures (agent unreachable) are tried again.
+  'backup.run': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
+  'backup.restore': { queue: 'agent', payloadSchema: backupRestorePayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
+  'backup.verify': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
+  'backup.schedule': repeatable({ every: BACKUP_SCHEDULE_EVERY_MS }),
+  'backup.prune': repeatable({ every: BACKUP_PRUNE_EVERY_MS }),
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

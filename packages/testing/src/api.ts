@@ -49,6 +49,8 @@ export interface TestApiOptions {
   github?: GithubAppSettings;
   /** The agents' Databases service (issue 12; default none: creating a database answers 503 node_unavailable). */
   databases?: ServiceDeps['databases'];
+  /** The agents' Backups service (issue 13): backup downloads and deletions. */
+  backups?: ServiceDeps['backups'];
   /** Where the databases' CA lives (default none: GET /v1/database-ca.pem answers 503). */
   dataDir?: string;
 }

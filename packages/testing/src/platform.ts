@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import type { AgentOptions, BuildSettings, MetricsSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
-import { LABELS } from '@slipway/core';
+import { LABELS, type BackupSettings, type Clock } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
@@ -64,6 +64,8 @@ export async function startTestPlatform(
     metrics?: Partial<MetricsSettings>;
     /** Managed databases' images (default: the local stand-ins of deploy/images, and the official `mongo`). */
     databaseImages?: Partial<Record<'postgres' | 'mysql' | 'redis' | 'mongodb', string>>;
+    /** Database backups (issue 13): the clock and settings of the backup jobs (tests drive the nightly schedule). */
+    backups?: { clock?: Clock; settings?: BackupSettings };
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -88,6 +90,7 @@ export async function startTestPlatform(
   const worker = await startWorkerRuntime(config, logger, {
     schedule: false,
     apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000, ...(options.maxLogBytes ? { maxLogBytes: options.maxLogBytes } : {}) },
+    backups: options.backups,
   });
   const sql = createSqlPool(database.url);
   const redis = createRedisConnection(TEST_SERVICES.redisUrl);

@@ -259,6 +259,33 @@ export class DockerRuntime {
     }
   }
 
+  /**
+   * An exec whose bytes the caller streams itself (exec-stream.ts: dumps to a file, loads from one): the raw
+   * multiplexed duplex Docker hijacks for it and a way to read its exit code once its output ended.
+   */
+  async openExec(containerId: string, o: { cmd: string[]; env?: Record<string, string>; user?: string; stdin: boolean }): Promise<{ stream: NodeJS.ReadWriteStream & Readable; exitCode(): Promise<number> }> {
+    const exec = await this.docker.getContainer(containerId).exec({
+      Cmd: o.cmd,
+      Env: Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      User: o.user,
+      AttachStdin: o.stdin,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+    });
+    const stream = (await exec.start({ hijack: true, stdin: o.stdin })) as unknown as NodeJS.ReadWriteStream & Readable;
+    return {
+      stream,
+      exitCode: async () => {
+        for (let i = 0; ; i++) {
+          const info = await exec.inspect();
+          if (!info.Running || i >= 200) return info.Running ? -1 : (info.ExitCode ?? -1);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      },
+    };
+  }
+
   /** The last `n` lines of a container's output (stdout and stderr together); none when it cannot be read. */
   async lastLines(containerId: string, n: number): Promise<string[]> {
     try {

@@ -6,10 +6,10 @@
 // every body against the document as well.
 //
 // Replay a failure with the seed it prints: SLIPWAY_PROPERTY_SEED=<seed> (SLIPWAY_PROPERTY_RUNS: runs per operation).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { openApiDocument, OPERATIONS, pathParameters, type OperationId, type OperationSpec } from '@slipway/contracts';
-import { AgentPool, BuildsPool, DatabasesPool, FilesPool } from '@slipway/proto';
+import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, FilesPool } from '@slipway/proto';
 import { databaseAgentOf } from '@slipway/worker';
 import { TEST_DATABASE_IMAGES } from '@slipway/testing/databases';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
@@ -230,6 +230,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
       files: new FilesPool(agents),
       builds: new BuildsPool(agents),
       databases: databaseAgentOf(new DatabasesPool(agents)),
+      backups: new BackupsPool(agents),
       dataDir: caDir,
       github: await githubAppOf(gh),
     });
@@ -275,6 +276,27 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     // A database (its jobs are recorded, never run: it stays provisioning).
     const database = await owner.post(`/v1/workspaces/${ws.id}/databases`, { name: 'cache', engine: 'redis', memoryMb: 64 });
     for (const r of [image, upload, deployment, token, database]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
+    // A completed backup of it (issue 13), recorded as the backup jobs would (its file is not on the server).
+    const backup = await api.db.databaseBackup.create({
+      data: {
+        id: randomUUID(),
+        workspaceId: ws.id,
+        databaseId: database.body.id,
+        nodeId: api.node.id,
+        sourceName: 'cache',
+        engine: 'redis',
+        version: database.body.version,
+        cpuMillis: database.body.cpuMillis,
+        memoryMb: 64,
+        diskMb: database.body.diskMb,
+        kind: 'manual',
+        status: 'completed',
+        sizeBytes: 100n,
+        sha256: 'a'.repeat(64),
+        path: `backups/${database.body.id}/x.rdb`,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
     return {
       owner,
       ids: {
@@ -283,6 +305,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
         deploymentId: [deployment.body.id],
         tokenId: [token.body.id],
         databaseId: [database.body.id],
+        backupId: [backup.id],
         userId: [me.user.id],
         installationId: [String(installation.id)],
       },

@@ -1,5 +1,6 @@
-import type { DatabaseConvergeService, DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { BackupJobService, DatabaseConvergeService, DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
+import { backupProcessors } from './backups.processors';
 import { nodeHealthProcessor } from './node-health.processor';
 import { operationProcessor } from './operation.processor';
 import { planSuspendProcessor } from './plan-suspend.processor';
@@ -28,6 +29,8 @@ export interface WorkerServices {
   metrics: MetricsCollectService;
   /** Databases (issue 12): their operation handlers run through `runner`; exposed for tests and benchmarks. */
   databases: DatabaseConvergeService;
+  /** Database backups (issue 13): the `backup.*` jobs. */
+  backups: BackupJobService;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -51,6 +54,7 @@ export function buildProcessors(s: WorkerServices): Processors {
     'database.converge': operation,
     'database.rotate-password': operation,
     'database.teardown': operation,
+    ...backupProcessors(s.backups),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgAppLocks } from './app-locks';
+import { PrismaBackupJobStore } from './backup.store';
 import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaDomainJobStore } from './domain-job.store';
@@ -22,8 +23,9 @@ export function createJobStores(db: Db) {
     domains: new PrismaDomainJobStore(db),
     github: new PrismaGithubJobStore(db),
     databases: new PrismaDatabaseJobStore(db),
+    backups: new PrismaBackupJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgAppLocks, PrismaAppJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore };
+export { PgAppLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore };

@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
+import { PrismaBackupRepository } from './backups.repository';
 import { PrismaDatabaseRepository } from './databases.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
 import { PrismaDomainRepository } from './domains.repository';
@@ -39,11 +40,13 @@ export function createRepositories(db: Db, sql: SqlPool) {
     githubInstallations: new PrismaGithubInstallationRepository(db),
     githubDeliveries: new PrismaGithubDeliveryRepository(db),
     databases: new PrismaDatabaseRepository(db),
+    backups: new PrismaBackupRepository(db),
   };
 }
 
 export {
   PrismaAppRepository,
+  PrismaBackupRepository,
   PrismaDatabaseRepository,
   PrismaDeploymentRepository,
   PrismaEnvRepository,

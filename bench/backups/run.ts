@@ -1,0 +1,153 @@
+// Database backup benchmark (issue 13): a PostgreSQL database with about 1 GB of rows, backed up and restored through
+// the agent's Backups service (gRPC, mutual TLS) by a real agent in its own process; the agent's resident memory is
+// sampled every 10 ms meanwhile. The baseline is the engine's own tool alone: `docker exec … pg_dump` into /dev/null.
+//   npx tsx bench/backups/run.ts [--gb 1]
+// Self-contained: a CA and the agent's data folder in temporary folders, removed at the end with the container.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { enrollOffline, openTestCa } from '@slipway/testing/agent';
+import Docker from 'dockerode';
+import { AgentPool, BackupsPool, DatabasesPool } from '../../packages/proto/src';
+import { verdict } from '../lib/verdict';
+
+const { values } = parseArgs({ options: { gb: { type: 'string', default: '1' } } });
+const GB = Number(values.gb);
+const MB = 1_000_000;
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+async function measured<T>(pid: number, work: () => Promise<T>) {
+  const before = rssMb(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 10);
+  const t0 = performance.now();
+  try {
+    const result = await work();
+    return { result, seconds: (performance.now() - t0) / 1000, growth: peak - before };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function sh(cmd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(cmd, args, { maxBuffer: 64 * MB, timeout: 3_600_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${args.slice(0, 4).join(' ')}: ${stderr || err.message}`)) : resolve(stdout))),
+  );
+}
+
+async function until(what: string, probe: () => Promise<boolean>) {
+  for (let i = 0; i < 600; i++) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up`);
+}
+
+async function main() {
+  const root = path.resolve(__dirname, '../..');
+  const docker = new Docker();
+  const { ca, dir: caDir } = await openTestCa();
+  const agentDir = await mkdtemp(path.join(os.tmpdir(), 'slipway-bench-backups-'));
+  await enrollOffline(ca, agentDir, 'bench-backups');
+  const port = await freePort();
+  const platformId = `bench-backups-${randomBytes(3).toString('hex')}`;
+  const agent: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', path.join(root, 'apps/agent/src/main.ts'), 'run'], {
+    cwd: root,
+    env: { ...process.env, SLIPWAY_LOG_LEVEL: 'warn', SLIPWAY_AGENT_DATA_DIR: agentDir, SLIPWAY_AGENT_NODE_NAME: 'bench-backups', SLIPWAY_AGENT_LISTEN: `127.0.0.1:${port}`, SLIPWAY_PLATFORM_ID: platformId },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const pool = new AgentPool(ca.client);
+  const target = { name: 'bench-backups', grpcAddress: `127.0.0.1:${port}` };
+  const dbs = new DatabasesPool(pool);
+  const backups = new BackupsPool(pool);
+  let failed = 0;
+  try {
+    await until('the agent', () => pool.health(target).then(() => true));
+    const password = randomBytes(24).toString('base64url');
+    const databaseId = randomUUID();
+    const creds = { engine: 'postgres' as const, username: 'app', databaseName: 'appdb', password };
+    const status = await dbs.ensureDatabase(target, {
+      operationId: randomUUID(),
+      databaseId,
+      workspaceId: randomUUID(),
+      slug: 'bench-pg',
+      engine: 'postgres',
+      version: '15',
+      cpuMillis: 2000,
+      memoryMb: 1024,
+      username: 'app',
+      databaseName: 'appdb',
+      password,
+    });
+    const container = status.containerId;
+    const psql = (sql: string) => sh('docker', ['exec', container, 'psql', '-U', 'app', '-d', 'appdb', '-X', '-tAq', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
+    // Rows of ~250 bytes (an id, a timestamp and three md5-derived text columns): about 4 million per GB.
+    const rows = Math.round(GB * 4_000_000);
+    const t0 = performance.now();
+    await psql('CREATE TABLE events (id bigint PRIMARY KEY, at timestamptz, a text, b text, c text)');
+    for (let from = 1; from <= rows; from += 1_000_000) {
+      const to = Math.min(rows, from + 999_999);
+      await psql(
+        `INSERT INTO events SELECT g, now() - (g || ' seconds')::interval, md5(g::text) || md5((g*7)::text), md5((g*3)::text) || repeat(md5((g*5)::text), 2), md5((g*11)::text) || md5((g*13)::text) FROM generate_series(${from}, ${to}) g`,
+      );
+    }
+    const dbBytes = Number((await psql("SELECT pg_database_size('appdb')")).trim());
+    console.log(`backup benchmark: PostgreSQL 15, ${rows.toLocaleString('en')} rows, database ${(dbBytes / MB).toFixed(0)} MB (filled in ${((performance.now() - t0) / 1000).toFixed(0)} s), on ${os.availableParallelism()} cores`);
+
+    // Baseline: the tool alone, its output thrown away inside the container.
+    const base = await measured(agent.pid!, () => sh('docker', ['exec', '-e', `PGPASSWORD=${password}`, container, 'sh', '-c', 'pg_dump -U app -d appdb --format=custom --compress=0 --no-owner --no-acl > /dev/null']));
+
+    const backupId = randomUUID();
+    const backup = await measured(agent.pid!, () => backups.createBackup(target, { databaseId, backupId, ...creds }));
+    const fileMb = backup.result.sizeBytes / MB;
+    const verify = await measured(agent.pid!, () => backups.verifyBackup(target, { databaseId, backupId, ...creds }));
+    if (!verify.result.ok) failed++;
+
+    // Restore into a second database of the same engine (the "new" path).
+    const restoredId = randomUUID();
+    await dbs.ensureDatabase(target, { operationId: randomUUID(), databaseId: restoredId, workspaceId: randomUUID(), slug: 'bench-pg-restored', engine: 'postgres', version: '15', cpuMillis: 2000, memoryMb: 1024, username: 'app', databaseName: 'appdb', password });
+    const restore = await measured(agent.pid!, () => backups.restoreBackup(target, { databaseId: restoredId, sourceDatabaseId: databaseId, backupId, sha256: backup.result.sha256, ...creds }));
+    const restoredContainer = (await dbs.listDatabases(target)).find((d) => d.databaseId === restoredId)!.containerId;
+    const count = Number((await sh('docker', ['exec', restoredContainer, 'psql', '-U', 'app', '-d', 'appdb', '-X', '-tAc', 'SELECT count(*) FROM events'])).trim());
+    if (count !== rows) failed++;
+
+    const dumpRate = dbBytes / MB / backup.seconds;
+    const baseRate = dbBytes / MB / base.seconds;
+    console.log(`  baseline  docker exec pg_dump -Fc -Z0 > /dev/null ${base.seconds.toFixed(1).padStart(6)} s   ${baseRate.toFixed(0).padStart(4)} MB/s of database`);
+    console.log(
+      `  backup    agent → backups/<id>/ (SHA-256, fsync) ${backup.seconds.toFixed(1).padStart(6)} s   ${dumpRate.toFixed(0).padStart(4)} MB/s of database, file ${fileMb.toFixed(0)} MB (${(fileMb / backup.seconds).toFixed(0)} MB/s written)   agent RSS +${backup.growth.toFixed(1)} MB`,
+    );
+    console.log(`  verify    checksum + pg_restore -f /dev/null   ${verify.seconds.toFixed(1).padStart(6)} s   ${verify.result.ok ? 'ok' : `FAILED: ${verify.result.message}`}   agent RSS +${verify.growth.toFixed(1)} MB`);
+    console.log(`  restore   into a new database (pg_restore)      ${restore.seconds.toFixed(1).padStart(6)} s   ${(dbBytes / MB / restore.seconds).toFixed(0).padStart(4)} MB/s of database, ${count.toLocaleString('en')} rows back   agent RSS +${restore.growth.toFixed(1)} MB`);
+    const growth = Math.max(backup.growth, restore.growth, verify.growth);
+    console.log(`targets: dump ≥ 50 MB/s (${dumpRate.toFixed(0)}): ${verdict(dumpRate >= 50, failed)}; agent RSS growth ≤ 64 MB (${growth.toFixed(1)}): ${verdict(growth <= 64, failed)}`);
+    if (failed) process.exitCode = 1;
+  } finally {
+    agent.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const c of await docker.listContainers({ all: true, filters: { label: [`slipway.platform=${platformId}`] } })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+    for (const n of await docker.listNetworks({ filters: { label: [`slipway.platform=${platformId}`] } })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
+    pool.close();
+    await rm(agentDir, { recursive: true, force: true });
+    await rm(caDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,302 @@
+import type { BackupRestorePayload } from '../jobs';
+import type { AppLocks } from '../apps/app-locks';
+import type { SecretBox } from '../auth/secret-box';
+import type { DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
+import { AppError } from '../errors';
+import { uuidv7 } from '../ids';
+import { BACKUP_RUN_JOB, BACKUP_VERIFY_JOB } from '../jobs';
+import type { Logger } from '../logging';
+import { isTransient, type Attempt } from '../operations/operation-runner';
+import type { AgentTarget } from '../ports/agents';
+import type { Clock } from '../ports/clock';
+import type { JobQueue } from '../ports/jobs';
+import { DEFAULT_BACKUP_SETTINGS, type BackupAgent, type BackupJobStore, type BackupRecord, type BackupSettings } from './backup.ports';
+import { expiryOf, latestSlot } from './schedule';
+
+export interface BackupJobDeps {
+  backups: BackupJobStore;
+  databases: DatabaseJobStore;
+  agents: BackupAgent;
+  secrets: SecretBox;
+  /** The databases' per-id locks (the converge, rotate and teardown jobs and the reconciler's repairs hold them too). */
+  locks: AppLocks;
+  jobs: JobQueue;
+  clock: Clock;
+  logger: Logger;
+  settings?: BackupSettings;
+  /** How long a restore into a new database waits for it to run (default 10 minutes). */
+  newDatabaseWaitMs?: number;
+}
+
+/** What a scheduler pass did. */
+export interface ScheduleReport {
+  due: number;
+  queued: string[];
+  skipped: { databaseId: string; reason: string }[];
+}
+
+/**
+ * Database backups, job side (issue 13): `backup.run` (a dump through the agent, under the database's lock, then a
+ * verification queued), `backup.verify`, `backup.restore` (into the same database after its pre_restore backup, or
+ * into a new one once it runs), `backup.schedule` (the night's due backups) and `backup.prune` (expired files and
+ * rows). A transient failure (agent unreachable) is tried again; anything else, or the last try, ends the backup
+ * `failed` with the reason: a backup never fails silently.
+ */
+export class BackupJobService {
+  private readonly settings: BackupSettings;
+
+  constructor(private readonly deps: BackupJobDeps) {
+    this.settings = deps.settings ?? DEFAULT_BACKUP_SETTINGS;
+  }
+
+  // ------------------------------------------------------------------------------------------------ backup.run
+
+  async run(backupId: string, attempt: Attempt): Promise<unknown> {
+    const b = await this.deps.backups.get(backupId);
+    if (!b || b.deletedAt) return { skipped: 'no such backup' };
+    if (b.status === 'completed' || b.status === 'failed') return { skipped: `already ${b.status}` };
+    return this.deps.locks.withApp(b.databaseId, async () => {
+      const outcome = await this.dump(b, attempt, ['running']);
+      return outcome.ok ? { completed: true, sizeBytes: outcome.sizeBytes } : { failed: outcome.error };
+    });
+  }
+
+  /** Makes the backup `b` (the caller holds the database's lock); the row ends completed or failed. */
+  private async dump(b: BackupRecord, attempt: Attempt, allowed: readonly string[]): Promise<{ ok: true; sizeBytes: number } | { ok: false; error: string }> {
+    const now = this.deps.clock();
+    if (b.status === 'pending' && !(await this.deps.backups.claim(b.id, now))) {
+      const again = await this.deps.backups.get(b.id);
+      if (again?.status === 'completed') return { ok: true, sizeBytes: again.sizeBytes ?? 0 };
+      if (again?.status !== 'running') return { ok: false, error: again?.error ?? 'the backup was not pending' };
+    }
+    const fail = async (error: string) => {
+      await this.deps.backups.fail(b.id, error, this.deps.clock());
+      this.deps.logger.warn({ backupId: b.id, databaseId: b.databaseId, kind: b.kind, error }, 'database backup failed');
+      return { ok: false as const, error };
+    };
+    const db = await this.deps.databases.getById(b.databaseId);
+    if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return fail('The database was deleted before its backup ran');
+    if (!allowed.includes(db.status)) return fail(`The database was ${db.status} when its backup ran: start it (or wait for its current work) and back it up again`);
+    const target = await this.target(b.nodeId ?? db.nodeId);
+    if (!target) return fail("The database's server is gone");
+    try {
+      const file = await this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db) });
+      await this.deps.backups.complete(b.id, file, this.deps.clock());
+      this.deps.logger.info({ backupId: b.id, databaseId: b.databaseId, kind: b.kind, sizeBytes: file.sizeBytes }, 'database backed up');
+      await this.deps.jobs.enqueue(BACKUP_VERIFY_JOB, { backupId: b.id }, { jobId: `verify-${b.id}` }).catch((err: unknown) => {
+        this.deps.logger.warn({ backupId: b.id, err: (err as Error).message }, 'verification not queued');
+      });
+      return { ok: true, sizeBytes: file.sizeBytes };
+    } catch (e) {
+      const reason = reasonOf(e);
+      if (isTransient(e) && !attempt.final) {
+        await this.deps.backups.release(b.id, `try ${attempt.number} failed: ${reason}`);
+        throw e;
+      }
+      return fail(reason);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ backup.verify
+
+  /** Proves a completed backup restorable (see the agent's VerifyBackup) and records the result. */
+  async verify(backupId: string): Promise<unknown> {
+    const b = await this.deps.backups.get(backupId);
+    if (!b || b.deletedAt || b.status !== 'completed') return { skipped: 'not a completed backup' };
+    const db = await this.deps.databases.getById(b.databaseId);
+    const target = await this.target(b.nodeId);
+    if (!target) {
+      await this.deps.backups.setVerification(b.id, { status: 'failed', message: 'The server holding the backup is gone' }, this.deps.clock());
+      return { ok: false };
+    }
+    const creds = db ? this.credentials(db) : { engine: b.engine, username: '', databaseName: '', password: '' };
+    const r = await this.deps.agents.verifyBackup(target, { databaseId: b.databaseId, backupId: b.id, ...creds }).catch((e: unknown) => {
+      if (isTransient(e)) throw e;
+      return { ok: false, method: 'agent', message: reasonOf(e) };
+    });
+    await this.deps.backups.setVerification(b.id, { status: r.ok ? 'passed' : 'failed', message: `${r.method}: ${r.message}` }, this.deps.clock());
+    if (!r.ok) this.deps.logger.error({ backupId: b.id, databaseId: b.databaseId, message: r.message }, 'backup verification failed');
+    return r;
+  }
+
+  // ------------------------------------------------------------------------------------------------ backup.restore
+
+  async restore(p: BackupRestorePayload, attempt: Attempt): Promise<unknown> {
+    const b = await this.deps.backups.get(p.backupId);
+    if (!b || b.status !== 'completed' || !b.sha256) {
+      const message = `The backup ${p.backupId} is gone or not completed: nothing was restored`;
+      await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring'], p.target === 'same' ? 'running' : 'failed', message);
+      return { failed: message };
+    }
+    return p.target === 'same' ? this.restoreSame(b, p, attempt) : this.restoreNew(b, p, attempt);
+  }
+
+  private restoreSame(b: BackupRecord, p: BackupRestorePayload, attempt: Attempt): Promise<unknown> {
+    return this.deps.locks.withApp(p.databaseId, async () => {
+      const pre = p.preRestoreBackupId ? await this.deps.backups.get(p.preRestoreBackupId) : null;
+      if (!pre) return this.unchanged(p, b, 'its pre-restore backup is missing');
+      if (pre.status !== 'completed') {
+        // The current state saved first; if that fails, the restore stops and nothing changes.
+        const saved = await this.dump(pre, attempt, ['restoring', 'running']);
+        if (!saved.ok) return this.unchanged(p, b, `the pre-restore backup ${pre.id} failed: ${saved.error}`);
+      }
+      // Restoring again, whatever a repair of the reconciler wrote before this job took the lock.
+      const message = `restoring backup ${b.id}; the data from before is in backup ${pre.id}`;
+      if (!(await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring', 'running'], 'restoring', message))) {
+        const now = await this.deps.databases.getById(p.databaseId);
+        return { skipped: `the database is ${now?.status ?? 'gone'}` };
+      }
+      const db = await this.deps.databases.getById(p.databaseId);
+      if (!db || db.deletedAt) return { skipped: 'the database is gone' };
+      try {
+        await this.load(b, db);
+      } catch (e) {
+        if (isTransient(e) && !attempt.final) throw e;
+        const message = `The restore of backup ${b.id} failed midway: ${reasonOf(e)}. The data from before the restore is in backup ${pre.id}: restore it (target "same") to go back.`;
+        await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring'], 'failed', message);
+        this.deps.logger.error({ backupId: b.id, databaseId: p.databaseId, preRestoreBackupId: pre.id, err: reasonOf(e) }, 'restore failed');
+        return { failed: message };
+      }
+      await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring'], 'running', null);
+      this.deps.logger.info({ backupId: b.id, databaseId: p.databaseId, preRestoreBackupId: pre.id }, 'backup restored into the same database');
+      return { restored: true, preRestoreBackupId: pre.id };
+    });
+  }
+
+  private async unchanged(p: BackupRestorePayload, b: BackupRecord, why: string): Promise<unknown> {
+    const message = `The restore of backup ${b.id} did not start: ${why}. Nothing was changed.`;
+    await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring'], 'running', message);
+    return { failed: message };
+  }
+
+  private async restoreNew(b: BackupRecord, p: BackupRestorePayload, attempt: Attempt): Promise<unknown> {
+    // The new database is created by its converge job: wait until it runs.
+    const deadline = this.deps.clock().getTime() + (this.deps.newDatabaseWaitMs ?? 600_000);
+    let db = await this.deps.databases.getById(p.databaseId);
+    while (db && db.status !== 'running' && db.status !== 'restoring') {
+      if (['failed', 'deleting', 'stopped'].includes(db.status) || db.deletedAt) return { skipped: `the new database is ${db.status}: nothing to restore into` };
+      if (this.deps.clock().getTime() > deadline) throw new AppError('service_unavailable', 'The new database did not start in time; the restore will be tried again');
+      await new Promise((r) => setTimeout(r, 500));
+      db = await this.deps.databases.getById(p.databaseId);
+    }
+    if (!db) return { skipped: 'the new database is gone' };
+    if (db.nodeId && b.nodeId && db.nodeId !== b.nodeId) {
+      const message = `The backup ${b.id} is on another server than this database: it cannot be loaded here`;
+      await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'failed', message);
+      return { failed: message };
+    }
+    return this.deps.locks.withApp(db.id, async () => {
+      if (!(await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'restoring', `loading backup ${b.id}`))) return { skipped: 'the new database is no longer running' };
+      try {
+        await this.load(b, db);
+      } catch (e) {
+        if (isTransient(e) && !attempt.final) throw e;
+        const message = `Loading backup ${b.id} failed: ${reasonOf(e)}. Delete this database and restore the backup again.`;
+        await this.deps.backups.setDatabaseStatus(db.id, ['restoring'], 'failed', message);
+        return { failed: message };
+      }
+      await this.deps.backups.setDatabaseStatus(db.id, ['restoring'], 'running', null);
+      this.deps.logger.info({ backupId: b.id, databaseId: db.id }, 'backup restored into a new database');
+      return { restored: true, databaseId: db.id };
+    });
+  }
+
+  private async load(b: BackupRecord, db: DatabaseRecord): Promise<void> {
+    const target = await this.target(b.nodeId ?? db.nodeId);
+    if (!target) throw new AppError('invalid_state', 'The server holding the backup is gone');
+    await this.deps.agents.restoreBackup(target, { databaseId: db.id, sourceDatabaseId: b.databaseId, backupId: b.id, sha256: b.sha256 ?? '', ...this.credentials(db) });
+  }
+
+  // ------------------------------------------------------------------------------------------------ backup.schedule
+
+  /**
+   * One pass of the nightly schedule: each database whose slot of the latest night has passed and that has no
+   * scheduled backup for that night gets one (queued), or — stopped or failed at that time — a `failed` row that says
+   * it was skipped and why. Databases busy with other work are looked at again on the next pass.
+   */
+  async schedule(): Promise<ScheduleReport> {
+    const now = this.deps.clock();
+    const sources = await this.deps.backups.schedulable();
+    const slots = sources.map((s) => ({ s, slot: latestSlot(now, s.id, this.settings) }));
+    const done = await this.deps.backups.scheduledNights([...new Set(slots.map((x) => x.slot.night))]);
+    const report: ScheduleReport = { due: 0, queued: [], skipped: [] };
+    for (const { s, slot } of slots) {
+      if (done.has(`${s.id}|${slot.night}`)) continue;
+      const skip = s.status === 'stopped' || s.status === 'failed' || s.desiredState === 'stopped';
+      if (!skip && s.status !== 'running') continue;
+      report.due++;
+      const reason = skip
+        ? `Skipped: the database was ${s.status === 'failed' ? 'failed' : 'stopped'} when its nightly backup was due (${slot.at.toISOString()}); a ${s.status === 'failed' ? 'failed' : 'stopped'} database is not dumped. Start it to have it backed up.`
+        : null;
+      const created = await this.deps.backups.create({
+        id: uuidv7(now.getTime()),
+        workspaceId: s.workspaceId,
+        databaseId: s.id,
+        nodeId: s.nodeId,
+        sourceName: s.name,
+        engine: s.engine,
+        version: s.version,
+        cpuMillis: s.cpuMillis,
+        memoryMb: s.memoryMb,
+        diskMb: s.diskMb,
+        kind: 'scheduled',
+        night: slot.night,
+        expiresAt: expiryOf('scheduled', now, this.settings),
+        createdAt: now,
+        ...(reason ? { status: 'failed' as const, error: reason } : {}),
+      });
+      if (created === 'exists') continue;
+      if (reason) {
+        report.skipped.push({ databaseId: s.id, reason });
+        continue;
+      }
+      await this.deps.jobs.enqueue(BACKUP_RUN_JOB, { backupId: created.id }, { jobId: created.id });
+      report.queued.push(created.id);
+    }
+    if (report.due) this.deps.logger.info({ queued: report.queued.length, skipped: report.skipped.length }, 'nightly backups scheduled');
+    return report;
+  }
+
+  // ------------------------------------------------------------------------------------------------ backup.prune
+
+  /** Expired and deleted backups: the file removed on its server, then the row (a server that does not answer: later). */
+  async prune(limit = 500): Promise<{ removed: number; waiting: number }> {
+    const rows = await this.deps.backups.expired(this.deps.clock(), limit);
+    let removed = 0;
+    let waiting = 0;
+    for (const b of rows) {
+      const target = await this.target(b.nodeId);
+      if (target && b.path !== null) {
+        try {
+          await this.deps.agents.deleteBackup(target, { databaseId: b.databaseId, backupId: b.id });
+        } catch (e) {
+          waiting++;
+          this.deps.logger.warn({ backupId: b.id, err: reasonOf(e) }, 'expired backup not removed yet');
+          continue;
+        }
+      }
+      await this.deps.backups.remove(b.id);
+      removed++;
+    }
+    if (removed) this.deps.logger.info({ removed, waiting }, 'expired backups pruned');
+    return { removed, waiting };
+  }
+
+  // ------------------------------------------------------------------------------------------------ internals
+
+  private credentials(db: DatabaseRecord) {
+    return { engine: db.engine, username: db.username, databaseName: db.databaseName, password: this.deps.secrets.open(db.passwordSealed) };
+  }
+
+  private async target(nodeId: string | null): Promise<AgentTarget | null> {
+    if (!nodeId) return null;
+    const node = await this.deps.backups.node(nodeId);
+    return node ? { name: node.name, grpcAddress: node.grpcAddress } : null;
+  }
+}
+
+/** An error's message as a user reads it. */
+function reasonOf(e: unknown): string {
+  if (e instanceof AppError) return e.message;
+  return (e as Error)?.message ?? String(e);
+}

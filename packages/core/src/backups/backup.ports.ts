@@ -1,0 +1,138 @@
+import type { AgentTarget } from '../ports/agents';
+import type { DatabaseEngine } from '../databases/engines';
+
+export type BackupKind = 'scheduled' | 'manual' | 'pre_restore';
+export type BackupStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+/** A backup row as services see it. */
+export interface BackupRecord {
+  id: string;
+  workspaceId: string;
+  databaseId: string;
+  nodeId: string | null;
+  sourceName: string;
+  engine: DatabaseEngine;
+  version: string;
+  cpuMillis: number;
+  memoryMb: number;
+  diskMb: number;
+  kind: BackupKind;
+  status: BackupStatus;
+  error: string | null;
+  sizeBytes: number | null;
+  sha256: string | null;
+  path: string | null;
+  format: string | null;
+  night: string | null;
+  verifyStatus: 'passed' | 'failed' | null;
+  verifyMessage: string | null;
+  verifiedAt: Date | null;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  expiresAt: Date;
+  deletedAt: Date | null;
+  createdAt: Date;
+}
+
+export type NewBackup = Pick<
+  BackupRecord,
+  'id' | 'workspaceId' | 'databaseId' | 'nodeId' | 'sourceName' | 'engine' | 'version' | 'cpuMillis' | 'memoryMb' | 'diskMb' | 'kind' | 'expiresAt'
+> & { night?: string | null; status?: BackupStatus; error?: string | null; createdAt: Date };
+
+export type BackupScope = { workspaceId: string; databaseId: string };
+
+/** Request side: every method takes the workspace. Deleted backups (deletedAt) are never returned. */
+export interface BackupRepository {
+  /** Newest first; `before` is the (createdAt, id) of the last row of the previous page. */
+  list(scope: BackupScope, page: { before?: { createdAt: Date; id: string }; limit: number }): Promise<BackupRecord[]>;
+  find(scope: BackupScope & { backupId: string }): Promise<BackupRecord | null>;
+  /** The newest manual backup of the database that did not fail (the hourly limit counts it). */
+  lastManual(scope: BackupScope): Promise<BackupRecord | null>;
+  /** A backup of the database pending or running (one at a time). */
+  active(scope: BackupScope): Promise<BackupRecord | null>;
+  create(b: NewBackup): Promise<BackupRecord>;
+  /** Hidden at once; the prune job removes the file and the row. False: no such (live) backup. */
+  markDeleted(scope: BackupScope & { backupId: string }, now: Date): Promise<boolean>;
+  /**
+   * The database's status moved from `running` to `restoring` (with a message) only while it is `running`: false when
+   * it was not (busy or stopped).
+   */
+  beginRestore(scope: BackupScope, message: string): Promise<boolean>;
+}
+
+/** A database as the backup jobs need it (the job side reads the databases' own store for the password). */
+export interface BackupSource {
+  id: string;
+  workspaceId: string;
+  nodeId: string | null;
+  name: string;
+  engine: DatabaseEngine;
+  version: string;
+  cpuMillis: number;
+  memoryMb: number;
+  diskMb: number;
+  status: string;
+  desiredState: string;
+}
+
+/** Job side, keyed by the backup id a job holds (deleted rows included). */
+export interface BackupJobStore {
+  get(backupId: string): Promise<BackupRecord | null>;
+  create(b: NewBackup): Promise<BackupRecord | 'exists'>;
+  /** pending → running (startedAt); false when it was not pending. */
+  claim(backupId: string, now: Date): Promise<boolean>;
+  /** running → pending again (a transient failure: the next try claims it). */
+  release(backupId: string, error: string): Promise<void>;
+  complete(backupId: string, file: { sizeBytes: number; sha256: string; path: string; format: string }, now: Date): Promise<void>;
+  /** pending|running → failed with the reason. */
+  fail(backupId: string, error: string, now: Date): Promise<void>;
+  setVerification(backupId: string, v: { status: 'passed' | 'failed'; message: string }, now: Date): Promise<void>;
+  /** Databases of live workspaces that are not deleted (the scheduler's candidates). */
+  schedulable(): Promise<BackupSource[]>;
+  /** Scheduled backups of these nights already recorded, as `databaseId|night`. */
+  scheduledNights(nights: string[]): Promise<Set<string>>;
+  /** Backups whose retention ended or that were deleted, or whose workspace is deleted (at most `limit`). */
+  expired(now: Date, limit: number): Promise<BackupRecord[]>;
+  remove(backupId: string): Promise<void>;
+  /** The database row's status and message, moved only from one of `from` (restore bookkeeping). */
+  setDatabaseStatus(databaseId: string, from: readonly string[], status: string, message: string | null): Promise<boolean>;
+  /** The node a backup's file is on. */
+  node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+  /** For the operator: failed backups and failed checks, newest first. */
+  failures(limit: number): Promise<BackupRecord[]>;
+}
+
+interface EngineCredentials {
+  engine: string;
+  username: string;
+  databaseName: string;
+  password: string;
+}
+
+/**
+ * The agents' `slipway.agent.v1.Backups` service (proto/slipway/agent/v1/backups.proto); packages/proto's
+ * BackupsPool implements it. An unreachable agent is AppError('node_unavailable'); the agent's refusals keep their
+ * codes (invalid_state with the reason, database_busy, not_found, engine_unavailable).
+ */
+export interface BackupAgent {
+  createBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; backupId: string }): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean }>;
+  verifyBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; backupId: string }): Promise<{ ok: boolean; method: string; message: string }>;
+  restoreBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string }): Promise<{ restoredBytes: number }>;
+  deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }>;
+  readBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ name: string; sizeBytes: number; sha256: string; stream: NodeJS.ReadableStream }>;
+}
+
+/** Retention and schedule settings (config SLIPWAY_BACKUP_*). */
+export interface BackupSettings {
+  /** Window of server-local hours for the nightly backups: [startHour, endHour) (end may be past midnight). */
+  window: { startHour: number; endHour: number };
+  /** IANA time zone of "server-local" (default: the process's). */
+  timeZone: string;
+  retentionDays: Record<BackupKind, number>;
+}
+
+export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {
+  window: { startHour: 1, endHour: 5 },
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  retentionDays: { scheduled: 7, manual: 30, pre_restore: 7 },
+};

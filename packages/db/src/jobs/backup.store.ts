@@ -1,0 +1,100 @@
+import type { BackupJobStore, BackupRecord, BackupSource, DatabaseEngine, NewBackup } from '@slipway/core';
+import type { Db } from '../client';
+import { newBackupData, toBackupRecord } from '../repositories/backup-rows';
+import { isUniqueViolation } from '../repositories/errors';
+
+/** Database backups, job side (issue 13): keyed by the backup id a job holds; deleted rows included. */
+export class PrismaBackupJobStore implements BackupJobStore {
+  constructor(private readonly db: Db) {}
+
+  async get(backupId: string): Promise<BackupRecord | null> {
+    const b = await this.db.databaseBackup.findUnique({ where: { id: backupId } });
+    return b ? toBackupRecord(b) : null;
+  }
+
+  async create(b: NewBackup): Promise<BackupRecord | 'exists'> {
+    try {
+      return toBackupRecord(await this.db.databaseBackup.create({ data: newBackupData(b) }));
+    } catch (e) {
+      if (isUniqueViolation(e)) return 'exists';
+      throw e;
+    }
+  }
+
+  async claim(backupId: string, now: Date): Promise<boolean> {
+    const { count } = await this.db.databaseBackup.updateMany({ where: { id: backupId, status: 'pending' }, data: { status: 'running', startedAt: now, error: null } });
+    return count > 0;
+  }
+
+  async release(backupId: string, error: string): Promise<void> {
+    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: 'running' }, data: { status: 'pending', error } });
+  }
+
+  async complete(backupId: string, file: { sizeBytes: number; sha256: string; path: string; format: string }, now: Date): Promise<void> {
+    await this.db.databaseBackup.updateMany({
+      where: { id: backupId, status: { in: ['pending', 'running'] } },
+      data: { status: 'completed', sizeBytes: BigInt(file.sizeBytes), sha256: file.sha256, path: file.path, format: file.format, completedAt: now, error: null },
+    });
+  }
+
+  async fail(backupId: string, error: string, now: Date): Promise<void> {
+    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: ['pending', 'running'] } }, data: { status: 'failed', error, completedAt: now } });
+  }
+
+  async setVerification(backupId: string, v: { status: 'passed' | 'failed'; message: string }, now: Date): Promise<void> {
+    await this.db.databaseBackup.updateMany({ where: { id: backupId }, data: { verifyStatus: v.status, verifyMessage: v.message.slice(0, 2000), verifiedAt: now } });
+  }
+
+  async schedulable(): Promise<BackupSource[]> {
+    const rows = await this.db.database.findMany({
+      where: { deletedAt: null, status: { not: 'deleting' }, workspace: { deletedAt: null } },
+      select: { id: true, workspaceId: true, nodeId: true, name: true, engine: true, version: true, cpuMillis: true, memoryMb: true, diskMb: true, status: true, desiredState: true },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map((r) => ({ ...r, engine: r.engine as DatabaseEngine }));
+  }
+
+  async scheduledNights(nights: string[]): Promise<Set<string>> {
+    if (!nights.length) return new Set();
+    const rows = await this.db.databaseBackup.findMany({ where: { kind: 'scheduled', night: { in: nights } }, select: { databaseId: true, night: true } });
+    return new Set(rows.map((r) => `${r.databaseId}|${r.night}`));
+  }
+
+  async expired(now: Date, limit: number): Promise<BackupRecord[]> {
+    const deletedWorkspaces = (await this.db.workspace.findMany({ where: { deletedAt: { not: null } }, select: { id: true } })).map((w) => w.id);
+    const rows = await this.db.databaseBackup.findMany({
+      where: {
+        status: { notIn: ['pending', 'running'] },
+        OR: [{ expiresAt: { lte: now } }, { deletedAt: { not: null } }, ...(deletedWorkspaces.length ? [{ workspaceId: { in: deletedWorkspaces } }] : [])],
+      },
+      orderBy: { expiresAt: 'asc' },
+      take: limit,
+    });
+    return rows.map(toBackupRecord);
+  }
+
+  async remove(backupId: string): Promise<void> {
+    await this.db.databaseBackup.deleteMany({ where: { id: backupId } });
+  }
+
+  async setDatabaseStatus(databaseId: string, from: readonly string[], status: string, message: string | null): Promise<boolean> {
+    const { count } = await this.db.database.updateMany({
+      where: { id: databaseId, deletedAt: null, status: { in: [...from] } },
+      data: { status, statusMessage: message, ...(status === 'running' ? { runningSince: new Date() } : {}) },
+    });
+    return count > 0;
+  }
+
+  async node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null> {
+    return this.db.node.findUnique({ where: { id: nodeId }, select: { id: true, name: true, grpcAddress: true } });
+  }
+
+  async failures(limit: number): Promise<BackupRecord[]> {
+    const rows = await this.db.databaseBackup.findMany({
+      where: { deletedAt: null, OR: [{ status: 'failed' }, { verifyStatus: 'failed' }] },
+      orderBy: { createdAt: 'desc' },
+      take: limit,
+    });
+    return rows.map(toBackupRecord);
+  }
+}

@@ -1,0 +1,64 @@
+import type { BackupRecord, BackupRepository, BackupScope, NewBackup } from '@slipway/core';
+import type { Db } from '../client';
+import { newBackupData, toBackupRecord } from './backup-rows';
+
+/** Database backups, request side (issue 13): every method is scoped by the workspace; deleted backups are hidden. */
+export class PrismaBackupRepository implements BackupRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(scope: BackupScope, page: { before?: { createdAt: Date; id: string }; limit: number }): Promise<BackupRecord[]> {
+    const before = page.before;
+    const rows = await this.db.databaseBackup.findMany({
+      where: {
+        workspaceId: scope.workspaceId,
+        databaseId: scope.databaseId,
+        deletedAt: null,
+        ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: page.limit,
+    });
+    return rows.map(toBackupRecord);
+  }
+
+  async find(scope: BackupScope & { backupId: string }): Promise<BackupRecord | null> {
+    const b = await this.db.databaseBackup.findFirst({ where: { id: scope.backupId, workspaceId: scope.workspaceId, databaseId: scope.databaseId, deletedAt: null } });
+    return b ? toBackupRecord(b) : null;
+  }
+
+  async lastManual(scope: BackupScope): Promise<BackupRecord | null> {
+    const b = await this.db.databaseBackup.findFirst({
+      where: { workspaceId: scope.workspaceId, databaseId: scope.databaseId, kind: 'manual', status: { not: 'failed' } },
+      orderBy: { createdAt: 'desc' },
+    });
+    return b ? toBackupRecord(b) : null;
+  }
+
+  async active(scope: BackupScope): Promise<BackupRecord | null> {
+    const b = await this.db.databaseBackup.findFirst({
+      where: { workspaceId: scope.workspaceId, databaseId: scope.databaseId, status: { in: ['pending', 'running'] }, deletedAt: null },
+      orderBy: { createdAt: 'desc' },
+    });
+    return b ? toBackupRecord(b) : null;
+  }
+
+  async create(b: NewBackup): Promise<BackupRecord> {
+    return toBackupRecord(await this.db.databaseBackup.create({ data: newBackupData(b) }));
+  }
+
+  async markDeleted(scope: BackupScope & { backupId: string }, now: Date): Promise<boolean> {
+    const { count } = await this.db.databaseBackup.updateMany({
+      where: { id: scope.backupId, workspaceId: scope.workspaceId, databaseId: scope.databaseId, deletedAt: null },
+      data: { deletedAt: now },
+    });
+    return count > 0;
+  }
+
+  async beginRestore(scope: BackupScope, message: string): Promise<boolean> {
+    const { count } = await this.db.database.updateMany({
+      where: { id: scope.databaseId, workspaceId: scope.workspaceId, deletedAt: null, status: 'running', desiredState: 'running' },
+      data: { status: 'restoring', statusMessage: message },
+    });
+    return count > 0;
+  }
+}

@@ -1,0 +1,106 @@
+import { Readable } from 'node:stream';
+import type * as grpc from '@grpc/grpc-js';
+import { AppError, type AgentTarget } from '@slipway/core';
+import type { AgentPool } from './client';
+import { fromServiceError } from './errors';
+import type { BackupFile__Output } from './generated/slipway/agent/v1/BackupFile';
+import type { BackupsClient } from './generated/slipway/agent/v1/Backups';
+import type { DeleteBackupResponse__Output } from './generated/slipway/agent/v1/DeleteBackupResponse';
+import type { ReadBackupChunk__Output } from './generated/slipway/agent/v1/ReadBackupChunk';
+import type { RestoreBackupResponse__Output } from './generated/slipway/agent/v1/RestoreBackupResponse';
+import type { VerifyBackupResponse__Output } from './generated/slipway/agent/v1/VerifyBackupResponse';
+import { loadBackupsProto } from './load';
+
+export type { BackupsClient };
+
+/** A dump or a load of a big database takes long: the job's own timeout is the real bound. */
+const LONG_DEADLINE_MS = 6 * 3600_000;
+const SHORT_DEADLINE_MS = 60_000;
+
+interface Credentials {
+  engine: string;
+  username: string;
+  databaseName: string;
+  password: string;
+}
+
+/**
+ * The `slipway.agent.v1.Backups` service of each server (backups.proto), over the pool's connection to it; implements
+ * the BackupAgent port of @slipway/core. Agent refusals keep their codes (invalid_state, database_busy, not_found…);
+ * an agent that cannot be reached is `node_unavailable` (transient).
+ */
+export class BackupsPool {
+  constructor(private readonly agents: AgentPool) {}
+
+  client(target: AgentTarget): BackupsClient {
+    const { Backups } = loadBackupsProto().slipway.agent.v1;
+    return this.agents.connection(target).service('backups', (address, credentials, options) => new Backups(address, credentials, options));
+  }
+
+  async createBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string }): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean }> {
+    const r = await unary<BackupFile__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).createBackup(input, o, cb));
+    return { path: r.path, sizeBytes: Number(r.sizeBytes), sha256: r.sha256, format: r.format, replayed: r.replayed };
+  }
+
+  async verifyBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string; load?: boolean }): Promise<{ ok: boolean; method: string; message: string }> {
+    return unary<VerifyBackupResponse__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).verifyBackup(input, o, cb));
+  }
+
+  async restoreBackup(target: AgentTarget, input: Credentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string }): Promise<{ restoredBytes: number }> {
+    const r = await unary<RestoreBackupResponse__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).restoreBackup(input, o, cb));
+    return { restoredBytes: Number(r.restoredBytes) };
+  }
+
+  async deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }> {
+    return unary<DeleteBackupResponse__Output>(target, SHORT_DEADLINE_MS, (cb, o) => this.client(target).deleteBackup(input, o, cb));
+  }
+
+  /** The file's bytes as a stream, after its header (size, checksum) arrived; a stream cut short fails. */
+  async readBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ name: string; sizeBytes: number; sha256: string; stream: Readable }> {
+    const call = this.client(target).readBackup(input);
+    const messages = call[Symbol.asyncIterator]() as AsyncIterator<ReadBackupChunk__Output>;
+    const fail = (e: unknown) => (e instanceof AppError ? e : fromServiceError(e as grpc.ServiceError, label(target)));
+    let first: IteratorResult<ReadBackupChunk__Output>;
+    try {
+      first = await messages.next();
+    } catch (e) {
+      throw fail(e);
+    }
+    if (first.done || first.value.part !== 'info' || !first.value.info) {
+      call.cancel();
+      throw new AppError('node_unavailable', `The agent at ${label(target)} sent no backup header`);
+    }
+    const size = Number(first.value.info.sizeBytes);
+    async function* bytes() {
+      let sent = 0;
+      try {
+        for (let next = await messages.next(); !next.done; next = await messages.next()) {
+          const data = next.value.data;
+          if (next.value.part !== 'data' || !data) continue;
+          sent += data.length;
+          yield data;
+        }
+      } catch (e) {
+        throw fail(e);
+      } finally {
+        if (sent !== size) call.cancel();
+      }
+      if (sent !== size) throw new AppError('internal', 'The backup file was cut short while it was read');
+    }
+    return { name: first.value.info.name, sizeBytes: size, sha256: first.value.info.sha256, stream: Readable.from(bytes(), { objectMode: false }) };
+  }
+}
+
+const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
+
+function unary<T>(target: AgentTarget, deadlineMs: number, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    start(
+      (err, res) => {
+        if (err) reject(fromServiceError(err, label(target)));
+        else resolve(res as T);
+      },
+      { deadline: Date.now() + deadlineMs },
+    );
+  });
+}

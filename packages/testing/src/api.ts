@@ -51,6 +51,8 @@ export interface TestApiOptions {
   databases?: ServiceDeps['databases'];
   /** The agents' Backups service (issue 13): backup downloads and deletions. */
   backups?: ServiceDeps['backups'];
+  /** The agents' Domains service (issue 14; default none: verifying a domain answers 503 node_unavailable). */
+  domains?: ServiceDeps['domains'];
   /** Where the databases' CA lives (default none: GET /v1/database-ca.pem answers 503). */
   dataDir?: string;
 }

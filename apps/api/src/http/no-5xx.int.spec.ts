@@ -9,7 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { openApiDocument, OPERATIONS, pathParameters, type OperationId, type OperationSpec } from '@slipway/contracts';
-import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, FilesPool } from '@slipway/proto';
+import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, DomainsPool, FilesPool } from '@slipway/proto';
 import { databaseAgentOf } from '@slipway/worker';
 import { TEST_DATABASE_IMAGES } from '@slipway/testing/databases';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
@@ -218,7 +218,8 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
   beforeAll(async () => {
     const { ca, dir } = await openTestCa();
     caDir = dir;
-    agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, databaseImages: TEST_DATABASE_IMAGES });
+    // Its DNS checks ask a resolver that refuses at once (a domain check answers "not verified" quickly).
+    agent = await startTestAgent(ca, { nodeName: `node-${randomBytes(3).toString('hex')}`, databaseImages: TEST_DATABASE_IMAGES, domains: { resolvers: ['127.0.0.1:1'] } });
     agents = new AgentPool(ca.client);
     gh = await startGithubDouble();
     repo = await GitRepo.create();
@@ -231,6 +232,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
       builds: new BuildsPool(agents),
       databases: databaseAgentOf(new DatabasesPool(agents)),
       backups: new BackupsPool(agents),
+      domains: new DomainsPool(agents),
       dataDir: caDir,
       github: await githubAppOf(gh),
     });
@@ -273,6 +275,9 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     const state = (await owner.get(`/v1/workspaces/${ws.id}/github/install-url`)).body.state as string;
     const linked = await owner.get(`/v1/github/setup?installation_id=${installation.id}&state=${encodeURIComponent(state)}`);
     if (linked.status !== 200) throw new Error(`fixture: ${linked.status} ${linked.text}`);
+    // A custom domain of the image app (issue 14; its check job is recorded, never run: it stays pending).
+    const domain = await owner.post(`/v1/workspaces/${ws.id}/apps/${image.body.id}/domains`, { hostname: `shop-${randomBytes(4).toString('hex')}.example.com` });
+    if (domain.status !== 201) throw new Error(`fixture: ${domain.status} ${domain.text}`);
     // A database (its jobs are recorded, never run: it stays provisioning).
     const database = await owner.post(`/v1/workspaces/${ws.id}/databases`, { name: 'cache', engine: 'redis', memoryMb: 64 });
     for (const r of [image, upload, deployment, token, database]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
@@ -308,6 +313,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
         backupId: [backup.id],
         userId: [me.user.id],
         installationId: [String(installation.id)],
+        domainId: [domain.body.id],
       },
     };
   }

@@ -10,6 +10,7 @@ import type { ReadBackupChunk__Output } from './generated/slipway/agent/v1/ReadB
 import type { RestoreBackupResponse__Output } from './generated/slipway/agent/v1/RestoreBackupResponse';
 import type { VerifyBackupResponse__Output } from './generated/slipway/agent/v1/VerifyBackupResponse';
 import { loadBackupsProto } from './load';
+import { label, unary } from './unary';
 
 export type { BackupsClient };
 
@@ -38,21 +39,21 @@ export class BackupsPool {
   }
 
   async createBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string }): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean }> {
-    const r = await unary<BackupFile__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).createBackup(input, o, cb));
+    const r = await unary<BackupFile__Output>(target, (cb, o) => this.client(target).createBackup(input, o, cb), LONG_DEADLINE_MS);
     return { path: r.path, sizeBytes: Number(r.sizeBytes), sha256: r.sha256, format: r.format, replayed: r.replayed };
   }
 
   async verifyBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string; load?: boolean }): Promise<{ ok: boolean; method: string; message: string }> {
-    return unary<VerifyBackupResponse__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).verifyBackup(input, o, cb));
+    return unary<VerifyBackupResponse__Output>(target, (cb, o) => this.client(target).verifyBackup(input, o, cb), LONG_DEADLINE_MS);
   }
 
   async restoreBackup(target: AgentTarget, input: Credentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string }): Promise<{ restoredBytes: number }> {
-    const r = await unary<RestoreBackupResponse__Output>(target, LONG_DEADLINE_MS, (cb, o) => this.client(target).restoreBackup(input, o, cb));
+    const r = await unary<RestoreBackupResponse__Output>(target, (cb, o) => this.client(target).restoreBackup(input, o, cb), LONG_DEADLINE_MS);
     return { restoredBytes: Number(r.restoredBytes) };
   }
 
   async deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }> {
-    return unary<DeleteBackupResponse__Output>(target, SHORT_DEADLINE_MS, (cb, o) => this.client(target).deleteBackup(input, o, cb));
+    return unary<DeleteBackupResponse__Output>(target, (cb, o) => this.client(target).deleteBackup(input, o, cb), SHORT_DEADLINE_MS);
   }
 
   /** The file's bytes as a stream, after its header (size, checksum) arrived; a stream cut short fails. */
@@ -89,18 +90,4 @@ export class BackupsPool {
     }
     return { name: first.value.info.name, sizeBytes: size, sha256: first.value.info.sha256, stream: Readable.from(bytes(), { objectMode: false }) };
   }
-}
-
-const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
-
-function unary<T>(target: AgentTarget, deadlineMs: number, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    start(
-      (err, res) => {
-        if (err) reject(fromServiceError(err, label(target)));
-        else resolve(res as T);
-      },
-      { deadline: Date.now() + deadlineMs },
-    );
-  });
 }

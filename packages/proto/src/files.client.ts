@@ -9,10 +9,9 @@ import type { ReadFileChunk__Output } from './generated/slipway/agent/v1/ReadFil
 import type { WriteFileResponse__Output } from './generated/slipway/agent/v1/WriteFileResponse';
 import { loadFilesProto } from './load';
 import { streamUpload } from './stream-upload';
+import { label, unary } from './unary';
 
 export type { FilesClient };
-
-const UNARY_DEADLINE_MS = 30_000;
 
 /**
  * The `slipway.agent.v1.Files` service of each server, over the channel of the pool's connection to it (one
@@ -94,19 +93,4 @@ export class FilesPool implements FilesGateway {
   close(): void {
     // The clients ride on the agent pool's connections, which close them.
   }
-}
-
-const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
-
-/** One unary call to a server's agent: its error as an AppError (fromServiceError), a deadline (default 30 s). */
-export function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void, deadlineMs = UNARY_DEADLINE_MS): Promise<T> {
-  return new Promise((resolve, reject) => {
-    start(
-      (err, res) => {
-        if (err) reject(fromServiceError(err, label(target)));
-        else resolve(res as T);
-      },
-      { deadline: Date.now() + deadlineMs },
-    );
-  });
 }

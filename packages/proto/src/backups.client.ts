@@ -1,16 +1,14 @@
 import { Readable } from 'node:stream';
-import type * as grpc from '@grpc/grpc-js';
-import { AppError, type AgentTarget } from '@slipway/core';
+import type { AgentTarget } from '@slipway/core';
 import type { AgentPool } from './client';
-import { fromServiceError } from './errors';
 import type { BackupFile__Output } from './generated/slipway/agent/v1/BackupFile';
 import type { BackupsClient } from './generated/slipway/agent/v1/Backups';
 import type { DeleteBackupResponse__Output } from './generated/slipway/agent/v1/DeleteBackupResponse';
-import type { ReadBackupChunk__Output } from './generated/slipway/agent/v1/ReadBackupChunk';
 import type { RestoreBackupResponse__Output } from './generated/slipway/agent/v1/RestoreBackupResponse';
 import type { VerifyBackupResponse__Output } from './generated/slipway/agent/v1/VerifyBackupResponse';
 import { loadBackupsProto } from './load';
-import { label, unary } from './unary';
+import { streamDownload } from './stream-download';
+import { unary } from './unary';
 
 export type { BackupsClient };
 
@@ -58,36 +56,10 @@ export class BackupsPool {
 
   /** The file's bytes as a stream, after its header (size, checksum) arrived; a stream cut short fails. */
   async readBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ name: string; sizeBytes: number; sha256: string; stream: Readable }> {
-    const call = this.client(target).readBackup(input);
-    const messages = call[Symbol.asyncIterator]() as AsyncIterator<ReadBackupChunk__Output>;
-    const fail = (e: unknown) => (e instanceof AppError ? e : fromServiceError(e as grpc.ServiceError, label(target)));
-    let first: IteratorResult<ReadBackupChunk__Output>;
-    try {
-      first = await messages.next();
-    } catch (e) {
-      throw fail(e);
-    }
-    if (first.done || first.value.part !== 'info' || !first.value.info) {
-      call.cancel();
-      throw new AppError('node_unavailable', `The agent at ${label(target)} sent no backup header`);
-    }
-    const size = Number(first.value.info.sizeBytes);
-    async function* bytes() {
-      let sent = 0;
-      try {
-        for (let next = await messages.next(); !next.done; next = await messages.next()) {
-          const data = next.value.data;
-          if (next.value.part !== 'data' || !data) continue;
-          sent += data.length;
-          yield data;
-        }
-      } catch (e) {
-        throw fail(e);
-      } finally {
-        if (sent !== size) call.cancel();
-      }
-      if (sent !== size) throw new AppError('internal', 'The backup file was cut short while it was read');
-    }
-    return { name: first.value.info.name, sizeBytes: size, sha256: first.value.info.sha256, stream: Readable.from(bytes(), { objectMode: false }) };
+    const { info, size, stream } = await streamDownload(this.client(target).readBackup(input), target, (i) => Number(i.sizeBytes), {
+      header: 'backup',
+      short: 'The backup file was cut short while it was read',
+    });
+    return { name: info.name, sizeBytes: size, sha256: info.sha256, stream };
   }
 }

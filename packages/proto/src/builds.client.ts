@@ -7,6 +7,7 @@ import type { BuildsClient } from './generated/slipway/agent/v1/Builds';
 import type { UploadZipResult__Output } from './generated/slipway/agent/v1/UploadZipResult';
 import { loadBuildsProto } from './load';
 import { streamUpload } from './stream-upload';
+import { label } from './unary';
 
 export type { BuildsClient };
 
@@ -86,4 +87,3 @@ export class BuildsPool implements BuildsGateway {
   }
 }
 
-const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);

@@ -1,7 +1,5 @@
-import type * as grpc from '@grpc/grpc-js';
 import type { AgentTarget } from '@slipway/core';
 import type { AgentPool } from './client';
-import { fromServiceError } from './errors';
 import type { DatabaseEnginesResponse__Output } from './generated/slipway/agent/v1/DatabaseEnginesResponse';
 import type { DatabasesClient } from './generated/slipway/agent/v1/Databases';
 
@@ -12,6 +10,7 @@ import type { GetDatabaseCaResponse__Output } from './generated/slipway/agent/v1
 import type { ListDatabasesResponse__Output } from './generated/slipway/agent/v1/ListDatabasesResponse';
 import type { RemoveDatabaseResponse__Output } from './generated/slipway/agent/v1/RemoveDatabaseResponse';
 import { loadDatabasesProto } from './load';
+import { unary } from './unary';
 
 /** How long a command may take: a first start initialises the engine (MySQL: tens of seconds), readiness up to 120 s. */
 const COMMAND_DEADLINE_MS = 180_000;
@@ -104,40 +103,40 @@ export class DatabasesPool {
   }
 
   async ensureDatabase(target: AgentTarget, input: EnsureDatabaseInput): Promise<DatabaseStatusResult> {
-    return status(await unary<DatabaseStatus__Output>(target, COMMAND_DEADLINE_MS, (cb, o) => this.client(target).ensureDatabase(request(input), o, cb)));
+    return status(await unary<DatabaseStatus__Output>(target, (cb, o) => this.client(target).ensureDatabase(request(input), o, cb), COMMAND_DEADLINE_MS));
   }
 
   async startDatabase(target: AgentTarget, input: EnsureDatabaseInput): Promise<DatabaseStatusResult> {
-    return status(await unary<DatabaseStatus__Output>(target, COMMAND_DEADLINE_MS, (cb, o) => this.client(target).startDatabase(request({ ...input, stopped: false }), o, cb)));
+    return status(await unary<DatabaseStatus__Output>(target, (cb, o) => this.client(target).startDatabase(request({ ...input, stopped: false }), o, cb), COMMAND_DEADLINE_MS));
   }
 
   async stopDatabase(target: AgentTarget, input: { operationId: string; databaseId: string }): Promise<DatabaseStatusResult> {
-    return status(await unary<DatabaseStatus__Output>(target, COMMAND_DEADLINE_MS, (cb, o) => this.client(target).stopDatabase(input, o, cb)));
+    return status(await unary<DatabaseStatus__Output>(target, (cb, o) => this.client(target).stopDatabase(input, o, cb), COMMAND_DEADLINE_MS));
   }
 
   async removeDatabase(target: AgentTarget, input: { operationId: string; databaseId: string }): Promise<{ containerRemoved: boolean; dataRemoved: boolean; replayed: boolean }> {
-    return unary<RemoveDatabaseResponse__Output>(target, COMMAND_DEADLINE_MS, (cb, o) => this.client(target).removeDatabase(input, o, cb));
+    return unary<RemoveDatabaseResponse__Output>(target, (cb, o) => this.client(target).removeDatabase(input, o, cb), COMMAND_DEADLINE_MS);
   }
 
   async rotateDatabasePassword(target: AgentTarget, input: { operationId: string; databaseId: string; currentPassword: string; newPassword: string }): Promise<DatabaseStatusResult> {
-    return status(await unary<DatabaseStatus__Output>(target, COMMAND_DEADLINE_MS, (cb, o) => this.client(target).rotateDatabasePassword(input, o, cb)));
+    return status(await unary<DatabaseStatus__Output>(target, (cb, o) => this.client(target).rotateDatabasePassword(input, o, cb), COMMAND_DEADLINE_MS));
   }
 
   async setDatabasePublicAccess(target: AgentTarget, input: { operationId: string; databaseId: string; public: DatabasePublicSpec }): Promise<DatabaseStatusResult> {
-    return status(await unary<DatabaseStatus__Output>(target, QUERY_DEADLINE_MS, (cb, o) => this.client(target).setDatabasePublicAccess(input, o, cb)));
+    return status(await unary<DatabaseStatus__Output>(target, (cb, o) => this.client(target).setDatabasePublicAccess(input, o, cb), QUERY_DEADLINE_MS));
   }
 
   async listDatabases(target: AgentTarget, workspaceId = ''): Promise<DatabaseOnNodeResult[]> {
-    const res = await unary<ListDatabasesResponse__Output>(target, QUERY_DEADLINE_MS, (cb, o) => this.client(target).listDatabases({ workspaceId }, o, cb));
+    const res = await unary<ListDatabasesResponse__Output>(target, (cb, o) => this.client(target).listDatabases({ workspaceId }, o, cb), QUERY_DEADLINE_MS);
     return res.databases.map((d) => ({ ...d, state: d.state as DatabaseOnNodeResult['state'] }));
   }
 
   async databaseEngines(target: AgentTarget): Promise<DatabaseEngineImageResult[]> {
-    return (await unary<DatabaseEnginesResponse__Output>(target, QUERY_DEADLINE_MS, (cb, o) => this.client(target).databaseEngines({}, o, cb))).engines;
+    return (await unary<DatabaseEnginesResponse__Output>(target, (cb, o) => this.client(target).databaseEngines({}, o, cb), QUERY_DEADLINE_MS)).engines;
   }
 
   async databaseCa(target: AgentTarget): Promise<string> {
-    return (await unary<GetDatabaseCaResponse__Output>(target, QUERY_DEADLINE_MS, (cb, o) => this.client(target).getDatabaseCa({}, o, cb))).caPem;
+    return (await unary<GetDatabaseCaResponse__Output>(target, (cb, o) => this.client(target).getDatabaseCa({}, o, cb), QUERY_DEADLINE_MS)).caPem;
   }
 }
 
@@ -147,18 +146,4 @@ function request(i: EnsureDatabaseInput): EnsureDatabaseRequest {
 
 function status(s: DatabaseStatus__Output): DatabaseStatusResult {
   return { ...s, state: s.state as DatabaseState };
-}
-
-const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
-
-function unary<T>(target: AgentTarget, deadlineMs: number, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    start(
-      (err, res) => {
-        if (err) reject(fromServiceError(err, label(target)));
-        else resolve(res as T);
-      },
-      { deadline: Date.now() + deadlineMs },
-    );
-  });
 }

@@ -1,6 +1,6 @@
 import type { AgentTarget, CertificateState, DnsObservation, DomainsGateway, RoutedDomain } from '@slipway/core';
 import type { AgentPool } from './client';
-import { unary } from './files.client';
+import { unary } from './unary';
 import type { CheckDomainResponse__Output } from './generated/slipway/agent/v1/CheckDomainResponse';
 import type { DomainCertificatesResponse__Output } from './generated/slipway/agent/v1/DomainCertificatesResponse';
 import type { DomainsClient } from './generated/slipway/agent/v1/Domains';

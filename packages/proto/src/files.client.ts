@@ -1,18 +1,14 @@
-import { Readable } from 'node:stream';
-import * as grpc from '@grpc/grpc-js';
-import { AppError, type AgentTarget, type FileDownload, type FileEntry, type FileRef, type FilesGateway, type FolderListing } from '@slipway/core';
+import type { AgentTarget, FileDownload, FileEntry, FileRef, FilesGateway, FolderListing } from '@slipway/core';
 import type { AgentPool } from './client';
-import { fromServiceError } from './errors';
 import type { FilesClient } from './generated/slipway/agent/v1/Files';
 import type { ListFilesResponse__Output } from './generated/slipway/agent/v1/ListFilesResponse';
-import type { ReadFileChunk__Output } from './generated/slipway/agent/v1/ReadFileChunk';
 import type { WriteFileResponse__Output } from './generated/slipway/agent/v1/WriteFileResponse';
 import { loadFilesProto } from './load';
+import { streamDownload } from './stream-download';
 import { streamUpload } from './stream-upload';
+import { label, unary } from './unary';
 
 export type { FilesClient };
-
-const UNARY_DEADLINE_MS = 30_000;
 
 /**
  * The `slipway.agent.v1.Files` service of each server, over the channel of the pool's connection to it (one
@@ -38,39 +34,12 @@ export class FilesPool implements FilesGateway {
   }
 
   async readFile(target: AgentTarget, ref: FileRef): Promise<FileDownload> {
-    const call = this.client(target).readFile(ref);
-    const messages = call[Symbol.asyncIterator]() as AsyncIterator<ReadFileChunk__Output>;
-    const fail = (e: unknown) => (e instanceof AppError ? e : fromServiceError(e as grpc.ServiceError, label(target)));
-    let first: IteratorResult<ReadFileChunk__Output>;
-    try {
-      first = await messages.next();
-    } catch (e) {
-      throw fail(e);
-    }
-    if (first.done || first.value.part !== 'info' || !first.value.info) {
-      call.cancel();
-      throw new AppError('node_unavailable', `The agent at ${label(target)} sent no file header`);
-    }
-    const size = Number(first.value.info.size);
-    async function* bytes() {
-      let sent = 0;
-      try {
-        for (let next = await messages.next(); !next.done; next = await messages.next()) {
-          const data = next.value.data;
-          if (next.value.part !== 'data' || !data) continue;
-          sent += data.length;
-          if (sent > size) throw new AppError('internal', 'The file grew while it was read');
-          yield data;
-        }
-      } catch (e) {
-        throw fail(e);
-      } finally {
-        // A consumer that stops early (the HTTP client went away) ends the transfer on the agent too.
-        if (sent !== size) call.cancel();
-      }
-      if (sent !== size) throw new AppError('internal', 'The file shrank while it was read');
-    }
-    return { name: first.value.info.name, size, stream: Readable.from(bytes(), { objectMode: false }) };
+    const { info, size, stream } = await streamDownload(this.client(target).readFile(ref), target, (i) => Number(i.size), {
+      header: 'file',
+      grew: 'The file grew while it was read',
+      short: 'The file shrank while it was read',
+    });
+    return { name: info.name, size, stream };
   }
 
   writeFile(target: AgentTarget, ref: FileRef, body: AsyncIterable<Uint8Array>): Promise<{ size: number }> {
@@ -94,19 +63,4 @@ export class FilesPool implements FilesGateway {
   close(): void {
     // The clients ride on the agent pool's connections, which close them.
   }
-}
-
-const label = (target: AgentTarget) => (target.name ? `${target.name} (${target.grpcAddress})` : target.grpcAddress);
-
-/** One unary call to a server's agent: its error as an AppError (fromServiceError), a deadline (default 30 s). */
-export function unary<T>(target: AgentTarget, start: (cb: grpc.requestCallback<T>, options: grpc.CallOptions) => void, deadlineMs = UNARY_DEADLINE_MS): Promise<T> {
-  return new Promise((resolve, reject) => {
-    start(
-      (err, res) => {
-        if (err) reject(fromServiceError(err, label(target)));
-        else resolve(res as T);
-      },
-      { deadline: Date.now() + deadlineMs },
-    );
-  });
 }

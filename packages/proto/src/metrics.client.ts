@@ -1,6 +1,6 @@
 import type { AgentTarget, MetricMinutePoint, MetricsGateway, NodeUsageNow } from '@slipway/core';
 import type { AgentPool } from './client';
-import { unary } from './files.client';
+import { unary } from './unary';
 import type { MetricsClient } from './generated/slipway/agent/v1/Metrics';
 import type { NodeUsageResponse__Output } from './generated/slipway/agent/v1/NodeUsageResponse';
 import type { PullMetricsResponse__Output } from './generated/slipway/agent/v1/PullMetricsResponse';

@@ -1,6 +1,6 @@
 // What the agent's two writers of Caddy config (CaddyIngress: app routes; CustomDomains: custom domains) share: one
 // change at a time, a watchdog that reconciles every few seconds, the wanted set saved atomically, admin requests.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Runs work one piece at a time, in call order; a failed piece does not stop the next. */
@@ -37,6 +37,16 @@ export class Watchdog {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+}
+
+/** What saveJson wrote to `file`; undefined when nothing was saved yet (JSON itself has no undefined). */
+export async function loadJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as T;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return undefined;
   }
 }
 

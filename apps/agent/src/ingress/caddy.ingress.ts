@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import type { AppRoute, Logger } from '@slipway/core';
-import { caddyRequest, saveJson, SerialQueue, Watchdog } from './caddy-admin';
+import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 
 const SERVER = 'ingress';
 const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
@@ -43,13 +42,10 @@ export class CaddyIngress {
   ) {}
 
   async load(): Promise<this> {
-    try {
-      const saved = JSON.parse(await readFile(this.file, 'utf8')) as { routes: AppRoute[]; owned: string[] };
-      for (const r of saved.routes) this.wanted.set(r.appId, r);
-      for (const id of saved.owned) this.owned.add(id);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
+    const saved = await loadJson<{ routes: AppRoute[]; owned: string[] }>(this.file);
+    if (saved === undefined) return this;
+    for (const r of saved.routes) this.wanted.set(r.appId, r);
+    for (const id of saved.owned) this.owned.add(id);
     return this;
   }
 

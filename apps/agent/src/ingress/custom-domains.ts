@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import tls from 'node:tls';
 import type { Logger } from '@slipway/core';
-import { caddyRequest, saveJson, SerialQueue, Watchdog } from './caddy-admin';
+import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 import type { CaddyIngress } from './caddy.ingress';
 
 /** A custom domain this server routes (SyncDomains). */
@@ -90,13 +90,10 @@ export class CustomDomains {
   }
 
   async load(): Promise<this> {
-    try {
-      const saved = JSON.parse(await readFile(this.file, 'utf8')) as { domains: CustomDomain[]; owned: string[] };
-      for (const d of saved.domains) this.wanted.set(d.domainId, d);
-      for (const id of saved.owned) this.owned.add(id);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
+    const saved = await loadJson<{ domains: CustomDomain[]; owned: string[] }>(this.file);
+    if (saved === undefined) return this;
+    for (const d of saved.domains) this.wanted.set(d.domainId, d);
+    for (const id of saved.owned) this.owned.add(id);
     return this;
   }
 

@@ -11,7 +11,7 @@ import type { AgentTarget } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
 import { DEFAULT_BACKUP_SETTINGS, type BackupAgent, type BackupJobStore, type BackupRecord, type BackupSettings } from './backup.ports';
-import { expiryOf, latestSlot } from './schedule';
+import { latestSlot, newBackup } from './schedule';
 
 export interface BackupJobDeps {
   backups: BackupJobStore;
@@ -229,20 +229,8 @@ export class BackupJobService {
         ? `Skipped: the database was ${s.status === 'failed' ? 'failed' : 'stopped'} when its nightly backup was due (${slot.at.toISOString()}); a ${s.status === 'failed' ? 'failed' : 'stopped'} database is not dumped. Start it to have it backed up.`
         : null;
       const created = await this.deps.backups.create({
-        id: uuidv7(now.getTime()),
-        workspaceId: s.workspaceId,
-        databaseId: s.id,
-        nodeId: s.nodeId,
-        sourceName: s.name,
-        engine: s.engine,
-        version: s.version,
-        cpuMillis: s.cpuMillis,
-        memoryMb: s.memoryMb,
-        diskMb: s.diskMb,
-        kind: 'scheduled',
+        ...newBackup(uuidv7(now.getTime()), s, 'scheduled', now, this.settings),
         night: slot.night,
-        expiresAt: expiryOf('scheduled', now, this.settings),
-        createdAt: now,
         ...(reason ? { status: 'failed' as const, error: reason } : {}),
       });
       if (created === 'exists') continue;

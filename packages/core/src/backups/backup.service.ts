@@ -10,7 +10,7 @@ import type { NodeRepository } from '../nodes/node.ports';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
 import { DEFAULT_BACKUP_SETTINGS, type BackupAgent, type BackupRecord, type BackupRepository, type BackupSettings } from './backup.ports';
-import { expiryOf } from './schedule';
+import { newBackup } from './schedule';
 
 /** A manual backup at most this often per database (a failed one does not count). */
 export const MANUAL_BACKUP_INTERVAL_MS = 3_600_000;
@@ -80,21 +80,7 @@ export class BackupService {
         retryAfter,
       );
     }
-    const b = await this.deps.backups.create({
-      id: uuidv7(now.getTime()),
-      workspaceId: db.workspaceId,
-      databaseId: db.id,
-      nodeId: db.nodeId,
-      sourceName: db.name,
-      engine: db.engine,
-      version: db.version,
-      cpuMillis: db.cpuMillis,
-      memoryMb: db.memoryMb,
-      diskMb: db.diskMb,
-      kind: 'manual',
-      expiresAt: expiryOf('manual', now, this.settings),
-      createdAt: now,
-    });
+    const b = await this.deps.backups.create(newBackup(uuidv7(now.getTime()), db, 'manual', now, this.settings));
     await this.deps.jobs.enqueue(BACKUP_RUN_JOB, { backupId: b.id }, { jobId: b.id });
     return toBackup(b);
   }
@@ -154,21 +140,7 @@ export class BackupService {
     if (!(await this.deps.backups.beginRestore(scope, `restoring backup ${b.id}; the current data is saved first in backup ${preId}`))) {
       throw new AppError('database_busy', 'The database is busy with other work: restore once that is done');
     }
-    await this.deps.backups.create({
-      id: preId,
-      workspaceId: db.workspaceId,
-      databaseId: db.id,
-      nodeId: db.nodeId,
-      sourceName: db.name,
-      engine: db.engine,
-      version: db.version,
-      cpuMillis: db.cpuMillis,
-      memoryMb: db.memoryMb,
-      diskMb: db.diskMb,
-      kind: 'pre_restore',
-      expiresAt: expiryOf('pre_restore', now, this.settings),
-      createdAt: now,
-    });
+    await this.deps.backups.create(newBackup(preId, db, 'pre_restore', now, this.settings));
     await this.deps.jobs.enqueue(BACKUP_RESTORE_JOB, { restoreId, backupId: b.id, databaseId, target, preRestoreBackupId: preId }, { jobId: `restore-${restoreId}` });
     this.deps.logger.info({ backupId: b.id, databaseId, preRestoreBackupId: preId }, 'restore into the same database queued');
     return { ok: true, databaseId, preRestoreBackupId: preId };

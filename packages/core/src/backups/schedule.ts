@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BackupKind, BackupSettings } from './backup.ports';
+import type { BackupKind, BackupSettings, BackupSource, NewBackup } from './backup.ports';
 
 /**
  * The nightly schedule, pure (the clock is the caller's): each database gets one slot in the window of server-local
@@ -44,6 +44,31 @@ export function latestSlot(now: Date, databaseId: string, s: Pick<BackupSettings
 /** When a backup of this kind made at `at` expires. */
 export function expiryOf(kind: BackupKind, at: Date, s: Pick<BackupSettings, 'retentionDays'>): Date {
   return new Date(at.getTime() + s.retentionDays[kind] * DAY_MS);
+}
+
+/** A new backup's row: what the database was (name, engine, version, size) when it was taken, and when it expires. */
+export function newBackup(
+  id: string,
+  db: Pick<BackupSource, 'id' | 'workspaceId' | 'nodeId' | 'name' | 'engine' | 'version' | 'cpuMillis' | 'memoryMb' | 'diskMb'>,
+  kind: BackupKind,
+  now: Date,
+  s: Pick<BackupSettings, 'retentionDays'>,
+): NewBackup {
+  return {
+    id,
+    workspaceId: db.workspaceId,
+    databaseId: db.id,
+    nodeId: db.nodeId,
+    sourceName: db.name,
+    engine: db.engine,
+    version: db.version,
+    cpuMillis: db.cpuMillis,
+    memoryMb: db.memoryMb,
+    diskMb: db.diskMb,
+    kind,
+    expiresAt: expiryOf(kind, now, s),
+    createdAt: now,
+  };
 }
 
 /** The local calendar date (YYYY-MM-DD) of an instant in a time zone. */

@@ -126,18 +126,10 @@ export interface EngineAvailability {
 }
 
 /** proto EnsureDatabaseRequest. */
-export interface EnsureDatabaseInput {
+export interface EnsureDatabaseInput
+  extends Pick<DatabaseRecord, 'workspaceId' | 'slug' | 'engine' | 'version' | 'cpuMillis' | 'memoryMb' | 'diskMb' | 'username' | 'databaseName'> {
   operationId: string;
-  workspaceId: string;
   databaseId: string;
-  slug: string;
-  engine: DatabaseEngine;
-  version: string;
-  cpuMillis: number;
-  memoryMb: number;
-  diskMb: number;
-  username: string;
-  databaseName: string;
   password: string;
   /** Create/keep the container stopped. */
   stopped: boolean;

@@ -218,6 +218,8 @@ export class AppConvergeService {
         readyTimeoutMs: this.readyTimeoutMs,
         stopGraceMs: this.stopGraceMs,
         pruneImageRefs: [],
+        // The project folder keeps its size (a server that lost it makes it again at the app's, not the default).
+        diskMb: app.diskMb,
       },
       () => undefined,
     );

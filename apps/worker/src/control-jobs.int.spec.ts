@@ -73,7 +73,7 @@ describe('workspace.teardown and plan.suspend-expired (real BullMQ, Redis and Po
       return row?.status === 'succeeded' ? row : null;
     }, 30_000, 'the teardown operation to succeed');
     // Not placed on a server here: nothing to remove there (the server side: apps/api/src/workspaces-on-server.int.spec.ts).
-    expect(op.result).toEqual({ server: null, apps: 0, tokens: 1, memberships: 1, reservations: 1 });
+    expect(op.result).toEqual({ server: null, apps: 0, databases: 0, tokens: 1, memberships: 1, reservations: 1 });
     const where = { workspaceId: w.id };
     expect([await db.apiToken.count({ where }), await db.membership.count({ where }), await db.reservation.count({ where })]).toEqual([0, 0, 0]);
   });

@@ -204,7 +204,10 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect({ routeId, policyId }).toEqual({ routeId: `domains-app-${app.id}`, policyId: expect.stringMatching(/^domains-tls-/) });
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${routeId}`, { method: 'DELETE' });
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${policyId}`, { method: 'DELETE' });
-    await waitFor(async () => (holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www).length ? true : null), 10_000, 'the route to come back');
+    // The two removals are two changes: a watchdog pass between them puts the route back first, the next the policy.
+    const restored = async () =>
+      holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www).length && holding(await caddy('/config/apps/tls/automation/policies'), www).length ? true : null;
+    await waitFor(restored, 10_000, 'the route and its TLS policy to come back');
     expect(holding(await caddy('/config/apps/tls/automation/policies'), www)).toEqual([policyId]);
     await servesOverHttps(www, 'v1\n');
 

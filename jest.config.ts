@@ -4,7 +4,7 @@ import type { Config } from 'jest';
 const transform: Config['transform'] = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }],
 };
-const roots = ['<rootDir>/apps', '<rootDir>/packages'];
+const roots = ['<rootDir>/apps', '<rootDir>/packages', '<rootDir>/testing'];
 
 // Two projects: `unit` needs no services; `integration` talks to real PostgreSQL, Redis, Docker and Caddy.
 const config: Config = {
@@ -24,7 +24,7 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.int.spec.ts'],
-      globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
   ],
 };

@@ -28,6 +28,6 @@ else
   say "migration drift check skipped: no Prisma schema engine here (set PRISMA_SCHEMA_ENGINE_BINARY)"
 fi
 say "unit and integration tests"
-# CI's machine is its own: the fault suite may restart its Docker engine (packages/testing/src/faults).
+# CI's machine is its own: the fault suite may restart its Docker engine (testing/src/faults).
 export SLIPWAY_FAULTS_DOCKER=${SLIPWAY_FAULTS_DOCKER:-1}
 npx jest --ci --runInBand "$@"

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp } from '@slipway/testing';
 import { nodeSample, zipOf } from '@slipway/testing/samples';
 import { startTestPlatform } from '@slipway/testing/platform';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { benchStarters } from './starters';
 
 const arg = (name: string, fallback: number) => {

@@ -13,7 +13,7 @@ import { createWorkspace, signUp } from '@slipway/testing';
 import { run, TEST_DATABASE_IMAGES, until, type TestEngine } from '@slipway/testing/databases';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import type Docker from 'dockerode';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {

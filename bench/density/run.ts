@@ -13,7 +13,7 @@ import { LABELS } from '../../packages/core/src';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import type Docker from 'dockerode';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { createWorkspace, signUp, TEST_SERVICES } from '@slipway/testing';
 import { startTestPlatform } from '@slipway/testing/platform';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {

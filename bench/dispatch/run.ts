@@ -18,7 +18,7 @@ import { dropRedisPrefix, insertNode, testConfig, testEnv } from '@slipway/testi
 import { NOOP_JOB, type Logger } from '../../packages/core/src';
 import { createDb, migrate } from '../../packages/db/src';
 import { AgentPool } from '../../packages/proto/src';
-import { adminQuery, databaseUrl, TEST_SERVICES } from '../../packages/testing/src';
+import { adminQuery, databaseUrl, TEST_SERVICES } from '../../testing/src';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const { values } = parseArgs({ options: { ops: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '2' }, warmup: { type: 'string', default: '50' } } });

@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { createWorkspace, signUp, TEST_SERVICES } from '@slipway/testing';
 import { getVia, startTestAcme } from '@slipway/testing/acme';
 import { startTestPlatform } from '@slipway/testing/platform';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {

@@ -17,7 +17,7 @@ import { enrollOffline, openTestCa } from '@slipway/testing/agent';
 import { dropRedisPrefix, insertNode } from '@slipway/testing/worker';
 import { createDb, migrate } from '../../packages/db/src';
 import { AgentPool } from '../../packages/proto/src';
-import { adminQuery, ApiClient, createWorkspace, databaseUrl, signUp, TEST_SERVICES } from '../../packages/testing/src';
+import { adminQuery, ApiClient, createWorkspace, databaseUrl, signUp, TEST_SERVICES } from '../../testing/src';
 import { verdict } from '../lib/verdict';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, mb: { type: 'string', default: '100' }, lists: { type: 'string', default: '200' } } });

@@ -9,7 +9,7 @@ import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { GitRepo, startGithubDouble } from '@slipway/testing/github';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import { nodeSample, zipOf } from '@slipway/testing/samples';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {

@@ -15,7 +15,7 @@ import { ApiClient, createWorkspace, signUp } from '@slipway/testing';
 import { startTestApi, TEST_PUBLIC_ORIGIN } from '@slipway/testing/api';
 import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE } from '@slipway/testing/agent';
 import Docker from 'dockerode';
-import globalSetup from '../../packages/testing/src/global-setup';
+import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {

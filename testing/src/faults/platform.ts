@@ -13,7 +13,7 @@ import { LoopExt4Storage } from '@slipway/agent';
 import { silentLogger } from '../logger';
 import { freePort, waitUntil } from './private-services';
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '../../..');
 export const ROLES = ['api', 'worker', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 

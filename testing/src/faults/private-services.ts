@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A TCP port nothing listens on right now (the kernel's choice). */

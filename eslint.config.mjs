@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import jest from 'eslint-plugin-jest';
 import tseslint from 'typescript-eslint';
 
 const TESTING_ONLY = { group: ['@slipway/testing', '@slipway/testing/*'], message: 'Only *.spec.ts files and bench/ use @slipway/testing.' };
@@ -37,5 +38,29 @@ export default tseslint.config(
   {
     files: ['packages/*/src/**/*.spec.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_APPS] }] },
+  },
+  {
+    // Tests that cannot pass by doing nothing (issue 35; CONTRIBUTING.md, Tests). Type information (projectService)
+    // for the specs only: no-floating-promises needs it, and the rest of the tree lints faster without.
+    files: ['**/*.spec.ts'],
+    plugins: { jest },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      'jest/no-disabled-tests': 'error',
+      'jest/no-focused-tests': 'error',
+      'jest/no-conditional-in-test': 'error',
+      'jest/no-conditional-expect': 'error',
+      'jest/valid-expect': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A case that cannot run here is skipped through @slipway/testing/skips (`requires(…)`), which puts the reason in
+      // the title and fails instead under CI=true for what CI must have: never a bare `it.skip` / `describe.skip`.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[object.name=/^(it|test|describe)$/][property.name="skip"]',
+          message: 'Skip through requires() of @slipway/testing/skips: the reason goes into the title (CONTRIBUTING.md, Tests).',
+        },
+      ],
+    },
   },
 );

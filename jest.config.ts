@@ -6,8 +6,12 @@ const transform: Config['transform'] = {
 };
 const roots = ['<rootDir>/apps', '<rootDir>/packages', '<rootDir>/testing'];
 
-// Two projects: `unit` needs no services; `integration` talks to real PostgreSQL, Redis, Docker and Caddy.
+// Three projects (CONTRIBUTING.md, Tests): `unit` needs no services; `api` runs the API over real PostgreSQL and Redis
+// with a recording job queue and no agent (`*.api.spec.ts`); `integration` talks to real PostgreSQL, Redis, Docker
+// and Caddy (`*.int.spec.ts`). Browser and fleet suites will get projects of their own.
 const config: Config = {
+  // The default reporter, then how many cases were skipped and why (issue 35).
+  reporters: ['default', '<rootDir>/testing/src/skip-reporter.ts'],
   // Jest reads testTimeout from the top level only (a project's own is ignored): integration tests wait on real
   // builds and rollouts, which take more than the default 5 s on a loaded machine.
   testTimeout: 120_000,
@@ -17,7 +21,14 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.(int|api)\\.spec\\.ts$'],
+    },
+    {
+      displayName: 'api',
+      roots,
+      transform,
+      testMatch: ['**/*.api.spec.ts'],
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
     {
       displayName: 'integration',

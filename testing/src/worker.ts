@@ -55,6 +55,17 @@ export async function waitFor<T>(probe: () => Promise<T | null | undefined | fal
   }
 }
 
+/** Reads every 50 ms until `done` holds of what was read (at most `ms`); the value that satisfied it. */
+export async function waitUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)?.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Deletes every Redis key of a test's prefix (its queues, jobs, schedulers). */
 export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const { default: Redis } = await import('ioredis');

@@ -70,10 +70,11 @@ describe('the OpenAPI document and the routes', () => {
   });
 
   it('names a known permission on every workspace operation, and only there', () => {
-    for (const [id, spec] of Object.entries(OPERATIONS) as [string, OperationSpec][]) {
-      const scoped = spec.path.includes('{workspaceId}');
-      expect({ id, permission: scoped ? isPermission(spec.permission ?? '') : spec.permission === undefined }).toEqual({ id, permission: true });
-    }
+    const entries = Object.entries(OPERATIONS) as [string, OperationSpec][];
+    const scoped = entries.filter(([, spec]) => spec.path.includes('{workspaceId}'));
+    const unscoped = entries.filter(([, spec]) => !spec.path.includes('{workspaceId}'));
+    expect(scoped.map(([id, spec]) => ({ id, known: isPermission(String(spec.permission)) }))).toEqual(scoped.map(([id]) => ({ id, known: true })));
+    expect(unscoped.map(([id, spec]) => ({ id, permission: spec.permission }))).toEqual(unscoped.map(([id]) => ({ id, permission: undefined })));
   });
 
   it('is OpenAPI 3.1 with an operationId, a summary and security on every operation', () => {

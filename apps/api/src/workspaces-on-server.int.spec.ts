@@ -6,7 +6,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS } from '@slipway/core';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/testing/worker';
+import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(240_000);
@@ -125,10 +125,7 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
     const first = await p.db.operation.findFirstOrThrow({ where: { workspaceId: ws.id, kind: 'workspace.teardown' } });
     const again = await p.db.operation.create({ data: { kind: 'workspace.teardown', workspaceId: ws.id, nodeId: first.nodeId, payload: { workspaceId: ws.id } } });
     await p.worker.jobs.enqueue('workspace.teardown', { operationId: again.id }, { jobId: again.id });
-    const done = await waitFor(async () => {
-      const row = await p.db.operation.findUniqueOrThrow({ where: { id: again.id } });
-      return row.status === 'succeeded' || row.status === 'failed' ? row : null;
-    }, 30_000, 'the repeated teardown');
+    const done = await waitUntil(() => p.db.operation.findUniqueOrThrow({ where: { id: again.id } }), (row) => ['succeeded', 'failed'].includes(row.status), 30_000, 'the repeated teardown');
     expect(done).toMatchObject({ status: 'succeeded', result: { server: { containers: 0, images: 0, networks: 0 }, apps: 0, reservations: 0 } });
   });
 
@@ -204,7 +201,7 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
     });
 
     it('deploys an app in each of 32 workspaces, then fails the 33rd clearly', async () => {
-      const taken = (await r.docker.listNetworks()).filter((n) => (n.IPAM?.Config ?? []).some((c) => c.Subnet?.startsWith('198.18.255.'))).length;
+      const taken = (await r.docker.listNetworks()).filter((n) => n.IPAM?.Config?.some((c) => c.Subnet?.startsWith('198.18.255.'))).length;
       const room = 32 - taken;
       const workspaces = await Promise.all(Array.from({ length: room + 1 }, () => createWorkspace(rClient)));
       const apps = await Promise.all(workspaces.map((w) => rUser.app(w.id)));

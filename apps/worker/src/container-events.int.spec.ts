@@ -7,7 +7,7 @@ import { AgentPool } from '@slipway/proto';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Docker from 'dockerode';
 import { ContainerEventSubscriptions } from './container-events';
-import { insertNode, waitFor } from '@slipway/testing/worker';
+import { insertNode, waitFor, waitUntil } from '@slipway/testing/worker';
 
 jest.setTimeout(60_000);
 
@@ -59,11 +59,13 @@ describe('container exit events: the control plane subscribes to every online ag
       expect(seen.find((s) => s.e.containerId === first)).toMatchObject({ node: { name: 'events-node' }, e: { action: 'die', exitCode: 7, labels: { [LABELS.workspace]: workspaceId } } });
 
       await agent.restart();
-      const second = await waitFor(async () => {
+      // A container that exits now, and whether its exit was seen 700 ms later.
+      const exitSeen = async () => {
         const id = await exitWith(9);
         await new Promise((r) => setTimeout(r, 700));
-        return seen.some((s) => s.e.containerId === id) ? id : null;
-      }, 20_000, 'an exit after the restart');
+        return { id, seen: seen.some((s) => s.e.containerId === id) };
+      };
+      const { id: second } = await waitUntil(exitSeen, (x) => x.seen, 20_000, 'an exit after the restart');
       expect(seen.find((s) => s.e.containerId === second)?.e.exitCode).toBe(9);
     } finally {
       subs.stop();

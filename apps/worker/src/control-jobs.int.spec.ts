@@ -6,7 +6,7 @@ import { catalogEntries, PLAN_SUSPEND_EXPIRED_EVERY_MS, WORKSPACE_TEARDOWN_JOB, 
 import { createDb, createRepositories, createSqlPool, type Db, type SqlPool } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
+import { testConfig, testEnv, uniquePrefix, waitFor, waitUntil } from '@slipway/testing/worker';
 
 jest.setTimeout(120_000);
 
@@ -68,10 +68,7 @@ describe('workspace.teardown and plan.suspend-expired (real BullMQ, Redis and Po
 
     // As the reconciler re-queues a stranded row: the operation id alone is enough.
     await runtime.jobs.add('workspace.teardown', { operationId }, { jobId: operationId });
-    const op = await waitFor(async () => {
-      const row = await db.operation.findUnique({ where: { id: operationId } });
-      return row?.status === 'succeeded' ? row : null;
-    }, 30_000, 'the teardown operation to succeed');
+    const op = await waitUntil(() => db.operation.findUniqueOrThrow({ where: { id: operationId } }), (row) => row.status === 'succeeded', 30_000, 'the teardown operation to succeed');
     // Not placed on a server here: nothing to remove there (the server side: apps/api/src/workspaces-on-server.int.spec.ts).
     expect(op.result).toEqual({ server: null, apps: 0, databases: 0, tokens: 1, memberships: 1, reservations: 1 });
     const where = { workspaceId: w.id };

@@ -9,7 +9,7 @@ import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor, waitUntil } from '@slipway/testing/worker';
 
 jest.setTimeout(120_000);
 
@@ -47,7 +47,7 @@ describe('dispatch: row → BullMQ job → worker → agent over mTLS (real Post
 
   it('runs an operation through the real path and records the agent result', async () => {
     const op = await runtime.services.operations.submit(NOOP_JOB, { nodeId, payload: { delayMs: 0 } });
-    const done = await waitFor(async () => ((await operation(op.id)).status === 'succeeded' ? operation(op.id) : null), 15_000, 'success');
+    const done = await waitUntil(() => operation(op.id), (row) => row.status === 'succeeded', 15_000, 'success');
     expect(done).toMatchObject({ attempts: 1, error: null });
     expect(done.result).toMatchObject({ operationId: op.id, replayed: false });
     const job = await runtime.jobs.queue('agent').getJob(op.id);
@@ -60,14 +60,11 @@ describe('dispatch: row → BullMQ job → worker → agent over mTLS (real Post
     await agent.agent.close(100);
     const op = await runtime.services.operations.submit(NOOP_JOB, { nodeId, payload: { delayMs: 0 } });
     // The first try finds no agent: the row goes back to queued with the reason, the job waits for its backoff.
-    const waiting = await waitFor(async () => {
-      const row = await operation(op.id);
-      return row.error?.startsWith('try 1 failed') ? row : null;
-    }, 15_000, 'the first try to fail');
+    const waiting = await waitUntil(() => operation(op.id), (row) => /^try 1 failed/.test(String(row.error)), 15_000, 'the first try to fail');
     expect(waiting.status).toBe('queued');
     await agent.restart();
     expect(agent.agent.port).toBe(port);
-    const done = await waitFor(async () => ((await operation(op.id)).status === 'succeeded' ? operation(op.id) : null), 30_000, 'success');
+    const done = await waitUntil(() => operation(op.id), (row) => row.status === 'succeeded', 30_000, 'success');
     expect(done.error).toBeNull();
     expect(done.attempts).toBeGreaterThanOrEqual(2);
     expect(await agent.agent.journal.read(op.id)).toMatchObject({ state: 'done', starts: 1 });
@@ -88,7 +85,7 @@ describe('dispatch: row → BullMQ job → worker → agent over mTLS (real Post
   it('leaves a permanently failing operation failed with its reason, never running', async () => {
     const row = await db.operation.create({ data: { kind: 'no.such-kind', nodeId, payload: {} } });
     await runtime.jobs.queue('agent').add('agent.noop', { operationId: row.id }, { jobId: row.id, attempts: 5 });
-    const failed = await waitFor(async () => ((await operation(row.id)).status === 'failed' ? operation(row.id) : null), 15_000, 'failure');
+    const failed = await waitUntil(() => operation(row.id), (r) => r.status === 'failed', 15_000, 'failure');
     expect(failed.error).toMatch(/No handler for operation kind no.such-kind/);
     expect(failed.finishedAt).not.toBeNull();
     await waitFor(async () => (await runtime.jobs.queue('agent').getJobState(row.id)) === 'failed', 15_000, 'the job to fail');
@@ -168,10 +165,7 @@ describe('a worker killed mid-job (child processes, SIGKILL)', () => {
       await new Promise((r) => first.once('exit', r));
 
       const second = startWorker();
-      const done = await waitFor(async () => {
-        const row = await db.operation.findUniqueOrThrow({ where: { id: op.id } });
-        return row.status === 'succeeded' ? row : null;
-      }, 60_000, 'the restarted worker to finish the job');
+      const done = await waitUntil(() => db.operation.findUniqueOrThrow({ where: { id: op.id } }), (row) => row.status === 'succeeded', 60_000, 'the restarted worker to finish the job');
       expect(await agent.agent.journal.read(op.id)).toMatchObject({ state: 'done', starts: 1 });
       // The restarted worker's call found the work in the journal (running or done): it was not redone.
       expect(done.result).toMatchObject({ operationId: op.id, replayed: true });

@@ -6,7 +6,7 @@ import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
 import Docker from 'dockerode';
 import { startWorkerRuntime, type WorkerRuntime } from './runtime';
-import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
+import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor, waitUntil } from '@slipway/testing/worker';
 
 jest.setTimeout(120_000);
 
@@ -147,10 +147,7 @@ describe('reconciliation: orphans by label, never on an offline node (real Docke
     const report = await runtime.services.reconcile.run('run-5');
     expect(report.requeued).toContain(row.id);
     expect((await runtime.jobs.queue('agent').getJob(row.id))?.data).toEqual({ operationId: row.id });
-    const done = await waitFor(async () => {
-      const r = await db.operation.findUniqueOrThrow({ where: { id: row.id } });
-      return r.status === 'succeeded' || r.status === 'failed' ? r : null;
-    }, 30_000, 'the recovered operation to finish');
+    const done = await waitUntil(() => db.operation.findUniqueOrThrow({ where: { id: row.id } }), (r) => ['succeeded', 'failed'].includes(r.status), 30_000, 'the recovered operation to finish');
     // The app has no live deployment: nothing to stop on the server, and the row settles as done (not refused as a bad payload).
     expect(done).toMatchObject({ status: 'succeeded', attempts: 1, error: null, result: { skipped: 'no live deployment' } });
   });

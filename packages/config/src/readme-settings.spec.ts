@@ -6,7 +6,7 @@ import { SETTINGS } from './settings';
 describe('README settings table', () => {
   it('lists exactly the settings of settings.ts', () => {
     const readme = readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
-    const table = readme.split('<!-- settings:start -->')[1]?.split('<!-- settings:end -->')[0] ?? '';
+    const table = /<!-- settings:start -->([\s\S]*)<!-- settings:end -->/.exec(readme)![1]!;
     const listed = [...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(listed).toEqual(SETTINGS.map((s) => s.env));
   });

@@ -1,16 +1,18 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TEST_SERVICES } from '@slipway/testing';
+import { requires, schemaEngine } from '@slipway/testing/skips';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, '../../..');
-const engine = process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? path.resolve(repoRoot, '../shared/tools/prisma-schema-engine.mjs');
-// Like deploy/test.sh: the check needs the Prisma schema engine (or its stand-in) to turn schema.prisma into SQL.
-const withEngine = existsSync(engine) ? describe : describe.skip;
+// Like deploy/test.sh: the check needs the Prisma schema engine (or its stand-in) to turn schema.prisma into SQL;
+// CI must have it (under CI=true its absence fails).
+const gate = schemaEngine(path.resolve(repoRoot));
+const engine = gate.path;
+const withEngine = requires(gate).describe;
 
 /** Runs deploy/drift-check.sh against a copy of prisma/ changed by `change`; resolves to its exit code and output. */
 async function driftCheck(change: (dir: string) => Promise<void>): Promise<{ code: number; output: string }> {

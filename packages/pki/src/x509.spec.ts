@@ -1,6 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { createCertificateAuthority, createKeyAndCsr, CsrError, fingerprint, issueKeyAndCert, signCsr } from './x509';
 
+/** Another base64 character than `c`. */
+const flipped = (c: string) => (c === 'A' ? 'B' : 'A');
+
 describe('x509', () => {
   const ca = createCertificateAuthority('Test CA');
   const other = createCertificateAuthority('Other CA');
@@ -38,7 +41,7 @@ describe('x509', () => {
     const body = csrPem.split('\n');
     // Flip one character inside the signed part.
     const line = body[3]!;
-    body[3] = (line[10] === 'A' ? `${line.slice(0, 10)}B` : `${line.slice(0, 10)}A`) + line.slice(11);
+    body[3] = `${line.slice(0, 10)}${flipped(line[10]!)}${line.slice(11)}`;
     expect(() => signCsr(ca, body.join('\n'), { commonName: 'x', usage: 'server' })).toThrow(CsrError);
   });
 });

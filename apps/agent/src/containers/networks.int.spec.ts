@@ -13,6 +13,19 @@ import type { ContainerSpec } from './spec';
 
 jest.setTimeout(120_000);
 
+/** The status of a HEAD on `url`, retried for about 2 s while nothing answers (0: never answered). */
+async function statusOf(url: string): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const status = await fetch(url, { method: 'HEAD' }).then((r) => r.status, () => 0);
+    if (status) return status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return 0;
+}
+
+/** A network with a subnet of the agent's own range (198.51.100.0/24). */
+const inOurRange = (n: Docker.NetworkInspectInfo) => (n.IPAM?.Config ?? []).some((cfg) => cfg.Subnet?.startsWith('198.51.100.'));
+
 describe('workspace networks (real Docker)', () => {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
   const platformId = `test-${randomUUID().slice(0, 8)}`;
@@ -91,14 +104,7 @@ describe('workspace networks (real Docker)', () => {
     });
     await web.start();
     const port = (await web.inspect()).NetworkSettings.Ports['8080/tcp']![0]!.HostPort;
-    const answers = async () => {
-      for (let i = 0; i < 20; i++) {
-        const status = await fetch(`http://127.0.0.1:${port}/busybox`, { method: 'HEAD' }).then((r) => r.status, () => 0);
-        if (status) return status;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return 0;
-    };
+    const answers = () => statusOf(`http://127.0.0.1:${port}/busybox`);
     expect(await answers()).toBe(200);
     const [b, c] = [await make(), await make()];
     const other = await sleeper(ws, b, false);
@@ -127,7 +133,7 @@ describe('workspace networks (real Docker)', () => {
 
   it("holds more workspaces than the engine's default pools, then fails clearly when its own range is full", async () => {
     // 198.51.100.0/24 in /29s: 32 subnets, one more than the engine's 31 default pools; two were taken above.
-    const taken = (await docker.listNetworks()).filter((n) => (n.IPAM?.Config ?? []).some((cfg) => cfg.Subnet?.startsWith('198.51.100.'))).length;
+    const taken = (await docker.listNetworks()).filter(inOurRange).length;
     const room = 32 - taken;
     const made: string[] = [];
     for (let i = 0; i < room; i++) made.push(await networks.ensure(newWorkspace()));

@@ -10,6 +10,11 @@ import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/age
 
 jest.setTimeout(60_000);
 
+/** Waits up to 1 s for the temporary upload files under `dir` to go. */
+async function uploadsGone(dir: string): Promise<void> {
+  for (let i = 0; i < 50 && (await readdir(dir)).some((n) => n.includes('slipway-upload')); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
 describe('Files service over gRPC (mutual TLS on 127.0.0.1)', () => {
   let ca: CertificateAuthority;
   let caDir: string;
@@ -69,7 +74,7 @@ describe('Files service over gRPC (mutual TLS on 127.0.0.1)', () => {
     const data = randomBytes(8 * 1024 * 1024);
     expect(await codeOf(files.writeFile(t.target, { appId, path: 'keep.txt' }, chunksOf(data, 64 * 1024, 4 * 1024 * 1024)))).toBe('Error: client went away');
     // The agent learns of the cancel asynchronously.
-    for (let i = 0; i < 50 && (await readdir(root)).some((n) => n.includes('slipway-upload')); i++) await new Promise((r) => setTimeout(r, 20));
+    await uploadsGone(root);
     expect(await readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('old content');
     expect((await readdir(root)).filter((n) => n.includes('slipway-upload'))).toEqual([]);
   });

@@ -34,6 +34,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(parts).toString();
 }
 
+/** What `p` settles to: its value, the AppError's code, or 'other'. */
+const outcomeOf = (p: Promise<string>) => p.then((v) => v, (e: unknown) => (e instanceof AppError ? e.code : 'other'));
+/** A read that answered the note's content counts as 'ok'; anything else is its code (or a leaked content). */
+const readOutcome = (read: string) => (read === 'note' ? 'ok' : read);
+
 /** Every file under `dir` (relative path → content or `<dir>`/`-> target`), to compare before and after. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -148,11 +153,7 @@ describe('project folders on disk (ProjectFiles)', () => {
     });
 
     it.each(escaping)('read %s', async (p) => {
-      const r = await files.read(appId, seg(p)).then(
-        async (f) => readAll(f.stream),
-        (e: unknown) => (e instanceof AppError ? e.code : 'other'),
-      );
-      expect(r).toBe('invalid_path');
+      expect(await outcomeOf(files.read(appId, seg(p)).then((f) => readAll(f.stream)))).toBe('invalid_path');
     });
 
     it.each(escaping)('write %s', async (p) => {
@@ -200,16 +201,10 @@ describe('project folders on disk (ProjectFiles)', () => {
         const results = new Set<string>();
         for (let i = 0; i < 150; i++) {
           results.add(await codeOf(files.write(appId, ['sub', `new-${i}.txt`], send('data'))));
-          const read = await files.read(appId, ['sub', 'note.txt']).then(
-            (f) => readAll(f.stream),
-            (e: unknown) => (e instanceof AppError ? e.code : 'other'),
-          );
+          const read = await outcomeOf(files.read(appId, ['sub', 'note.txt']).then((f) => readAll(f.stream)));
           expect(read).not.toContain(SECRET);
-          results.add(read === 'note' ? 'ok' : read);
-          const listed = await files.list(appId, ['sub'], 1000).then(
-            (l) => l.entries.map((e) => e.name).join(','),
-            (e: unknown) => (e instanceof AppError ? e.code : 'other'),
-          );
+          results.add(readOutcome(read));
+          const listed = await outcomeOf(files.list(appId, ['sub'], 1000).then((l) => l.entries.map((e) => e.name).join(',')));
           expect(listed).not.toContain('secret.txt');
         }
         for (const r of results) expect(['ok', 'invalid_path', 'not_found', 'not_a_folder']).toContain(r);

@@ -24,6 +24,20 @@ const AGENT_BIN = path.join(ROOT, 'apps/agent/bin/slipway-agent');
 const ADMIN_BIN = path.join(ROOT, 'apps/cli/bin/slipway-admin');
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
 
+/** Asks the agent at `target` for its health every 200 ms until it answers; its last error after `ms`. */
+async function answersHealth(pool: AgentPool, target: { name: string; grpcAddress: string }, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await pool.health(target);
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 async function freePort(): Promise<number> {
   const srv = createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
@@ -159,16 +173,7 @@ describe('enrollment: slipway-agent join against the real API, then run, health 
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const target = { name: 'joined-node', grpcAddress: `127.0.0.1:${port}` };
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        await pool.health(target);
-        break;
-      } catch (e) {
-        if (Date.now() > deadline) throw e;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    await answersHealth(pool, target, 30_000);
     const report = await nodes.checkHealth();
     expect(report.changed).toContainEqual({ name: 'joined-node', from: 'offline', to: 'online' });
 

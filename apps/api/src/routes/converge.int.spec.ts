@@ -9,6 +9,9 @@ jest.setTimeout(240_000);
 // Issue 20: the intent accepted last wins, and containers follow the desired state (real Docker, Caddy, PostgreSQL).
 // Passes here compare apps only (`compareAllApps`): a whole pass would also remove other test platforms' containers
 // from the engine this machine shares (orphans are told apart by workspace alone until platforms carry an identity).
+/** The state an app settles in after each intent. */
+const SETTLES_AS = { stop: 'stopped', start: 'running' } as const;
+
 describe('apps converge to their last intent', () => {
   let p: TestPlatform;
   let client: ApiClient;
@@ -62,6 +65,22 @@ describe('apps converge to their last intent', () => {
       const r = await p.viaIngress(url).catch(() => null);
       return r?.status === 200 && r.body === body ? r : null;
     }, 20_000, `${url} to answer ${JSON.stringify(body)}`);
+  /**
+   * What started a container stopped behind the platform: its exit event (within 8 s), else one reconcile pass (the
+   * agent's event stream breaks when the shared engine restarts); 'neither' when the pass did not either.
+   */
+  const restartedBy = async (appId: string, containerId: string): Promise<'event' | 'pass' | 'neither'> => {
+    const byEvent = await waitFor(async () => (await p.docker.getContainer(containerId).inspect()).State.Running, 8_000, 'the event').catch(() => false);
+    if (byEvent) return 'event';
+    const pass = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
+    return pass.repairs.some((r) => r.appId === appId && r.kind === 'start' && r.containerId === containerId) ? 'pass' : 'neither';
+  };
+  /** Runs a pass; the app's observation once no app was busy and a container of it runs. */
+  const recreatedIn = async (appId: string) => {
+    const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
+    const o = await observe(p, client, ws.id, appId);
+    return report.busy.length === 0 && o.containers.some((c) => c.state === 'running') ? o : null;
+  };
 
   it.each([100, 300, 600, 1500])('a stop %i ms after a deployment is requested is kept: the deployment goes live, the app stays stopped', async (delayMs) => {
     const app = await newApp();
@@ -112,7 +131,7 @@ describe('apps converge to their last intent', () => {
       await quiet(p, app.id);
       const o = await observe(p, client, ws.id, app.id);
       expect(o.app.generation).toBe(Math.max(...generations));
-      expect({ round, problems: disagreements(o, last === 'stop' ? 'stopped' : 'running') }).toEqual({ round, problems: [] });
+      expect({ round, problems: disagreements(o, SETTLES_AS[last]) }).toEqual({ round, problems: [] });
     }
   });
 
@@ -125,11 +144,7 @@ describe('apps converge to their last intent', () => {
     // docker stop: a clean exit, not a crash. The exit event compares the app with its containers at once; should the
     // event not come (the agent's event stream breaks when the shared engine restarts), one pass must do it.
     await p.docker.getContainer(running.id).stop({ t: 1 });
-    const byEvent = await waitFor(async () => (await p.docker.getContainer(running.id).inspect()).State.Running, 8_000, 'the event').catch(() => false);
-    if (!byEvent) {
-      const pass = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-      expect(pass.repairs).toContainEqual(expect.objectContaining({ appId: app.id, kind: 'start', containerId: running.id }));
-    }
+    expect(['event', 'pass']).toContain(await restartedBy(app.id, running.id));
     expect((await p.docker.getContainer(running.id).inspect()).State.Running).toBe(true);
     await serves(app.url, 'v1\n');
     await quiet(p, app.id);
@@ -137,15 +152,7 @@ describe('apps converge to their last intent', () => {
 
     // Removed behind the platform: a pass recreates it from the deployment's image (the event may already have).
     await p.docker.getContainer(running.id).remove({ force: true });
-    await waitFor(
-      async () => {
-        const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-        const o = await observe(p, client, ws.id, app.id);
-        return report.busy.length === 0 && o.containers.some((c) => c.state === 'running') ? o : null;
-      },
-      30_000,
-      'the container to be recreated',
-    );
+    await waitFor(() => recreatedIn(app.id), 30_000, 'the container to be recreated');
     await serves(app.url, 'v1\n');
     const recreated = (await observe(p, client, ws.id, app.id)).containers.find((c) => c.state === 'running')!;
     expect(recreated.id).not.toBe(running.id);

@@ -25,6 +25,45 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('env' as const), value: fc.string({ unit: 'grapheme-ascii', maxLength: 8 }), delayMs: delay }),
 );
 
+type Answer = { accepted: boolean; generation?: number; state?: 'running' | 'stopped' };
+
+/** Sends one command to the app at `app` (its path) after its delay; whether it was accepted as an intent, and which. */
+async function sendCommand(p: TestPlatform, client: ApiClient, app: string, c: Command): Promise<Answer> {
+  await new Promise((r) => setTimeout(r, c.delayMs));
+  switch (c.kind) {
+    case 'deploy':
+      return { accepted: (await client.post(`${app}/deployments`, { image: p.images[c.image] })).status === 201 };
+    case 'rollback': {
+      const list = ((await client.get(`${app}/deployments?limit=10`)).body.data as { id: string; status: string; imageAvailable: boolean }[]).filter(
+        (d) => d.imageAvailable && (d.status === 'live' || d.status === 'superseded'),
+      );
+      const target = list[c.pick % Math.max(1, list.length)];
+      if (!target) return { accepted: false };
+      return { accepted: (await client.post(`${app}/deployments/${target.id}/rollback`)).status === 201 };
+    }
+    case 'env': {
+      // Not an intent on the app's state (it takes effect at the next deployment): no generation.
+      const res = await client.put(`${app}/env`, { variables: [{ key: 'STRESS', value: c.value }] });
+      if (res.status !== 200) throw new Error(`PUT env answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return { accepted: false };
+    }
+    default: {
+      const res = await client.post(`${app}/${c.kind}`);
+      if (res.status !== 200) return { accepted: false };
+      return { accepted: true, generation: (res.body as AppView).generation, state: c.kind === 'stop' ? 'stopped' : 'running' };
+    }
+  }
+}
+
+/**
+ * The state the model expects after a batch: the accepted answer that made the highest generation says it; when no
+ * power answer made it, a deployment or a rollback did, and they run the app. Nothing accepted: as it was.
+ */
+function expectedAfter(previous: 'running' | 'stopped', accepted: Answer[], generation: number): 'running' | 'stopped' {
+  if (accepted.length === 0) return previous;
+  return accepted.find((a) => a.generation === generation)?.state ?? 'running';
+}
+
 // Issue 20: random sequences of intents on one app, sent with random overlaps, against the running platform (API,
 // workers, agent, Docker, Caddy). Once the platform is quiet: desiredState is the last accepted intent's, status
 // and containers agree with it, at most one container runs, and the route exists exactly when the app runs.
@@ -54,31 +93,7 @@ describe('stress: whatever the overlaps, the app converges to the intent accepte
     let expected: 'running' | 'stopped' = 'running';
     let sequence = 0;
 
-    const send = async (c: Command): Promise<{ accepted: boolean; generation?: number; state?: 'running' | 'stopped' }> => {
-      await new Promise((r) => setTimeout(r, c.delayMs));
-      const app = `${apps}/${appId}`;
-      switch (c.kind) {
-        case 'deploy':
-          return { accepted: (await client.post(`${app}/deployments`, { image: p.images[c.image] })).status === 201 };
-        case 'rollback': {
-          const list = ((await client.get(`${app}/deployments?limit=10`)).body.data as { id: string; status: string; imageAvailable: boolean }[]).filter(
-            (d) => d.imageAvailable && (d.status === 'live' || d.status === 'superseded'),
-          );
-          const target = list[c.pick % Math.max(1, list.length)];
-          if (!target) return { accepted: false };
-          return { accepted: (await client.post(`${app}/deployments/${target.id}/rollback`)).status === 201 };
-        }
-        case 'env':
-          // Not an intent on the app's state (it takes effect at the next deployment): no generation.
-          expect((await client.put(`${app}/env`, { variables: [{ key: 'STRESS', value: c.value }] })).status).toBe(200);
-          return { accepted: false };
-        default: {
-          const res = await client.post(`${app}/${c.kind}`);
-          if (res.status !== 200) return { accepted: false };
-          return { accepted: true, generation: (res.body as AppView).generation, state: c.kind === 'stop' ? 'stopped' : 'running' };
-        }
-      }
-    };
+    const send = (c: Command) => sendCommand(p, client, `${apps}/${appId}`, c);
 
     const started = Date.now();
     await fc.assert(
@@ -91,11 +106,7 @@ describe('stress: whatever the overlaps, the app converges to the intent accepte
         const o = await observe(p, client, ws.id, appId);
         // Every accepted intent bumped the generation once; the one that made the highest generation says the state.
         expect({ sequence, generation: o.app.generation }).toEqual({ sequence, generation: before + accepted.length });
-        if (accepted.length) {
-          const last = accepted.find((a) => a.generation === o.app.generation);
-          // None of the power answers made the last generation: a deployment or a rollback did, and they run the app.
-          expected = last?.state ?? 'running';
-        }
+        expected = expectedAfter(expected, accepted, o.app.generation);
         expect({ sequence, commands, problems: disagreements(o, expected) }).toEqual({ sequence, commands, problems: [] });
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },

@@ -5,8 +5,12 @@ import path from 'node:path';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { hostQuery, inNetwork, SCHEMA, TEST_DATABASE_IMAGES, until, type HostTarget, type TestEngine } from '@slipway/testing/databases';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+import { imagePresent, requires } from '@slipway/testing/skips';
 
 jest.setTimeout(300_000);
+
+// MongoDB has no Debian package and no registry is reachable: its scenario runs where the official image was loaded.
+const withMongo = requires({ met: imagePresent(TEST_DATABASE_IMAGES.mongodb), reason: `${TEST_DATABASE_IMAGES.mongodb} is not on this machine (docker load -i mongo.tar to run it)` }).it;
 
 // Issue 12, end to end through HTTP: the real agent runs each engine on the workspace's private network (Docker), the
 // real clients (psql, mariadb, redis-cli) talk to it from a container of the workspace and from this machine through
@@ -82,6 +86,11 @@ describe('managed databases, end to end', () => {
   };
   const PORTS: Record<TestEngine, number> = { postgres: 5432, mysql: 3306, redis: 6379 };
   const MEMORY: Record<TestEngine, number> = { postgres: 256, mysql: 512, redis: 64 };
+  /** The variable connect writes into an app. */
+  const VARIABLE: Record<TestEngine, string> = { postgres: 'DATABASE_URL', mysql: 'DATABASE_URL', redis: 'REDIS_URL' };
+  /** Rows after the three inserts: Redis counts keys, the three and `private`, which the app's container wrote. */
+  const BASELINE: Record<TestEngine, string> = { postgres: '3', mysql: '3', redis: '4' };
+  const PUBLIC_URL: Record<TestEngine, RegExp> = { postgres: /127\.0\.0\.1:2\d{4}\//, mysql: /127\.0\.0\.1:2\d{4}\//, redis: /^rediss:\/\// };
 
   test.concurrent.each(['postgres', 'mysql', 'redis'] as const)('%s: create, private network, public TLS, resize, rotate, stop/start, delete', async (engine) => {
     const ws = await createWorkspace(client);
@@ -106,7 +115,7 @@ describe('managed databases, end to end', () => {
     const app = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: 'api', kind: 'worker', source: 'image', image: p.images.v1, memoryMb: 128 });
     expect(app.status).toBe(201);
     const connected = await client.post(`${dbPath(ws.id, id)}/connect`, { appId: app.body.id });
-    expect(connected.body).toEqual({ ok: true, variable: engine === 'redis' ? 'REDIS_URL' : 'DATABASE_URL' });
+    expect(connected.body).toEqual({ ok: true, variable: VARIABLE[engine] });
     const env = (await client.get(`/v1/workspaces/${ws.id}/apps/${app.body.id}/env`)).body.data;
     expect(env).toEqual([expect.objectContaining({ key: connected.body.variable, secret: true, value: null })]);
 
@@ -140,10 +149,9 @@ describe('managed databases, end to end', () => {
     await eventually(engine, tls, SCHEMA[engine].ping);
     for (const s of SCHEMA[engine].create) await query(engine, await tls(), s);
     for (const n of [1, 2, 3]) await query(engine, await tls(), SCHEMA[engine].insert(n));
-    // Redis counts keys: the three and `private`, which the app's container wrote.
-    const baseline = engine === 'redis' ? '4' : '3';
+    const baseline = BASELINE[engine];
     expect(await query(engine, await tls(), SCHEMA[engine].count)).toBe(baseline);
-    expect((await connection(ws.id, id)).publicUrl).toMatch(engine === 'redis' ? /^rediss:\/\// : /127\.0\.0\.1:2\d{4}\//);
+    expect((await connection(ws.id, id)).publicUrl).toMatch(PUBLIC_URL[engine]);
     // Without TLS: refused.
     const plain = await hostQuery(engine, await publicTarget(ws.id, id, 'none'), SCHEMA[engine].count);
     expect(plain.code).not.toBe(0);
@@ -198,15 +206,7 @@ describe('managed databases, end to end', () => {
 
   // MongoDB has no Debian package: the scenario runs where the official image was loaded (`docker load`), and the
   // 503 path is databases-rules.int.spec.ts's. mongosh comes with the image: the client runs in the workspace.
-  it('mongodb: create, read and write through <slug>.internal, stop/start, delete (where the mongo image is present)', async () => {
-    const present = await p.docker
-      .getImage(TEST_DATABASE_IMAGES.mongodb)
-      .inspect()
-      .then(() => true, () => false);
-    if (!present) {
-      console.warn(`skipped: ${TEST_DATABASE_IMAGES.mongodb} is not on this machine (docker load -i mongo.tar to run it)`);
-      return;
-    }
+  withMongo('mongodb: create, read and write through <slug>.internal, stop/start, delete', async () => {
     const ws = await createWorkspace(client);
     const created = await client.post(dbPath(ws.id), { name: 'docs', engine: 'mongodb', memoryMb: 512 });
     expect(created.status).toBe(201);

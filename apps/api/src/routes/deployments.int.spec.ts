@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/testing/worker';
+import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(180_000);
@@ -222,7 +222,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: queued.id, status: 'cancelled' });
     } finally {
-      agentWorker.resume();
+      await agentWorker.resume();
     }
     const again = await client.post(`${appsPath()}/${app.id}/deployments/${live.id}/cancel`);
     expect(again.status).toBe(409);
@@ -234,10 +234,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
   it('runtime logs of the app in chunks (phase runtime)', async () => {
     const app = await newApp(p.images.v1);
     await settled(app.id, (await deploy(app.id)).id);
-    const chunk = await waitFor(async () => {
-      const c = (await client.get(`${appsPath()}/${app.id}/logs`)).body;
-      return c.data.length > 0 ? c : null;
-    }, 10_000, 'runtime logs');
+    const chunk = await waitUntil(async () => (await client.get(`${appsPath()}/${app.id}/logs`)).body, (c) => c.data.length > 0, 10_000, 'runtime logs');
     expect(chunk.data[0]).toMatchObject({ seq: 1, phase: 'runtime', text: 'listening on 8080 as v1' });
     expect(chunk.done).toBe(true);
     const empty = (await client.get(`${appsPath()}/${app.id}/logs?after=${chunk.nextAfter}`)).body;
@@ -250,15 +247,12 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect(res.body).toMatchObject({ url: null, subdomain: null, port: null });
     // It keeps running past the settle window, so it goes live; it exits 8 s after its start.
     const d = await settled(res.body.id, (await deploy(res.body.id)).id);
-    expect(['live', 'crashed']).toContain(d.status === 'failed' ? `failed: ${d.failureReason}` : d.status);
+    expect(`${d.status}: ${d.failureReason}`).toMatch(/^(live|crashed): /);
     const crashed = await appState(res.body.id, 'crashed');
     expect(crashed.statusDetail).toMatchObject({ exitCode: 3, restarts: expect.any(Number), message: expect.stringMatching(/code 3/) });
     expect(crashed.statusDetail.tail).toMatch(/boom: giving up/);
     // Within a minute of going live: reported on the deployment too, with its last lines in the deployment's log.
-    const release = await waitFor(async () => {
-      const r = (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}`)).body;
-      return r.status === 'crashed' ? r : null;
-    }, 30_000, 'the deployment to be crashed');
+    const release = await waitUntil(async () => (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}`)).body, (r) => r.status === 'crashed', 30_000, 'the deployment to be crashed');
     expect(release.failureReason).toMatch(/^The container exited on its own with code 3 \d+ s after going live$/);
     const log = (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}/logs`)).body.data.map((l: { text: string }) => l.text);
     expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'boom: giving up']));
@@ -294,12 +288,12 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect((await client.get(`${appsPath()}/${app.id}`)).status).toBe(404);
     const after = (await client.get(`/v1/workspaces/${ws.id}/plan`)).body.usage;
     expect(after.memoryMb).toBe(before.memoryMb - 128);
-    await waitFor(async () => {
-      const containers = await p.docker.listContainers({ all: true, filters: { label: [`slipway.app=${app.id}`] } });
-      const images = await p.docker.listImages({ filters: { reference: [`slipway-app/${app.id}:*`] } });
-      const folder = await access(path.join(p.agent.dataDir, 'volumes', app.id)).then(() => true, () => false);
-      return containers.length === 0 && images.length === 0 && !folder;
-    }, 30_000, 'the app to be gone from the server');
+    const leftOnServer = async () => ({
+      containers: (await p.docker.listContainers({ all: true, filters: { label: [`slipway.app=${app.id}`] } })).length,
+      images: (await p.docker.listImages({ filters: { reference: [`slipway-app/${app.id}:*`] } })).length,
+      folders: await access(path.join(p.agent.dataDir, 'volumes', app.id)).then(() => 1, () => 0),
+    });
+    await waitUntil(leftOnServer, (left) => left.containers + left.images + left.folders === 0, 30_000, 'the app to be gone from the server');
     expect((await p.viaIngress(app.url)).status).toBe(404);
     // Its name is free again.
     expect((await client.delete(`${appsPath()}/${app.id}`)).status).toBe(404);

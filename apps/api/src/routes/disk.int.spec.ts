@@ -8,12 +8,18 @@ import { createLogger } from '@slipway/config';
 import { LogRetentionService, systemClock } from '@slipway/core';
 import { createJobStores } from '@slipway/db';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/testing/worker';
+import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(300_000);
 
 const MB = 1024 * 1024;
+
+/** Deployment n of the log-pruning case: 3 and 23 are 40 days old (23 is live, the app's current one: it keeps its log). */
+const agedDeployment = (n: number, now: number) => ({
+  createdAt: new Date(n === 3 || n === 23 ? now - 40 * 86_400_000 : now - (30 - n) * 60_000),
+  status: n === 23 ? 'live' : 'superseded',
+});
 
 describe('disk limits: project folders, /tmp, builds, the server reserve, quota, logs (issue 21)', () => {
   let p: TestPlatform;
@@ -196,14 +202,7 @@ describe('disk limits: project folders, /tmp, builds, the server reserve, quota,
       headers: { 'content-type': 'application/zip' },
     });
     expect(up.status).toBe(201);
-    const done = await waitFor(
-      async () => {
-        const d = (await client.get(`${appsPath()}/${res.body.id}/deployments/${up.body.id}`)).body;
-        return ['live', 'failed'].includes(d.status) ? d : null;
-      },
-      120_000,
-      'the build to finish',
-    );
+    const done = await waitUntil(async () => (await client.get(`${appsPath()}/${res.body.id}/deployments/${up.body.id}`)).body, (d) => ['live', 'failed'].includes(d.status), 120_000, 'the build to finish');
     expect(done.status).toBe('failed');
     expect(done.failureReason).toMatch(/The build wrote more than 128 MB to disk/);
   });
@@ -218,12 +217,12 @@ describe('disk limits: project folders, /tmp, builds, the server reserve, quota,
     });
     expect(up.status).toBe(201);
     // Polled gently: the in-process workers are busy with a million lines meanwhile.
-    const done = await waitFor(
+    const done = await waitUntil(
       async () => {
         await new Promise((r) => setTimeout(r, 500));
-        const d = await client.get(`${appsPath()}/${res.body.id}/deployments/${up.body.id}`).catch(() => null);
-        return d && ['failed', 'live'].includes(d.body.status) ? d.body : null;
+        return (await client.get(`${appsPath()}/${res.body.id}/deployments/${up.body.id}`).catch(() => null))?.body;
       },
+      (d) => ['failed', 'live'].includes(d?.status),
       240_000,
       'the noisy build to finish',
     );
@@ -243,9 +242,7 @@ describe('disk limits: project folders, /tmp, builds, the server reserve, quota,
     for (let n = 1; n <= 23; n++) {
       const id = randomUUID();
       ids.push(id);
-      // The 23rd is 40 days old and the app's current deployment: it keeps its log.
-      const createdAt = new Date(n === 3 || n === 23 ? now - 40 * 86_400_000 : now - (30 - n) * 60_000);
-      await p.db.deployment.create({ data: { id, workspaceId: ws.id, appId: app.id, number: n, status: n === 23 ? 'live' : 'superseded', source: 'image', cpuMillis: 100, memoryMb: 128, createdAt } });
+      await p.db.deployment.create({ data: { id, workspaceId: ws.id, appId: app.id, number: n, source: 'image', cpuMillis: 100, memoryMb: 128, ...agedDeployment(n, now) } });
       await p.db.deploymentLogLine.createMany({ data: [1, 2].map((seq) => ({ deploymentId: id, seq, phase: 'build', text: `line ${seq} of ${n}` })) });
     }
     await p.db.app.update({ where: { id: app.id }, data: { currentDeploymentId: ids[22] } });

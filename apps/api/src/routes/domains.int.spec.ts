@@ -9,7 +9,7 @@ import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway
 import { getVia, startTestAcme, type TestAcme } from '@slipway/testing/acme';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import { silentLogger } from '@slipway/testing/logger';
-import { waitFor } from '@slipway/testing/worker';
+import { waitFor, waitUntil } from '@slipway/testing/worker';
 
 jest.setTimeout(240_000);
 
@@ -166,10 +166,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     // Pebble validates over HTTP-01 (answered by Caddy on the ingress port) and the app answers over HTTPS.
     const res = await servesOverHttps(www, 'v1\n');
     expect(res.issuer).toMatch(/Pebble/);
-    const withCert = await waitFor(async () => {
-      const got = (await alice.get(`${domains()}/${d.id}`)).body as DomainView;
-      return got.certificate.status === 'issued' ? got : null;
-    }, 20_000, 'the certificate to show as issued');
+    const withCert = await waitUntil(async () => (await alice.get(`${domains()}/${d.id}`)).body as DomainView, (got) => got.certificate.status === 'issued', 20_000, 'the certificate to show as issued');
     expect(withCert.certificate.issuer).toMatch(/Pebble/);
     expect(new Date(withCert.certificate.notAfter!).getTime()).toBeGreaterThan(Date.now());
     // Plain HTTP to the verified name redirects to HTTPS.
@@ -188,7 +185,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await servesOverHttps(www, 'v2\n');
 
     expect((await alice.post(`/v1/workspaces/${ws.id}/apps/${app.id}/stop`)).status).toBe(200);
-    await waitFor(async () => ((await https(www)).status !== 200 ? true : null), 30_000, 'the stopped app to leave HTTPS');
+    await waitUntil(() => https(www), (res) => res.status !== 200, 30_000, 'the stopped app to leave HTTPS');
     expect((await alice.post(`/v1/workspaces/${ws.id}/apps/${app.id}/start`)).status).toBe(200);
     await servesOverHttps(www, 'v2\n');
 
@@ -205,9 +202,8 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${routeId}`, { method: 'DELETE' });
     await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${policyId}`, { method: 'DELETE' });
     // The two removals are two changes: a watchdog pass between them puts the route back first, the next the policy.
-    const restored = async () =>
-      holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www).length && holding(await caddy('/config/apps/tls/automation/policies'), www).length ? true : null;
-    await waitFor(restored, 10_000, 'the route and its TLS policy to come back');
+    const held = async () => [holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www).length, holding(await caddy('/config/apps/tls/automation/policies'), www).length];
+    await waitUntil(held, ([routes, policies]) => Math.min(routes!, policies!) > 0, 10_000, 'the route and its TLS policy to come back');
     expect(holding(await caddy('/config/apps/tls/automation/policies'), www)).toEqual([policyId]);
     await servesOverHttps(www, 'v1\n');
 
@@ -216,7 +212,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     await p.agent.restart();
     await servesOverHttps(www, 'v1\n');
     // And the control plane's sweep (once the connection to the restarted agent is back) gives it the same set.
-    await waitFor(async () => ((await checks.sweep()).nodes === 1 ? true : null), 20_000, 'the sweep to reach the restarted agent');
+    await waitFor(async () => (await checks.sweep()).nodes === 1, 20_000, 'the sweep to reach the restarted agent');
     await servesOverHttps(www, 'v1\n');
   });
 
@@ -316,6 +312,6 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect(await p.db.domain.count({ where: { appId: app.id } })).toBe(0);
     expect(JSON.stringify(await caddy('/config/'))).not.toContain(`"${www}"`);
     // With no domain left, the agent's log of certificate events leaves Caddy's config too.
-    await waitFor(async () => (!JSON.stringify(await caddy('/config/logging')).includes(p.agent.dataDir) ? true : null), 10_000, 'the TLS log to go');
+    await waitFor(async () => !JSON.stringify(await caddy('/config/logging')).includes(p.agent.dataDir), 10_000, 'the TLS log to go');
   });
 });

@@ -6,8 +6,9 @@ import { chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, wri
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/testing/worker';
+import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import { TEST_PUBLIC_ORIGIN } from '@slipway/testing/api';
 
@@ -110,6 +111,12 @@ describe('project files over HTTP (API → gRPC → agent → disk)', () => {
       ['sub%2Fparent%2Fescape%2Fsecret.txt', 'inside link, then a link out'],
       ['sub%2Fout%2Fdir', 'folder reached through a link in the middle'],
     ];
+    /** Rows whose path ends on a symlink: deleting or renaming one acts on the link itself, inside the folder. */
+    const FINAL_LINKS = ['etc', 'secret-link'];
+    const THROUGH = HOSTILE.filter(([q]) => !FINAL_LINKS.includes(q));
+    const ENDING_ON_A_LINK = HOSTILE.filter(([q]) => FINAL_LINKS.includes(q));
+    /** A path as a JSON body carries it: percent escapes decoded, a lone % kept. */
+    const bodyValue = (q: string) => decodeURIComponent(q.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
     let before: string;
 
     beforeAll(async () => {
@@ -150,21 +157,23 @@ describe('project files over HTTP (API → gRPC → agent → disk)', () => {
       refused(res.status);
     });
 
-    it.each(HOSTILE)('delete ?path=%s (%s) recursively', async (q) => {
-      // A final symlink is deleted itself (inside the folder, never its target): those are left to the test below.
-      if (['etc', 'secret-link'].includes(q)) return;
+    // A final symlink is deleted itself (inside the folder, never its target): that is the case below.
+    it.each(THROUGH)('delete ?path=%s (%s) recursively', async (q) => {
       const res = await owner.delete(files(`?path=${q}&recursive=true`));
       refused(res.status);
     });
 
-    it.each(HOSTILE)('rename from and to %s (%s)', async (q) => {
-      const value = decodeURIComponent(q.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
-      const finalLink = ['etc', 'secret-link'].includes(q);
-      if (!finalLink) refused((await owner.post(files('/rename'), { from: value, to: 'stolen' })).status);
+    it.each(THROUGH)('rename from and to %s (%s)', async (q) => {
+      const value = bodyValue(q);
+      refused((await owner.post(files('/rename'), { from: value, to: 'stolen' })).status);
+      refused((await owner.post(files('/rename'), { from: 'hello.txt', to: value })).status);
+      refused((await owner.post(files('/rename'), { from: 'hello.txt', to: `${value}/x` })).status);
+    });
+
+    it.each(ENDING_ON_A_LINK)('rename onto and below %s (%s)', async (q) => {
+      const value = bodyValue(q);
       // Onto a link that exists: 409 like any existing destination (the link is not followed).
-      const onto = (await owner.post(files('/rename'), { from: 'hello.txt', to: value })).status;
-      if (finalLink) expect(onto).toBe(409);
-      else refused(onto);
+      expect((await owner.post(files('/rename'), { from: 'hello.txt', to: value })).status).toBe(409);
       refused((await owner.post(files('/rename'), { from: 'hello.txt', to: `${value}/x` })).status);
     });
 
@@ -279,16 +288,12 @@ describe('project files over HTTP (API → gRPC → agent → disk)', () => {
         owner.request('PUT', appFiles(`/content?path=${encodeURIComponent(filePath)}`), { raw: data, headers: { 'content-type': 'application/octet-stream' } });
       const deployed = async () => {
         const d = (await owner.post(`${apps}/${app.id}/deployments`, {})).body;
-        return waitFor(async () => {
-          const got = (await owner.get(`${apps}/${app.id}/deployments/${d.id}`)).body;
-          return got.status === 'live' ? got : got.status === 'failed' ? Promise.reject(new Error(got.failureReason)) : null;
-        }, 60_000, 'the deployment to go live');
+        const got = await waitUntil(async () => (await owner.get(`${apps}/${app.id}/deployments/${d.id}`)).body, (x) => ['live', 'failed'].includes(x.status), 60_000, 'the deployment to finish');
+        expect({ status: got.status, failureReason: got.failureReason }).toEqual({ status: 'live', failureReason: null });
+        return got;
       };
       const serves = (expected: string, at = '/') =>
-        waitFor(async () => {
-          const r = await p.viaIngress(app.url, at).catch(() => null);
-          return r?.status === 200 && r.body === expected ? r : null;
-        }, 20_000, `${at} to answer ${JSON.stringify(expected)}`);
+        waitUntil(() => p.viaIngress(app.url, at).catch(() => null), (r) => isDeepStrictEqual([r?.status, r?.body], [200, expected]), 20_000, `${at} to answer ${JSON.stringify(expected)}`);
 
       await deployed();
       await serves('v1\n');
@@ -379,13 +384,8 @@ describe('project files over HTTP (API → gRPC → agent → disk)', () => {
       await put(owner, 'keep.bin', 'old content');
       const aborted = await streamPut('keep.bin', 50 * 1024 * 1024, { declareLength: true, abortAfter: 10 * 1024 * 1024 });
       expect(aborted.status).toBe(0);
-      let left: string[] = [];
-      for (let i = 0; i < 100; i++) {
-        left = (await readdir(root)).filter((n) => n.includes('slipway-upload'));
-        if (left.length === 0) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(left).toEqual([]);
+      const uploads = async () => (await readdir(root)).filter((n) => n.includes('slipway-upload'));
+      expect(await waitUntil(uploads, (left) => left.length === 0, 5_000, 'the temporary upload file to go').catch(() => uploads())).toEqual([]);
       expect(await readFile(path.join(root, 'keep.bin'), 'utf8')).toBe('old content');
     });
   });

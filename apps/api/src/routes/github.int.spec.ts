@@ -117,7 +117,7 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     expect([notHers.status, notHers.body.error.code]).toEqual([404, 'github_installation_not_found']);
     expect((await other.get(`/v1/workspaces/${ws2.id}/github/installations`)).body.data).toEqual([]);
     // The app JWT was verified by the double with the App's public key: GitHub's answers came back.
-    expect(gh.requests().some((r) => r.path === `/app/installations/${installation.id}` && r.status === 200)).toBe(true);
+    expect(gh.requests()).toContainEqual(expect.objectContaining({ path: `/app/installations/${installation.id}`, status: 200 }));
   });
 
   it('creates a GitHub app after checking it with GitHub, deploys the branch head and serves it with `commit` filled', async () => {
@@ -154,9 +154,9 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
     // The archive host got no credential: the redirect was followed without the Authorization header.
     const codeload = gh.requests().filter((r) => r.path.startsWith('/_codeload/'));
     expect(codeload.length).toBeGreaterThan(0);
-    expect(codeload.every((r) => r.authorization === null && r.status === 200)).toBe(true);
+    expect(codeload.map((r) => [r.authorization, r.status])).toEqual(codeload.map(() => [null, 200]));
     // Commit statuses back to GitHub: pending, then success with a link to the deployment.
-    await waitFor(async () => gh.statuses().some((s) => s.sha === shas.v1 && s.state === 'success'), 10_000, 'the success status');
+    await waitFor(async () => gh.statuses().filter((s) => s.sha === shas.v1).map((s) => s.state).includes('success'), 10_000, 'the success status');
     expect(gh.statuses().filter((s) => s.sha === shas.v1).map((s) => s.state)).toEqual(['pending', 'success']);
     expect(gh.statuses().find((s) => s.state === 'success')?.targetUrl).toMatch(new RegExp(`/v1/workspaces/${ws.id}/apps/${appId}/deployments/${d.id}$`));
 
@@ -308,11 +308,12 @@ describe('GitHub as a source, end to end: install flow, GitHub apps, deployments
       for (const t of tokens) expect(text.includes(t)).toBe(false);
     }
     for (const t of tokens) expect(all.includes(t)).toBe(false);
+    // Every file the agent wrote is read (an unreadable one fails the case); there must be some.
     const files = await listFiles(p.agent.dataDir);
-    for (const f of files) {
-      const content = await readFile(f).catch(() => Buffer.alloc(0));
-      for (const t of tokens) expect(content.includes(t)).toBe(false);
-    }
+    expect(files.length).toBeGreaterThan(0);
+    const contents = await Promise.all(files.map((f) => readUnlessGone(f)));
+    expect(contents.filter((c) => c !== null).length).toBeGreaterThan(0);
+    for (const t of tokens) expect(files.filter((_, i) => contents[i]?.includes(t))).toEqual([]);
   });
 });
 
@@ -346,13 +347,19 @@ describe('GitHub operations without a GitHub App configured', () => {
   });
 });
 
+/** Every file under `dir` small enough to be the agent's own; a folder that cannot be read fails. */
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...(await listFiles(full)));
     // Project folders are loop-mounted images of hundreds of MB: what the agent itself writes is small.
     else if (e.isFile() && (await stat(full)).size < 5_000_000) out.push(full);
   }
   return out;
+}
+
+/** The bytes of `file`, or null when it went away since it was listed (nothing left on disk); any other error fails. */
+async function readUnlessGone(file: string): Promise<Buffer | null> {
+  return readFile(file).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
 }

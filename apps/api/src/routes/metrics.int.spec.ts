@@ -17,6 +17,11 @@ const FILE_BYTES = 20 * 1024 * 1024;
 
 type Point = { at: string; value: number | null };
 type MetricsBody = { range: string; stepSeconds: number; from: string; to: string; series: Record<string, Point[]> };
+/** A point's value, a step without samples counting as 0. */
+const valueOf = (x: Point) => x.value ?? 0;
+/** The sum of a series, and the highest memory of a body. */
+const total = (m: MetricsBody, name: string) => m.series[name]!.reduce((a, x) => a + valueOf(x), 0);
+const highest = (m: MetricsBody) => Math.max(...m.series.memoryMb!.map(valueOf));
 
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -112,7 +117,7 @@ describe('GET …/apps/{appId}/metrics (real Docker, agent, PostgreSQL)', () => 
   it('shows the CPU burn at its limit: the minutes of a 30 s burn hold the CPU time the container got, near limit × 30 s', async () => {
     const m = await series('1h');
     const minutes = [...new Set([minuteOf(marks.burnStart), minuteOf(marks.burnEnd)])];
-    const values = minutes.map((x) => at(m, 'cpuMillis', x) ?? 0);
+    const values = minutes.map((x) => Number(at(m, 'cpuMillis', x)));
     // Millicores averaged over each minute × 60 s = CPU time (a 30 s burn at 500 m reads 250 m over a whole minute).
     const coreSeconds = values.reduce((a, v) => a + (v * 60) / 1000, 0);
     console.log(`cpuMillis of the burn's minutes: ${values.join(', ')} = ${coreSeconds} core-seconds; the kernel says ${marks.burnCoreSeconds.toFixed(2)}`);
@@ -122,7 +127,7 @@ describe('GET …/apps/{appId}/metrics (real Docker, agent, PostgreSQL)', () => 
     // …which is its limit for 30 s: the cgroup throttles one busy core to 500 m (less when the host is loaded).
     expect(marks.burnCoreSeconds).toBeGreaterThan((CPU_LIMIT / 1000) * (BURN_MS / 1000) * 0.6);
     expect(marks.burnCoreSeconds).toBeLessThan((CPU_LIMIT / 1000) * (BURN_MS / 1000) * 1.1);
-    expect(Math.max(...m.series.cpuMillis!.map((x) => x.value ?? 0))).toBeLessThanOrEqual(CPU_LIMIT * 1.1);
+    expect(Math.max(...m.series.cpuMillis!.map(valueOf))).toBeLessThanOrEqual(CPU_LIMIT * 1.1);
   });
 
   it('shows the 100 MB the app holds in memoryMb', async () => {
@@ -169,12 +174,11 @@ describe('GET …/apps/{appId}/metrics (real Docker, agent, PostgreSQL)', () => 
   });
 
   it('prunes minutes older than 31 days and keeps the rest', async () => {
-    const count = async (where: 'old' | 'recent') =>
-      Number(
-        (where === 'old'
-          ? await p.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM metric_minutes WHERE at < now() - interval '31 days'`
-          : await p.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM metric_minutes WHERE at >= now() - interval '31 days'`)[0]!.n,
-      );
+    const QUERIES = {
+      old: () => p.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM metric_minutes WHERE at < now() - interval '31 days'`,
+      recent: () => p.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM metric_minutes WHERE at >= now() - interval '31 days'`,
+    };
+    const count = async (where: 'old' | 'recent') => Number((await QUERIES[where]())[0]!.n);
     const recent = await count('recent');
     await p.db.$executeRaw`INSERT INTO metric_minutes (target_id, at, kind, workspace_id, node_id, cpu_millis, memory_mb, network_rx_bytes,
       network_tx_bytes, disk_read_bytes, disk_write_bytes, folder_mb)
@@ -205,11 +209,9 @@ describe('GET …/apps/{appId}/metrics (real Docker, agent, PostgreSQL)', () => 
       expect(m.series.memoryMb!.some((x) => x.value !== null)).toBe(true);
     }
     // The long ranges read the half-hour roll-up: the same bytes and the same highest memory as the minutes.
-    const total = (m: MetricsBody, name: string) => m.series[name]!.reduce((a, x) => a + (x.value ?? 0), 0);
     const [hour, week, month] = [await series('1h'), await series('7d'), await series('30d')];
     expect(total(week, 'networkTxBytes')).toBe(total(hour, 'networkTxBytes'));
     expect(total(month, 'networkTxBytes')).toBe(total(hour, 'networkTxBytes'));
-    const highest = (m: MetricsBody) => Math.max(...m.series.memoryMb!.map((x) => x.value ?? 0));
     expect(highest(month)).toBe(highest(hour));
     // The default range is 1h.
     expect((await owner.get(metricsPath())).body.range).toBe('1h');

@@ -2,10 +2,24 @@
 // Each must end `failed` with a reason and the app's own log lines, and the good version must serve throughout.
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { waitFor } from '@slipway/testing/worker';
+import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(300_000);
+
+type Answer = { status: number; body: string; at?: number };
+type Release = { image: string; status: string; failureReason: string; from: number; to: number };
+
+/** What the request loop saw and what each bad release did, in ms from the first answer. */
+function report(answers: Answer[], results: Release[]): string {
+  const t0 = answers[0]?.at ?? 0;
+  const bad = answers.filter((a) => a.status !== 200);
+  return (
+    `bad releases: ${answers.length} requests through the ingress, ${bad.length} failed` +
+    (bad.length ? ` (at ${bad.map((a) => `${a.at! - t0} ms: ${a.status || a.body}`).join(', ')})` : '') +
+    `\n${results.map((r) => `  ${r.image} (${r.from - t0}..${r.to - t0} ms): ${r.status}: ${r.failureReason}`).join('\n')}`
+  );
+}
 
 describe('bad releases over a good one never go live (real Docker and Caddy)', () => {
   let p: TestPlatform;
@@ -48,7 +62,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     expect(outcome(await settled(app.id, (await deploy(app.id)).id))).toBe('live');
     expect(await p.viaIngress(app.url)).toEqual({ status: 200, body: 'v1\n' });
 
-    const answers: { status: number; body: string; at?: number }[] = [];
+    const answers: Answer[] = [];
     let looping = true;
     const loop = (async () => {
       while (looping) {
@@ -67,7 +81,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
       { image: p.images.loopback, reason: /^The app did not answer on its port within 6 s: GET \/ on port 8080 \(any HTTP response\), last try: ECONNREFUSED$/, line: /listening on 127.0.0.1 only/ },
       { image: p.images.silent, reason: /^The app did not answer on its port within 6 s/, line: /starting, but never listening/ },
     ];
-    const results: { image: string; status: string; failureReason: string; from: number; to: number }[] = [];
+    const results: Release[] = [];
     try {
       for (const c of cases) {
         const from = Date.now();
@@ -86,17 +100,11 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
       }
       // A good release still rolls out after all that.
       expect(outcome(await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id))).toBe('live');
-      await waitFor(async () => ((await p.viaIngress(app.url)).body === 'v2\n' ? true : null), 15_000, 'v2 to serve');
+      await waitUntil(() => p.viaIngress(app.url), (r) => r.body === 'v2\n', 15_000, 'v2 to serve');
     } finally {
       looping = false;
       await loop;
-      const t0 = answers[0]?.at ?? 0;
-      const bad = answers.filter((a) => a.status !== 200);
-      console.log(
-        `bad releases: ${answers.length} requests through the ingress, ${bad.length} failed` +
-          (bad.length ? ` (at ${bad.map((a) => `${a.at! - t0} ms: ${a.status || a.body}`).join(', ')})` : '') +
-          `\n${results.map((r) => `  ${r.image} (${r.from - t0}..${r.to - t0} ms): ${r.status}: ${r.failureReason}`).join('\n')}`,
-      );
+      console.log(report(answers, results));
     }
     const failed = answers.filter((a) => a.status !== 200);
     expect(answers.length).toBeGreaterThan(500);
@@ -111,10 +119,7 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     // Answers for 9 s, well past the settle window: it goes live, then exits.
     const d = await settled(app.id, (await deploy(app.id, { image: p.images.exit9s })).id);
     expect(['live', 'crashed']).toContain(d.status);
-    const release = await waitFor(async () => {
-      const r = (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body;
-      return r.status === 'crashed' ? r : null;
-    }, 30_000, 'the deployment to be crashed');
+    const release = await waitUntil(async () => (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body, (r) => r.status === 'crashed', 30_000, 'the deployment to be crashed');
     expect(release.failureReason).toMatch(/^The container exited on its own with code 5 \d+ s after going live$/);
     const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
     expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'exiting after 9000 ms on purpose']));

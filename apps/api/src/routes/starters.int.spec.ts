@@ -96,6 +96,8 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
   }
 
   /** Waits for the path to answer 200 through the ingress with a body that passes the check. */
+  /** A body holding every one of `marks`. */
+  const all = (...marks: string[]) => (b: string) => marks.every((m) => b.includes(m));
   const served = (url: string, p: string, check: (body: string) => boolean, headers: Record<string, string> = {}) =>
     waitFor(async () => {
       const r = await viaIngress(url, p, headers).catch(() => null);
@@ -108,7 +110,7 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
   it('Next.js (create-next-app): built as standalone output, its page served by the standalone server', async () => {
     const { app, build } = await deploy('nextjs');
     expect(summary(build)).toBe('Next.js · Node 24, the default: no .nvmrc, .node-version, .tool-versions, volta.node, engines.node · npm ci · next build · next start (standalone server)');
-    await served(app.url, '/', (b) => b.includes('To get started, edit the') && b.includes('Create Next App'));
+    await served(app.url, '/', all('To get started, edit the', 'Create Next App'));
     // A second release with a changed page serves the new page: the first release's caches in the project folder
     // (.next/server/route-cache, written by the running server) are not served by the new build.
     const marker = `release ${randomBytes(3).toString('hex')}`;
@@ -120,7 +122,7 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
     const { app, build } = await deploy('vite-react', 128);
     expect(summary(build)).toMatch(/^Vite · Node 24, the default: .* · npm ci · tsc -b && vite build · static site$/);
     expect(build).toContain('  COPY --from=build /tmp/slipway-site/ /app/');
-    const index = await served(app.url, '/', (b) => b.includes('<title>vite-react</title>') && b.includes('<div id="root">'));
+    const index = await served(app.url, '/', all('<title>vite-react</title>', '<div id="root">'));
     expect(index.headers['cache-control']).toBe('no-cache');
     // A client-side route answers with the app's page.
     await served(app.url, '/some/client/route', (b) => b.includes('<title>vite-react</title>'));

@@ -14,6 +14,19 @@ jest.setTimeout(240_000);
 const CA = '/etc/ssl/certs/ca-certificates.crt';
 const ZIP_LIMIT = 2_000_000;
 
+/** `buf` as a stream of `size`-byte chunks (a body sent chunked, with no length declared). */
+function chunked(buf: Buffer, size: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= buf.length) return controller.close();
+      const chunk = buf.subarray(sent, sent + size);
+      sent += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+}
+
 describe('.zip uploads end to end: upload, build on the server, rollout behind Caddy (real Docker and Caddy)', () => {
   let p: TestPlatform;
   let client: ApiClient;
@@ -73,6 +86,14 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
       .map((l) => l.text)
       .join('\n');
   };
+  /** Waits for the deployment to finish; anything but live fails with its reason and its log. */
+  const live = async (appId: string, deploymentId: string) => {
+    const d = await settled(appId, deploymentId);
+    if (d.status !== 'live') throw new Error(`${d.status}: ${d.failureReason}\n${await logText(appId, deploymentId)}`);
+    return d;
+  };
+  /** Whether the deployment's log holds `text`. */
+  const logHas = async (appId: string, deploymentId: string, text: string) => (await logText(appId, deploymentId)).includes(text);
   const served = (url: string, expected: string) =>
     waitFor(async () => {
       const r = await p.viaIngress(url).catch(() => null);
@@ -130,8 +151,7 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     expect((await client.request('PUT', `${files}?path=server.js`, { raw: edited, headers: { 'content-type': 'application/octet-stream' } })).status).toBe(200);
     const redeploy = await client.post(`${appsPath()}/${app.id}/deployments`, {});
     expect(redeploy.status).toBe(201);
-    const r = await settled(app.id, redeploy.body.id);
-    if (r.status !== 'live') throw new Error(`redeploy ${r.status}: ${r.failureReason}\n${await logText(app.id, redeploy.body.id)}`);
+    await live(app.id, redeploy.body.id);
     expect(await logText(app.id, redeploy.body.id, 'build')).not.toMatch(/docker build/);
     await served(app.url, 'edited 1m\n');
     expect(await readFile(path.join(folder, 'notes.txt'), 'utf8')).toBe('mine\n');
@@ -164,15 +184,7 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     expect(declared.body.error.code).toBe('payload_too_large');
 
     // Chunked: the limit is counted as the bytes pass through the API to the agent.
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= big.length) return controller.close();
-        const chunk = big.subarray(sent, sent + 64 * 1024);
-        sent += chunk.length;
-        controller.enqueue(chunk);
-      },
-    });
+    const stream = chunked(big, 64 * 1024);
     const res = await fetch(new URL(`${appsPath()}/${app.id}/deployments/upload`, p.base), {
       method: 'POST',
       body: stream,
@@ -213,12 +225,13 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     const marker = randomUUID().slice(0, 8);
     const d = await uploaded(app.id, zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 120\nCMD ["node"]\n` }));
     const buildRuns = async () => (await p.docker.listContainers()).some((c) => c.Command.includes(marker));
-    await waitFor(async () => ((await logText(app.id, d.id)).includes(marker) && (await buildRuns()) ? true : null), 60_000, 'the RUN step to start');
+    await waitFor(() => logHas(app.id, d.id, marker), 60_000, 'the RUN step to log');
+    await waitFor(buildRuns, 60_000, 'the RUN step to start');
     const cancel = await client.post(`${appsPath()}/${app.id}/deployments/${d.id}/cancel`, {});
     expect(cancel.status).toBe(200);
     expect(cancel.body.status).toBe('cancelled');
-    await waitFor(async () => (!(await buildRuns()) ? true : null), 15_000, 'the build container to stop');
-    await waitFor(async () => ((await logText(app.id, d.id)).includes('Build stopped: the deployment was cancelled') ? true : null), 15_000, 'the worker to note the cancel');
+    await waitFor(async () => !(await buildRuns()), 15_000, 'the build container to stop');
+    await waitFor(() => logHas(app.id, d.id, 'Build stopped: the deployment was cancelled'), 15_000, 'the worker to note the cancel');
     expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('cancelled');
     expect(await readdir(path.join(p.agent.dataDir, 'builds')).catch(() => [])).toEqual([]);
   });
@@ -241,8 +254,7 @@ console.log('build.js wrote out/server.js');
     expect(res.body).toMatchObject({ rootDirectory: 'services/web', buildCommand: 'node build.js', startCommand: 'node out/server.js' });
     const app = res.body as { id: string; url: string };
 
-    const first = await settled(app.id, (await uploaded(app.id, monorepo('settings v1'))).id);
-    if (first.status !== 'live') throw new Error(`${first.status}: ${first.failureReason}\n${await logText(app.id, first.id)}`);
+    const first = await live(app.id, (await uploaded(app.id, monorepo('settings v1'))).id);
     await served(app.url, 'settings v1\n');
     const build = await logText(app.id, first.id, 'build');
     expect(build).toContain("Root directory from the app's settings: services/web/");
@@ -256,8 +268,7 @@ console.log('build.js wrote out/server.js');
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ startCommand: 'ALT=1 node out/server.js', buildCommand: 'node build.js', rootDirectory: 'services/web' });
     await served(app.url, 'settings v1\n');
-    const second = await settled(app.id, (await uploaded(app.id, monorepo('settings v2'))).id);
-    if (second.status !== 'live') throw new Error(`${second.status}: ${second.failureReason}\n${await logText(app.id, second.id)}`);
+    await live(app.id, (await uploaded(app.id, monorepo('settings v2'))).id);
     await served(app.url, 'alt settings v2\n');
 
     // null goes back to detection: the start script (node wrong.js) then fails the rollout, the v2 build keeps serving.

@@ -133,11 +133,10 @@ describe('database backups on the agent (real Docker, real engines)', () => {
       sha = createHash('sha256').update(onDisk).digest('hex');
       expect(made.sha256).toBe(sha);
       expect(onDisk.length).toBe(made.sizeBytes);
-      if (engine === 'mysql') {
-        // One database, no USE / CREATE DATABASE: it loads into whichever database it is fed to.
-        expect(onDisk.toString('utf8')).not.toMatch(/^USE /m);
-        expect(onDisk.toString('utf8')).not.toMatch(/CREATE DATABASE/);
-      }
+      // One database, no USE / CREATE DATABASE (MariaDB's dump tool writes them unless told not to): it loads into
+      // whichever database it is fed to.
+      expect(onDisk.toString('utf8')).not.toMatch(/^USE /m);
+      expect(onDisk.toString('utf8')).not.toMatch(/CREATE DATABASE/);
       // The same backup id again is answered with the file already made.
       expect(await backups.createBackup(t.target, { databaseId: a.id, backupId, ...a.creds })).toMatchObject({ replayed: true, sha256: sha });
       // Downloaded bytes hash to the recorded checksum.
@@ -160,14 +159,17 @@ describe('database backups on the agent (real Docker, real engines)', () => {
       // Into the same database: the old rows back, the credentials the same (the queries use them).
       await backups.restoreBackup(t.target, { databaseId: a.id, sourceDatabaseId: a.id, backupId, sha256: sha, ...a.creds });
       expect(rows(await query(engine, a, READ[engine]))).toBe('a,b');
-      if (engine === 'redis') {
-        // The AOF was rewritten from the restored data: a restart loads the same rows.
+    });
+
+    // Redis alone keeps its data in an append-only file (a case of its own, registered for redis only).
+    if (engine === 'redis') {
+      it('redis: the AOF was rewritten from the restored data, so a restart loads the same rows', async () => {
         await docker.getContainer(await containerOf(a.id)).restart({ t: 10 });
         await new Promise((r) => setTimeout(r, 1500));
         expect(rows(await query(engine, a, READ[engine]))).toBe('a,b');
         expect(await query(engine, a, 'CONFIG GET appendonly')).toMatch(/yes/);
-      }
-    });
+      });
+    }
 
     it('a removed database keeps its backups: they restore into a new one', async () => {
       await dbs.removeDatabase(t.target, { operationId: randomUUID(), databaseId: a.id });
@@ -210,7 +212,7 @@ describe('database backups on the agent (real Docker, real engines)', () => {
       const err = await pending;
       expect(err).toMatchObject({ code: 'invalid_state', message: expect.stringMatching(/stopped during the backup|dump tool failed|not complete/) });
       const dir = path.join(t.dataDir, 'backups', db.id);
-      expect((await readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(backupId) || n.includes(backupId))).toEqual([]);
+      expect((await readdir(dir).catch(() => [] as string[])).filter((n) => n.includes(backupId))).toEqual([]);
       // A stopped database cannot be backed up, and says so.
       await expect(backups.createBackup(t.target, { databaseId: db.id, backupId: randomUUID(), ...db.creds })).rejects.toMatchObject({
         code: 'invalid_state',

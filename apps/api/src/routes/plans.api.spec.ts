@@ -213,7 +213,7 @@ describe('plan catalog seeding', () => {
       expect(await seeder().seed()).toEqual({ plans: entries.length });
       expect(await db.plan.count()).toBe(entries.length);
 
-      const edited = entries.map((e) => (e.slug === 'pro' ? { ...e, priceCents: e.priceCents + 100 } : e));
+      const edited = entries.map((e) => ({ ...e, priceCents: e.priceCents + Number(e.slug === 'pro') * 100 }));
       const thrown = await seeder(edited).seed().catch((e: unknown) => e);
       expect(thrown).toBeInstanceOf(PlanCatalogConflict);
       expect((thrown as Error).message).toMatch(/pro v1: priceCents: stored 2900, file 3000/);

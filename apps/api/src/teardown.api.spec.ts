@@ -33,7 +33,7 @@ describe('workspace teardown (the workspace.teardown job, real PostgreSQL)', () 
     expect((await owner.delete(`/v1/workspaces/${w.id}`)).status).toBe(200);
     // The job carries the operation id alone; the workspace is the operation row's.
     const row = await api.db.operation.findFirstOrThrow({ where: { workspaceId: w.id, kind: WORKSPACE_TEARDOWN_JOB } });
-    const job = api.jobs.jobs.find((j) => j.name === WORKSPACE_TEARDOWN_JOB && j.options.jobId === row.id)!;
+    const job = api.jobs.jobs.filter((j) => j.name === WORKSPACE_TEARDOWN_JOB).find((j) => j.options.jobId === row.id)!;
     expect(job.payload).toEqual({ operationId: row.id });
     const result = await teardown.run(job.options.jobId);
     expect(result).toMatchObject({ apps: 0, tokens: 2, memberships: 2, reservations: 1 });

@@ -30,13 +30,11 @@ import {
   type OperationHandlers,
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, PgMetricsStore, type Db } from '@slipway/db';
-import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
+import { CertificateAuthority, FileDatabaseCertificates } from '@slipway/pki';
+import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
-import { databaseAgentOf } from './databases/database-agent';
-import { FileDatabaseCertificates } from './databases/database-ca';
 import { buildProcessors, type WorkerServices } from './processors';
 import { runWorkers, type WorkerPool } from './workers';
 

@@ -15,10 +15,9 @@ describe('loadConfig', () => {
   });
 
   it('names each missing or malformed setting', () => {
-    const thrown = catchError(() => loadConfig('control', { SLIPWAY_API_PORT: 'eighty', SLIPWAY_WORKER_IN_PROCESS: 'maybe' }));
+    const thrown = catchError(() => loadConfig('control', { SLIPWAY_API_PORT: 'eighty' }));
     expect(thrown.problems.join('\n')).toMatch(/DATABASE_URL is required/);
     expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_API_PORT must be a whole number/);
-    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_WORKER_IN_PROCESS must be true or false/);
   });
 
   it('refuses missing and placeholder secrets in production', () => {

@@ -14,7 +14,7 @@ export interface Config {
   redis: { url: string; prefix: string };
   secrets: { sessionKey: string; encryptionKey: Buffer };
   apps: { domain: string; scheme: 'http' | 'https' };
-  controlPlane: { dataDir: string; workerInProcess: boolean; agentAddresses: string[] };
+  controlPlane: { dataDir: string; agentAddresses: string[] };
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
   logs: { maxBytesPerDeployment: number; keepDeployments: number; keepDays: number; pruneIntervalMs: number };
@@ -144,7 +144,6 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     apps: { domain: v.SLIPWAY_APPS_DOMAIN, scheme: v.SLIPWAY_APPS_SCHEME },
     controlPlane: {
       dataDir: v.SLIPWAY_DATA_DIR,
-      workerInProcess: v.SLIPWAY_WORKER_IN_PROCESS,
       agentAddresses: v.SLIPWAY_AGENT_ADDRESSES ?? [],
     },
     worker: {

@@ -35,7 +35,6 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_APPS_DOMAIN', type: 'string', default: 'apps.localhost', roles: ['control', 'agent'], schema: { type: 'string', pattern: '^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$' }, description: 'web apps get <subdomain>.<apps domain>' },
   { env: 'SLIPWAY_APPS_SCHEME', type: 'string', default: 'http', roles: C, schema: { enum: ['http', 'https'] }, description: 'scheme of app URLs' },
   { env: 'SLIPWAY_DATA_DIR', type: 'string', default: '/var/lib/slipway/control', roles: CC, schema: { type: 'string', pattern: '^/' }, description: "control plane's files (the agents' certificate authority)" },
-  { env: 'SLIPWAY_WORKER_IN_PROCESS', type: 'boolean', default: false, roles: C, schema: { type: 'boolean' }, description: 'run the BullMQ workers inside the API process' },
   { env: 'SLIPWAY_WORKER_CONCURRENCY', type: 'integer', default: 16, roles: C, schema: { type: 'integer', minimum: 1, maximum: 512 }, description: 'jobs each queue works on at once per worker process' },
   { env: 'SLIPWAY_WORKER_LOCK_MS', type: 'integer', default: 10_000, roles: C, schema: { type: 'integer', minimum: 2000 }, description: "a job's lock, renewed every half of it; the job of a worker that died runs again within about 1.5 × this (stalled check every half lock)" },
   { env: 'SLIPWAY_NODE_HEALTH_INTERVAL_MS', type: 'integer', default: 15_000, roles: C, schema: { type: 'integer', minimum: 1000 }, description: 'how often every node is health-checked (online/offline)' },

@@ -7,7 +7,7 @@ import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform'
 jest.setTimeout(240_000);
 
 // Issue 20: the intent accepted last wins, and containers follow the desired state (real Docker, Caddy, PostgreSQL).
-// Passes here compare apps only (`compareAllApps`): a whole pass would also remove other test platforms' containers
+// Passes here compare apps only (`compareAll(run, ['app'])`): a whole pass would also remove other test platforms' containers
 // from the engine this machine shares (orphans are told apart by workspace alone until platforms carry an identity).
 describe('apps converge to their last intent', () => {
   let p: TestPlatform;
@@ -127,8 +127,8 @@ describe('apps converge to their last intent', () => {
     await p.docker.getContainer(running.id).stop({ t: 1 });
     const byEvent = await waitFor(async () => (await p.docker.getContainer(running.id).inspect()).State.Running, 8_000, 'the event').catch(() => false);
     if (!byEvent) {
-      const pass = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-      expect(pass.repairs).toContainEqual(expect.objectContaining({ appId: app.id, kind: 'start', containerId: running.id }));
+      const pass = await p.worker.services.reconcile.compareAll(`converge-${Date.now()}`, ['app']);
+      expect(pass.repairs).toContainEqual(expect.objectContaining({ id: app.id, kind: 'start', containerId: running.id }));
     }
     expect((await p.docker.getContainer(running.id).inspect()).State.Running).toBe(true);
     await serves(app.url, 'v1\n');
@@ -139,7 +139,7 @@ describe('apps converge to their last intent', () => {
     await p.docker.getContainer(running.id).remove({ force: true });
     await waitFor(
       async () => {
-        const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
+        const report = await p.worker.services.reconcile.compareAll(`converge-${Date.now()}`, ['app']);
         const o = await observe(p, client, ws.id, app.id);
         return report.busy.length === 0 && o.containers.some((c) => c.state === 'running') ? o : null;
       },
@@ -156,8 +156,8 @@ describe('apps converge to their last intent', () => {
     await quiet(p, app.id);
     expect(disagreements(await observe(p, client, ws.id, app.id), 'stopped')).toEqual([]);
     await p.docker.getContainer(recreated.id).start();
-    const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-    expect(report.repairs).toContainEqual(expect.objectContaining({ appId: app.id, kind: 'stop', containerId: recreated.id }));
+    const report = await p.worker.services.reconcile.compareAll(`converge-${Date.now()}`, ['app']);
+    expect(report.repairs).toContainEqual(expect.objectContaining({ id: app.id, kind: 'stop', containerId: recreated.id }));
     expect(disagreements(await observe(p, client, ws.id, app.id), 'stopped')).toEqual([]);
     expect((await p.viaIngress(app.url)).status).toBe(404);
   });
@@ -168,8 +168,8 @@ describe('apps converge to their last intent', () => {
     await quiet(p, app.id);
     // As after an engine restart whose exits were seen but whose restarts were not.
     await p.db.app.update({ where: { id: app.id }, data: { status: 'crashed' } });
-    const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-    expect(report.repairs).toContainEqual(expect.objectContaining({ appId: app.id, kind: 'status' }));
+    const report = await p.worker.services.reconcile.compareAll(`converge-${Date.now()}`, ['app']);
+    expect(report.repairs).toContainEqual(expect.objectContaining({ id: app.id, kind: 'status' }));
     expect((await observe(p, client, ws.id, app.id)).app.status).toBe('running');
   });
 });

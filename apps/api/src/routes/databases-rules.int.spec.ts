@@ -154,7 +154,6 @@ describe('managed databases: rules, errors and reconciliation', () => {
     const url = (await client.get(`${dbPath(w.id, db.id)}/connection`)).body.url as string;
     const cli = (script: string) => inNetwork(p.docker, { image: TEST_DATABASE_IMAGES.redis, workspaceId: w.id, platformId: p.agent.agent.platformId, script, env: { URL: url } });
     expect((await cli('redis-cli -u "$URL" --no-auth-warning SET survivor yes && redis-cli -u "$URL" --no-auth-warning SAVE')).code).toBe(0);
-    const node = (await p.db.node.findFirstOrThrow({ select: { id: true, name: true, grpcAddress: true } }));
     const containers = () => p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${db.id}`] } });
 
     // Removed by hand: the next pass recreates it on the same data.
@@ -166,7 +165,7 @@ describe('managed databases: rules, errors and reconciliation', () => {
       async () => {
         const [c] = await containers();
         if (c?.Id !== first!.Id && c?.State === 'running') return c;
-        const report = await p.worker.services.databases.reconcileNode(node, `test-${Date.now()}`);
+        const report = await p.worker.services.reconcile.compareAll(`test-${Date.now()}`, ['database']);
         expect(report.failed).toEqual([]);
         return null;
       },
@@ -182,8 +181,8 @@ describe('managed databases: rules, errors and reconciliation', () => {
     // Stopped on request: a pass leaves it stopped; the data folder is never touched.
     await client.post(`${dbPath(w.id, db.id)}/stop`);
     await settled(w.id, db.id, 'stopped');
-    const quiet = await p.worker.services.databases.reconcileNode(node, `test-${Date.now()}`);
-    expect(quiet.repairs.filter((r) => r.databaseId === db.id)).toEqual([]);
+    const quiet = await p.worker.services.reconcile.compareAll(`test-${Date.now()}`, ['database']);
+    expect(quiet.repairs.filter((r) => r.id === db.id)).toEqual([]);
     expect((await containers())[0]?.State).not.toBe('running');
     expect(existsSync(path.join(p.agent.dataDir, 'databases', db.id))).toBe(true);
 

@@ -1,4 +1,5 @@
 import type { SecretBox } from '../auth/secret-box';
+import { journalIdOf } from '../convergence/journal-id';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ManagedContainer } from '../ports/agents';
 import type { Clock } from '../ports/clock';
@@ -96,7 +97,7 @@ export function observedStatus(app: AppWithDeployment, live: DeploymentRecord, c
 /**
  * Makes one app's containers match its desired state, read when it runs (never the action a job was queued with):
  * the work of `app.power` jobs, of a deployment once it went live (a stop accepted meanwhile wins), and of each
- * reconcile pass. The caller holds the app's lock (AppLocks). The status written afterwards is what the agent
+ * reconcile pass. The caller holds the app's lock (ResourceLocks, kind `app`). The status written afterwards is what the agent
  * reported of the current container: `running` only when it runs, `stopped` only when it does not.
  */
 export class AppConvergeService {
@@ -138,12 +139,24 @@ export class AppConvergeService {
       steps = planConvergence(app, live, containers, plan);
     }
     const actions: ConvergeAction[] = [];
+    // A repair that brings the container back (a start, a recreate that waits for readiness) takes time: meanwhile the
+    // status says what the server shows now (never `running` while nothing runs), then what it shows after.
+    const reviving = steps.some((s) => s.kind === 'start' || s.kind === 'recreate');
+    const before = reviving ? this.statusChange(app, live, containers, o) : null;
+    if (before && before.status !== 'running') {
+      await this.deps.apps.setState(app.id, before.state);
+      actions.push({ appId, kind: 'status', reason: `recorded ${app.status}, the server shows ${before.status}` });
+      app.status = before.status;
+      if ('statusDetail' in before.state) app.statusDetail = before.state.statusDetail ?? null;
+    }
     for (const step of steps) {
       await this.apply(node, app, live, step, o.operationId);
       actions.push({ appId, kind: step.kind, reason: step.reason, ...('containerId' in step ? { containerId: step.containerId } : {}) });
     }
     if (steps.length) containers = await list();
-    const change = this.statusChange(app, live, containers, o);
+    // A container this convergence started (not Docker's restart loop) runs: the app runs, whatever crash came before.
+    const revived = reviving && observedStatus(app, live, containers) === 'running' && (app.status !== 'deploying' || o.settleDeploying);
+    const change = revived ? (app.status === 'running' ? null : { status: 'running' as const, state: { status: 'running' as const, statusDetail: null, runningSince: this.deps.clock() } }) : this.statusChange(app, live, containers, o);
     if (change) {
       await this.deps.apps.setState(app.id, change.state);
       actions.push({ appId, kind: 'status', reason: `recorded ${app.status}, the server shows ${change.status}` });
@@ -166,10 +179,11 @@ export class AppConvergeService {
     if (status === 'running' && now.getTime() - crashedAt < CRASH_QUIET_MS) return null;
     if (status === 'running') return { status, state: { status, statusDetail: null, runningSince: now } };
     if (status === 'stopped') return { status, state: { status, runningSince: null } };
+    const current = containers.find((c) => ROLLOUT_NAME.test(c.name) && c.labels[LABELS.deployment] === live.id);
     const detail: StatusDetail = {
       exitCode: -1,
       restarts: 0,
-      message: 'The container is not running and the platform did not stop it',
+      message: current ? `The container is ${current.state} and the platform did not stop it` : 'The container was removed and the platform did not remove it',
       tail: '',
       at: now.toISOString(),
     };
@@ -226,6 +240,3 @@ export class AppConvergeService {
     await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null });
   }
 }
-
-/** Agent journal ids: letters, digits, `-` and `_`, at most 128 characters. */
-export const journalIdOf = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128);

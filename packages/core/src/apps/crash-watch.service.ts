@@ -2,7 +2,7 @@ import type { StatusDetail } from '@slipway/contracts';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } from '../ports/agents';
 import type { Clock } from '../ports/clock';
-import type { AppLocks } from './app-locks';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { AppJobStore, DeploymentJobStore } from './app.ports';
 import { DeployLog } from './deploy-log';
 import { isInUse } from './deployment-state';
@@ -28,7 +28,7 @@ export interface CrashWatchDeps {
   /** Default RELEASE_CRASH_WINDOW_MS. */
   releaseCrashWindowMs?: number;
   /** An exit while a job holds the app is the platform's doing (the job writes what the agent reports). */
-  locks?: AppLocks;
+  locks?: ResourceLocks;
 }
 
 /**
@@ -50,7 +50,7 @@ export class CrashWatchService {
     // While a job holds the app (a restart, a stop, a rollout), its exits are the platform's doing: the job, or the
     // comparison that follows the event, writes the status the agent reports.
     if (this.deps.locks) {
-      await this.deps.locks.tryWithApp(appId, () => this.record(node, e));
+      await this.deps.locks.tryHold('app', appId, () => this.record(node, e));
       return;
     }
     await this.record(node, e);

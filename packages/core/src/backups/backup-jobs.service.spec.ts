@@ -1,4 +1,4 @@
-import { InProcessAppLocks } from '../apps/app-locks';
+import { InProcessResourceLocks } from '../convergence/resource-locks';
 import type { SecretBox } from '../auth/secret-box';
 import type { DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
 import { AppError } from '../errors';
@@ -82,7 +82,7 @@ function setup(agent: Partial<BackupAgent>) {
     databases,
     agents: fullAgent,
     secrets: { open: () => 'pw', seal: () => 'sealed' } as unknown as SecretBox,
-    locks: new InProcessAppLocks(),
+    locks: new InProcessResourceLocks(),
     jobs,
     clock: () => new Date(),
     logger: quiet,

@@ -1,5 +1,5 @@
 import type { BackupRestorePayload } from '../jobs';
-import type { AppLocks } from '../apps/app-locks';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { SecretBox } from '../auth/secret-box';
 import type { DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
 import { AppError } from '../errors';
@@ -19,7 +19,7 @@ export interface BackupJobDeps {
   agents: BackupAgent;
   secrets: SecretBox;
   /** The databases' per-id locks (the converge, rotate and teardown jobs and the reconciler's repairs hold them too). */
-  locks: AppLocks;
+  locks: ResourceLocks;
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
@@ -55,7 +55,7 @@ export class BackupJobService {
     const b = await this.deps.backups.get(backupId);
     if (!b || b.deletedAt) return { skipped: 'no such backup' };
     if (b.status === 'completed' || b.status === 'failed') return { skipped: `already ${b.status}` };
-    return this.deps.locks.withApp(b.databaseId, async () => {
+    return this.deps.locks.hold('database', b.databaseId, async () => {
       const outcome = await this.dump(b, attempt, ['running']);
       return outcome.ok ? { completed: true, sizeBytes: outcome.sizeBytes } : { failed: outcome.error };
     });
@@ -132,7 +132,7 @@ export class BackupJobService {
   }
 
   private restoreSame(b: BackupRecord, p: BackupRestorePayload, attempt: Attempt): Promise<unknown> {
-    return this.deps.locks.withApp(p.databaseId, async () => {
+    return this.deps.locks.hold('database', p.databaseId, async () => {
       const pre = p.preRestoreBackupId ? await this.deps.backups.get(p.preRestoreBackupId) : null;
       if (!pre) return this.unchanged(p, b, 'its pre-restore backup is missing');
       if (pre.status !== 'completed') {
@@ -185,7 +185,7 @@ export class BackupJobService {
       await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'failed', message);
       return { failed: message };
     }
-    return this.deps.locks.withApp(db.id, async () => {
+    return this.deps.locks.hold('database', db.id, async () => {
       if (!(await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'restoring', `loading backup ${b.id}`))) return { skipped: 'the new database is no longer running' };
       try {
         await this.load(b, db);

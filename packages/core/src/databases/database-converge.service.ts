@@ -1,5 +1,6 @@
-import { journalIdOf } from '../apps/app-converge.service';
-import type { AppLocks } from '../apps/app-locks';
+import type { ConvergeDone, ConvergeNode, ConvergeOneOptions, Converger } from '../convergence/converger';
+import { journalIdOf } from '../convergence/journal-id';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
 import type { Logger } from '../logging';
@@ -8,32 +9,30 @@ import type { AgentTarget } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { DatabaseAgent, DatabaseCertificates, DatabaseHeld, DatabaseJobStore, DatabaseRecord, DatabaseSettlement } from './database.ports';
 
-/** What one reconcile pass did to databases. */
-export interface DatabaseReconcileReport {
-  compared: number;
-  repairs: { node: string; databaseId: string; reason: string }[];
-  /** Data of databases without a row (or deleted ones) erased. */
-  removed: { node: string; databaseId: string }[];
-  busy: string[];
-  failed: { node: string; databaseId: string; error: string }[];
+/** What a pass learned of a node's databases: what the server holds, by database id. */
+export interface DatabasePassContext {
+  held: Map<string, DatabaseHeld>;
+  rowIds: Set<string>;
 }
 
 /**
  * The job side of databases. Every job (`database.converge`, `database.rotate-password`, `database.teardown`) and
- * every repair holds the database's lock (the per-app advisory locks keyed by the database id), and reads the row
+ * every repair holds the database's lock (`ResourceLocks`, kind `database`), and reads the row
  * when it runs: the desired state, size, public access and password are the row's, never the job's payload, so the
  * intent accepted last wins whatever order the jobs run in (docs/decisions/0012). The status written afterwards is
  * what the agent reported, and only while the row's generation is the one the work read (a later intent settles
  * it itself).
  */
-export class DatabaseConvergeService {
+export class DatabaseConvergeService implements Converger<DatabasePassContext> {
+  readonly kind = 'database' as const;
+
   constructor(
     private readonly deps: {
       databases: DatabaseJobStore;
       agents: DatabaseAgent;
       certificates: DatabaseCertificates;
       secrets: SecretBox;
-      locks: AppLocks;
+      locks: ResourceLocks;
       clock: Clock;
       logger: Logger;
     },
@@ -42,7 +41,7 @@ export class DatabaseConvergeService {
   /** `database.converge`: create, start, stop, resize, public access. */
   readonly converge: OperationHandler = (op, node) => {
     const databaseId = payloadId(op.payload);
-    return this.deps.locks.withApp(databaseId, () => this.convergeHeld(databaseId, node, op.id));
+    return this.deps.locks.hold('database', databaseId, () => this.convergeHeld(databaseId, node, op.id));
   };
 
   /** `database.rotate-password`: the new password (sealed in the payload) applied inside the running engine. */
@@ -50,7 +49,7 @@ export class DatabaseConvergeService {
     const databaseId = payloadId(op.payload);
     const sealed = op.payload.newPasswordSealed;
     if (typeof sealed !== 'string') throw new AppError('validation_failed', 'The operation carries no new password');
-    return this.deps.locks.withApp(databaseId, async () => {
+    return this.deps.locks.hold('database', databaseId, async () => {
       const db = await this.deps.databases.getById(databaseId);
       if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return { skipped: 'database deleted' };
       if (db.passwordSealed === sealed) return { rotated: true, replayed: true };
@@ -78,7 +77,7 @@ export class DatabaseConvergeService {
   /** `database.teardown`: container, listener and data erased on the server, then the row. */
   readonly teardown: OperationHandler = (op, node) => {
     const databaseId = payloadId(op.payload);
-    return this.deps.locks.withApp(databaseId, async () => {
+    return this.deps.locks.hold('database', databaseId, async () => {
       const db = await this.deps.databases.getById(databaseId);
       if (!db) return { skipped: 'already removed' };
       if (!db.deletedAt && !db.workspaceDeleted && db.status !== 'deleting') return { skipped: 'the database is not deleted' };
@@ -96,7 +95,7 @@ export class DatabaseConvergeService {
   async removeWorkspaceDatabases(workspaceId: string, node: OperationNode, operationId: string): Promise<number> {
     const rows = await this.deps.databases.listOfWorkspace(workspaceId);
     for (const db of rows) {
-      await this.deps.locks.withApp(db.id, async () => {
+      await this.deps.locks.hold('database', db.id, async () => {
         if (node) await this.deps.agents.removeDatabase(asTarget(node), { operationId: journalIdOf(`${operationId}-${db.id}`), databaseId: db.id });
         await this.deps.databases.purge(db.id);
       });
@@ -104,67 +103,44 @@ export class DatabaseConvergeService {
     return rows.length;
   }
 
-  /**
-   * One reconcile pass over a server: each database row compared with what the agent holds, repaired under its lock
-   * when they differ (a container removed by hand recreated on its data, a stopped one started for a database meant
-   * to run, a running one stopped for a database meant to be stopped, the status corrected); databases the server
-   * holds whose row is gone (or deleted) erased. Data of a database whose row exists is never erased here.
-   */
-  async reconcileNode(node: { id: string; name: string; grpcAddress: string }, runId: string): Promise<DatabaseReconcileReport> {
-    const report: DatabaseReconcileReport = { compared: 0, repairs: [], removed: [], busy: [], failed: [] };
-    const target = asTarget(node);
-    const held = new Map((await this.deps.agents.listDatabases(target, {})).map((h) => [h.databaseId, h]));
+  /** The databases placed on the node, and what the server holds (one listing per pass). */
+  async listOnNode(node: ConvergeNode): Promise<{ ids: string[]; context: DatabasePassContext }> {
+    const held = new Map((await this.deps.agents.listDatabases(asTarget(node), {})).map((h) => [h.databaseId, h]));
     const rows = await this.deps.databases.listOnNode(node.id);
-    const rowIds = new Set(rows.map((r) => r.id));
-    for (const db of rows) {
-      report.compared++;
-      const drift = driftOf(db, held.get(db.id));
-      if (!drift) continue;
-      try {
-        const done = await this.deps.locks.tryWithApp(db.id, () => this.convergeHeld(db.id, node, journalIdOf(`reconcile-${runId.slice(-24)}-${db.id}`)));
-        if (!done) {
-          report.busy.push(db.id);
-          continue;
-        }
-        report.repairs.push({ node: node.name, databaseId: db.id, reason: drift });
-        this.deps.logger.warn({ node: node.name, databaseId: db.id, reason: drift }, 'database repaired');
-      } catch (e) {
-        report.failed.push({ node: node.name, databaseId: db.id, error: (e as Error).message });
-        this.deps.logger.error({ node: node.name, databaseId: db.id, err: (e as Error).message }, 'could not bring the database to its desired state');
-      }
-    }
-    // What the server holds without a live row: erased only when the row is gone or marked deleted.
-    for (const h of held.values()) {
-      if (rowIds.has(h.databaseId)) continue;
-      const row = await this.deps.databases.getById(h.databaseId);
-      if (row && !row.deletedAt && !row.workspaceDeleted && row.status !== 'deleting') continue; // another server's row, or not placed here
-      try {
-        const done = await this.deps.locks.tryWithApp(h.databaseId, async () => {
-          await this.deps.agents.removeDatabase(target, { operationId: journalIdOf(`reconcile-${runId.slice(-24)}-rm-${h.databaseId}`), databaseId: h.databaseId });
-          if (row) await this.deps.databases.purge(h.databaseId);
-        });
-        if (done) report.removed.push({ node: node.name, databaseId: h.databaseId });
-      } catch (e) {
-        report.failed.push({ node: node.name, databaseId: h.databaseId, error: (e as Error).message });
-      }
-    }
-    return report;
+    return { ids: rows.map((r) => r.id), context: { held, rowIds: new Set(rows.map((r) => r.id)) } };
   }
 
   /**
-   * One database at once (its container exited): compared with what the server holds and repaired like a pass would,
-   * unless a job holds its lock (that job converges it). null when busy or nothing differed.
+   * One database compared with what its server holds and repaired when they differ (a container removed by hand
+   * recreated on its data, a stopped one started for a database meant to run, a running one stopped for a database
+   * meant to be stopped, the status corrected). The caller holds its lock.
    */
-  async reconcileDatabase(node: { id: string; name: string; grpcAddress: string }, databaseId: string, why: string): Promise<string | null> {
+  async convergeOne(node: ConvergeNode, databaseId: string, o: ConvergeOneOptions<DatabasePassContext>): Promise<ConvergeDone[]> {
     const db = await this.deps.databases.getById(databaseId);
-    if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return null;
-    const held = (await this.deps.agents.listDatabases(asTarget(node), { workspaceId: db.workspaceId })).find((h) => h.databaseId === databaseId);
-    const drift = driftOf(db, held);
-    if (!drift) return null;
-    const done = await this.deps.locks.tryWithApp(databaseId, () => this.convergeHeld(databaseId, node, journalIdOf(`event-${Date.now()}-${databaseId}`)));
-    if (!done) return null;
-    this.deps.logger.warn({ node: node.name, databaseId, reason: drift, why }, 'database repaired');
-    return drift;
+    if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return [];
+    const fresh = async () => (await this.deps.agents.listDatabases(asTarget(node), { workspaceId: db.workspaceId })).find((h) => h.databaseId === databaseId);
+    // A pass's listing may be older than the last job on the database: a drift is confirmed on a fresh one.
+    let drift = driftOf(db, o.context ? o.context.held.get(databaseId) : await fresh());
+    if (drift && o.context) drift = driftOf(db, await fresh());
+    if (!drift) return [];
+    await this.convergeHeld(databaseId, node, o.operationId);
+    return [{ kind: 'converge', reason: drift }];
+  }
+
+  /** What the server holds without a live row: erased only when the row is gone or marked deleted (data of a live row never). */
+  async afterNode(node: ConvergeNode, o: { runId: string; busy: string[]; context: DatabasePassContext }): Promise<ConvergeDone[]> {
+    const done: ConvergeDone[] = [];
+    for (const h of o.context.held.values()) {
+      if (o.context.rowIds.has(h.databaseId)) continue;
+      const row = await this.deps.databases.getById(h.databaseId);
+      if (row && !row.deletedAt && !row.workspaceDeleted && row.status !== 'deleting') continue; // another server's row, or not placed here
+      const erased = await this.deps.locks.tryHold('database', h.databaseId, async () => {
+        await this.deps.agents.removeDatabase(asTarget(node), { operationId: journalIdOf(`reconcile-${o.runId.slice(-24)}-rm-${h.databaseId}`), databaseId: h.databaseId });
+        if (row) await this.deps.databases.purge(h.databaseId);
+      });
+      if (erased) done.push({ kind: 'erase', reason: `the data of database ${h.databaseId}, whose row is gone or deleted, erased` });
+    }
+    return done;
   }
 
   /** The caller holds the lock. */

@@ -45,20 +45,12 @@ export interface NoopResult {
   replayed: boolean;
 }
 
-/**
- * Something a managed container went through, as its agent saw it: `die` (exited), `oom` (killed out of memory),
- * `destroy` (removed). `byPlatform` is true when the agent itself caused it (a stop, removal or recreation it was
- * asked for), false when it happened behind the platform's back, absent from agents that cannot tell (then the exit
- * code is the hint). `reason`: the agent's sentence about it, when it has one.
- */
 export interface ContainerExitEvent {
   containerId: string;
   action: string;
   exitCode: number;
   labels: Record<string, string>;
   atMs: number;
-  byPlatform?: boolean;
-  reason?: string;
 }
 
 /**

@@ -86,6 +86,7 @@ describe('EngineEventTranslator', () => {
       cause: 'external',
       oomKilled: false,
       signal: 15,
+      reason: "The container was stopped behind the platform's back (docker stop; exit code 143)",
     });
     // The same exit while the agent stops the container (by its short id) is the platform's.
     await intents.around('c'.repeat(12), async () => {
@@ -100,9 +101,9 @@ describe('EngineEventTranslator', () => {
     const intents = new ContainerIntents();
     const t = new EngineEventTranslator(intents);
     expect(t.translate(ev('oom'))).toMatchObject({ action: 'oom', cause: 'external' });
-    expect(t.translate(ev('die', { exitCode: '137' }))).toMatchObject({ action: 'die', exitCode: 137, oomKilled: true, signal: 0 });
+    expect(t.translate(ev('die', { exitCode: '137' }))).toMatchObject({ action: 'die', exitCode: 137, oomKilled: true, signal: 0, reason: 'The container ran out of memory and was killed' });
     expect(t.translate(ev('start'))).toMatchObject({ action: 'start', cause: 'external' });
-    expect(t.translate(ev('die', { exitCode: '3' }))).toMatchObject({ exitCode: 3, oomKilled: false, signal: 0, cause: 'external' });
+    expect(t.translate(ev('die', { exitCode: '3' }))).toMatchObject({ exitCode: 3, oomKilled: false, signal: 0, cause: 'external', reason: 'The container exited on its own with code 3' });
     await intents.around('web', async () => expect(t.translate(ev('start'))).toMatchObject({ cause: 'platform' }));
   });
 

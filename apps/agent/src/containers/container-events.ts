@@ -49,7 +49,30 @@ export class EngineEventTranslator {
       this.kills.delete(id);
     }
     if (e.Action === 'start' || e.Action === 'destroy') this.kills.delete(id);
+    event.reason = reasonOf(event);
     return event;
+  }
+}
+
+/** The event as a sentence for a status or a log. */
+export function reasonOf(e: ContainerExitEvent): string {
+  const outside = e.cause === 'external';
+  switch (e.action) {
+    case 'oom':
+      return 'The container ran out of memory: the kernel killed its process';
+    case 'destroy':
+      return outside ? "The container was removed behind the platform's back (docker rm)" : 'The container was removed by the platform';
+    case 'start':
+      return outside ? 'The container was started again (the engine’s restart policy or docker start)' : 'The container was started by the platform';
+    case 'die':
+      if (!outside) return `The container was stopped by the platform (exit code ${e.exitCode})`;
+      if (e.oomKilled) return 'The container ran out of memory and was killed';
+      if (e.signal === 15) return `The container was stopped behind the platform's back (docker stop; exit code ${e.exitCode})`;
+      if (e.signal === 9) return `The container was killed behind the platform's back (docker kill, docker rm -f, or a docker stop whose grace ran out; exit code ${e.exitCode})`;
+      if (e.signal) return `The container was sent signal ${e.signal} behind the platform's back and exited with code ${e.exitCode}`;
+      return `The container exited on its own with code ${e.exitCode}`;
+    default:
+      return `Container event ${e.action}`;
   }
 }
 

@@ -65,6 +65,8 @@ export interface ContainerExitEvent {
   oomKilled?: boolean;
   /** On a die: the signal a kill request sent just before (15 a stop, 9 a kill or rm -f); 0 the process exited on its own. */
   signal?: number;
+  /** What happened, as a sentence for a status ("The container was removed behind the platform's back (docker rm)"). */
+  reason?: string;
 }
 
 export type ContainerEventCause = 'platform' | 'external';

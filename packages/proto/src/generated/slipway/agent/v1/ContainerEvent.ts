@@ -32,6 +32,11 @@ export interface ContainerEvent {
    * whose grace ran out); 0: the process exited on its own.
    */
   'signal'?: (number);
+  /**
+   * What happened, as a sentence ("The container was stopped behind the platform's back (docker stop)"); empty on a
+   * snapshot and from agents older than issue 27.
+   */
+  'reason'?: (string);
 }
 
 export interface ContainerEvent__Output {
@@ -64,4 +69,9 @@ export interface ContainerEvent__Output {
    * whose grace ran out); 0: the process exited on its own.
    */
   'signal': (number);
+  /**
+   * What happened, as a sentence ("The container was stopped behind the platform's back (docker stop)"); empty on a
+   * snapshot and from agents older than issue 27.
+   */
+  'reason': (string);
 }

@@ -86,6 +86,59 @@ describe('managed containers over gRPC (real Docker)', () => {
     });
     expect(Buffer.concat(chunks).toString()).toBe('hello from slipway\n');
   });
+
+  it('reports docker stop, kill and rm -f behind the platform’s back as external, with what happened, and its own removal as the platform’s', async () => {
+    await ensureTestImage(docker);
+    const events: (ContainerExitEvent & { receivedAtMs: number })[] = [];
+    const exitsOnly: ContainerExitEvent[] = [];
+    const sub = conn.watchContainerEvents((e) => events.push({ ...e, receivedAtMs: Date.now() }), () => undefined, undefined, { lifecycle: true });
+    const old = conn.watchContainerEvents((e) => exitsOnly.push(e), () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const start = async (name: string) => {
+      const c = await docker.createContainer({
+        Image: TEST_IMAGE,
+        Cmd: ['/bin/busybox', 'sleep', '600'],
+        Labels: { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId, [LABELS.app]: name },
+      });
+      await c.start();
+      return c;
+    };
+    const eventsOf = async (id: string, actions: string[]) => {
+      await waitFor(() => actions.every((a) => events.some((e) => e.containerId === id && e.action === a)));
+      return actions.map((a) => events.find((e) => e.containerId === id && e.action === a)!);
+    };
+
+    const stopped = await start('stopped');
+    await stopped.stop({ t: 1 });
+    const [stopDie] = await eventsOf(stopped.id, ['die']);
+    expect(stopDie).toMatchObject({ exitCode: 137, cause: 'external', signal: 9, oomKilled: false }); // busybox sleep ignores SIGTERM as PID 1: killed after the grace
+
+    const killed = await start('killed');
+    await killed.kill();
+    const [killDie] = await eventsOf(killed.id, ['die']);
+    expect(killDie).toMatchObject({ exitCode: 137, cause: 'external', signal: 9 });
+
+    const removed = await start('removed');
+    await removed.remove({ force: true });
+    const [rmDie, rmDestroy] = await eventsOf(removed.id, ['die', 'destroy']);
+    expect(rmDie).toMatchObject({ cause: 'external', signal: 9 });
+    expect(rmDestroy).toMatchObject({ action: 'destroy', cause: 'external', labels: { [LABELS.app]: 'removed' } });
+
+    // The agent's own removal (the control plane asked for it) is the platform's.
+    const mine = await start('mine');
+    await conn.removeManagedContainers({ operationId: randomUUID(), containerIds: [mine.id] });
+    const [mineDie, mineDestroy] = await eventsOf(mine.id, ['die', 'destroy']);
+    expect(mineDie).toMatchObject({ cause: 'platform' });
+    expect(mineDestroy).toMatchObject({ cause: 'platform' });
+
+    // Each reached the control plane well within a second of the engine's own time for it.
+    for (const e of [stopDie!, killDie!, rmDie!, rmDestroy!]) expect(e.receivedAtMs - e.atMs).toBeLessThan(1_000);
+    // A stream that did not ask for lifecycle events gets the exits only, as before.
+    await waitFor(() => exitsOnly.filter((e) => [stopped.id, killed.id, removed.id, mine.id].includes(e.containerId)).length === 4);
+    expect(new Set(exitsOnly.map((e) => e.action))).toEqual(new Set(['die']));
+    sub.stop();
+    old.stop();
+  });
 });
 
 async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {

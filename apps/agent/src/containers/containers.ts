@@ -104,8 +104,8 @@ export class Containers {
     return this.docker.logs(id, options, onChunk);
   }
 
-  exits(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
-    return this.docker.watchExits(onEvent);
+  events(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
+    return this.docker.watchEvents(onEvent);
   }
 
   /**

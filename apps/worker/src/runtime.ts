@@ -235,7 +235,7 @@ export async function startWorkerRuntime(
     logger,
     // An exit, an OOM kill or a removal the platform did not cause: the status at once, then the repair (WorkloadEvents).
     onExit: (node, e) => {
-      logger.info({ node: node.name, container: e.containerId, action: e.action, exitCode: e.exitCode, byPlatform: e.byPlatform, labels: e.labels }, 'container event');
+      logger.info({ node: node.name, container: e.containerId, action: e.action, exitCode: e.exitCode, cause: e.cause, labels: e.labels }, 'container event');
       workloadEvents.handle(node, e);
     },
     // A snapshot comes first on every stream and again after the node's Docker engine restarted (exits may have been

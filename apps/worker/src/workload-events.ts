@@ -1,5 +1,8 @@
 import { LABELS, type ContainerExitEvent, type CrashWatchService, type Logger, type ReconcileService, type ResourceKind } from '@slipway/core';
 
+/** After a comparison on an event, the resource is compared again this much later (each once). */
+const RECHECKS_MS = [300, 1_000];
+
 export interface WorkloadEventsOptions {
   /** A resource whose lock is held when its event comes is compared again this often… */
   retryMs?: number;
@@ -9,8 +12,8 @@ export interface WorkloadEventsOptions {
 
 /**
  * Container events of the agents turned into status and repairs, at once rather than at the next 30-s pass: an exit,
- * an OOM kill or a removal the platform did not cause (an app's container: its crash is recorded with the exit code
- * and last lines) makes the resource compared with what its server holds under its lock — the status says what the
+ * an OOM kill or a removal (when the platform did not cause it, an app's crash is recorded with the agent's sentence
+ * and the last lines) makes the resource compared with what its server holds under its lock — the status says what the
  * server shows first, then the container is brought back. A resource busy with a job is tried again shortly (the job
  * may have looked before this event). Events of one resource that come together (die, then destroy) make one comparison
  * and, if more came meanwhile, one more.
@@ -25,13 +28,18 @@ export class WorkloadEvents {
 
   handle(node: { id: string; name: string; grpcAddress: string }, e: ContainerExitEvent): void {
     if (this.stopped) return;
-    // The platform's own stops and removals: the job that made them writes what the agent reports.
-    if (e.byPlatform) return;
-    const why = e.reason || `container ${e.containerId.slice(0, 12)} ${e.action === 'destroy' ? 'was removed' : `exited (${e.action}, ${e.exitCode})`}`;
+    // The platform's own starts say nothing new; an agent of issue 27 marks the die that follows an OOM kill
+    // (oomKilled), so its separate oom event adds nothing either.
+    if (e.action === 'start' && e.cause === 'platform') return;
+    if (e.action === 'oom' && e.cause) return;
+    const why = e.reason || `container ${e.containerId.slice(0, 12)} ${e.action === 'destroy' ? 'was removed' : e.action === 'start' ? 'started' : `exited (${e.exitCode})`}`;
     const appId = e.labels[LABELS.app];
     const databaseId = e.labels[LABELS.database];
     if (appId) {
-      const recorded = e.action === 'destroy' ? Promise.resolve() : this.deps.crashes.containerExited(node, e).catch((err: Error) => this.deps.logger.warn({ appId, err: err.message }, 'could not record a container exit'));
+      // A crash is recorded only for what the platform did not do; the comparison runs for every exit or removal
+      // (cheap, and safe: it does what the desired state asks, and a job holding the resource is left to finish).
+      const crash = (e.action === 'die' || e.action === 'oom') && e.cause !== 'platform';
+      const recorded = !crash ? Promise.resolve() : this.deps.crashes.containerExited(node, e).catch((err: Error) => this.deps.logger.warn({ appId, err: err.message }, 'could not record a container exit'));
       void recorded.then(() => this.converge(node, 'app', appId, why));
     }
     if (databaseId) void this.converge(node, 'database', databaseId, why);
@@ -51,6 +59,7 @@ export class WorkloadEvents {
     const entry = { again: false };
     this.pending.set(key, entry);
     const until = Date.now() + (this.deps.retryForMs ?? 30_000);
+    const rechecks = [...RECHECKS_MS];
     try {
       for (;;) {
         if (this.stopped) return;
@@ -62,9 +71,18 @@ export class WorkloadEvents {
           this.deps.logger.warn({ resource: kind, id, err: (err as Error).message }, 'could not compare the resource with its server after a container event');
           done = null;
         }
-        if (done !== null && !entry.again) return;
-        if (Date.now() > until) return;
-        if (done === null) await new Promise((r) => setTimeout(r, this.deps.retryMs ?? 250).unref());
+        this.deps.logger.debug({ resource: kind, id, why, outcome: done === null ? 'busy' : done.length ? 'repaired' : 'nothing to do' }, 'compared after a container event');
+        if (done === null) {
+          if (Date.now() > until) return;
+          await new Promise((r) => setTimeout(r, this.deps.retryMs ?? 250).unref());
+          continue;
+        }
+        if (entry.again) continue;
+        // The engine may list a container as running for a moment after its die event (its restart policy deciding):
+        // what showed nothing to do is compared again a little later.
+        const next = rechecks.shift();
+        if (next === undefined) return;
+        await new Promise((r) => setTimeout(r, next).unref());
       }
     } finally {
       this.pending.delete(key);

@@ -133,6 +133,7 @@ export class AppConvergeService {
     const plan = { restart: o.restart, now: this.deps.clock(), drainingUntil: new Date((live.finishedAt ?? this.deps.clock()).getTime() + this.stopGraceMs + DRAIN_MARGIN_MS) };
     let containers = o.snapshot ?? (await list());
     let steps = planConvergence(app, live, containers, plan);
+    this.deps.logger.debug({ appId, status: app.status, desired: app.desiredState, containers: containers.map((c) => `${c.name}:${c.state}`), steps: steps.map((s) => s.kind) }, 'compared the app with its containers');
     // A snapshot may be older than the last job on the app: anything to do is decided again on a fresh list.
     if (o.snapshot && (steps.length || this.statusChange(app, live, containers, o) !== null)) {
       containers = await list();

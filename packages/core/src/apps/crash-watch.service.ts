@@ -63,8 +63,10 @@ export class CrashWatchService {
     const app = await this.deps.apps.getById(appId);
     if (!app || app.deletedAt || app.currentDeploymentId !== deploymentId || app.desiredState !== 'running') return;
     if (!isInUse(app.currentDeployment?.status)) return;
-    const oom = e.action === 'oom';
-    if (!oom && STOPPED_BY_PLATFORM.has(e.exitCode)) return;
+    const oom = e.action === 'oom' || e.oomKilled === true;
+    // The agent says who caused it (issue 27); an older agent does not, and the exit code is the hint.
+    if (e.cause === 'platform') return;
+    if (e.cause === undefined && !oom && STOPPED_BY_PLATFORM.has(e.exitCode)) return;
     let tail = '';
     try {
       tail = await this.deps.agents.containerLogs(node, { containerId: e.containerId, tail: CRASH_TAIL_LINES });
@@ -75,7 +77,7 @@ export class CrashWatchService {
     const detail: NonNullable<StatusDetail> = {
       exitCode: oom ? 137 : e.exitCode,
       restarts: previous ? previous.restarts + 1 : 0,
-      message: oom ? 'The container ran out of memory and was killed' : `The container exited on its own with code ${e.exitCode}`,
+      message: e.reason || (oom ? 'The container ran out of memory and was killed' : `The container exited on its own with code ${e.exitCode}`),
       tail: tail.slice(-MAX_LOG_LINE),
       at: new Date(e.atMs).toISOString(),
     };

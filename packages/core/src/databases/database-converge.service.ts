@@ -120,11 +120,22 @@ export class DatabaseConvergeService implements Converger<DatabasePassContext> {
     if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return [];
     const fresh = async () => (await this.deps.agents.listDatabases(asTarget(node), { workspaceId: db.workspaceId })).find((h) => h.databaseId === databaseId);
     // A pass's listing may be older than the last job on the database: a drift is confirmed on a fresh one.
-    let drift = driftOf(db, o.context ? o.context.held.get(databaseId) : await fresh());
-    if (drift && o.context) drift = driftOf(db, await fresh());
+    let now = o.context ? o.context.held.get(databaseId) : await fresh();
+    let drift = driftOf(db, now);
+    if (drift && o.context) {
+      now = await fresh();
+      drift = driftOf(db, now);
+    }
     if (!drift) return [];
+    const done: ConvergeDone[] = [];
+    // Bringing the container back waits for the engine to accept connections: meanwhile the status says it is down.
+    if (db.desiredState === 'running' && db.status === 'running' && (!now || now.state !== 'running')) {
+      const message = `${o.why === 'reconcile pass' ? drift : o.why}; the platform is starting it again`;
+      await this.deps.databases.settle(db.id, db.generation, { status: 'failed', statusMessage: sentence(message), runningSince: null });
+      done.push({ kind: 'status', reason: `recorded running, the server shows it ${now?.state ?? 'gone'}` });
+    }
     await this.convergeHeld(databaseId, node, o.operationId);
-    return [{ kind: 'converge', reason: drift }];
+    return [...done, { kind: 'converge', reason: drift }];
   }
 
   /** What the server holds without a live row: erased only when the row is gone or marked deleted (data of a live row never). */
@@ -210,6 +221,9 @@ export function driftOf(db: DatabaseRecord, held: DatabaseHeld | undefined): str
   if (wanted === 'running' && held.publicPort !== publicPort) return `the public port is ${held.publicPort || 'closed'}, ${publicPort || 'closed'} wanted`;
   return null;
 }
+
+/** A message as a sentence: its first letter upper case, a full stop at the end. */
+const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${s.endsWith('.') ? '' : '.'}`;
 
 const asTarget = (node: { name: string; grpcAddress: string }): AgentTarget => ({ name: node.name, grpcAddress: node.grpcAddress });
 

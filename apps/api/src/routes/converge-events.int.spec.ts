@@ -93,6 +93,30 @@ describe('container events: honest status and repair within seconds', () => {
       const after = (await client.get(`${appsPath()}/${app.id}`)).body as AppView & { statusDetail: unknown };
       expect(after).toMatchObject({ status: 'running', desiredState: 'running', statusDetail: null });
     });
+
+    it('a restart applies a changed variable and size: a new container of the same image (docs/decisions/0018)', async () => {
+      expect((await client.put(`${appsPath()}/${app.id}/env`, { variables: [{ key: 'GREETING', value: 'hello after restart' }] })).status).toBe(200);
+      expect((await client.patch(`${appsPath()}/${app.id}`, { size: { memoryMb: 160 } })).status).toBe(200);
+      await waitFor(async () => ((await serves()) ? true : null), 20_000, 'the app to serve');
+      const [before] = await running(`${LABELS.app}=${app.id}`);
+      // Not before the restart: the variable is not in the running container.
+      expect((await p.viaIngress(app.url, '/env/GREETING')).status).toBe(404);
+      expect((await client.post(`${appsPath()}/${app.id}/restart`)).status).toBe(200);
+      await waitFor(
+        async () => {
+          const r = await p.viaIngress(app.url, '/env/GREETING').catch(() => null);
+          return r?.status === 200 && r.body === 'hello after restart' ? r : null;
+        },
+        30_000,
+        'the new variable to reach the app',
+      );
+      const [after] = await running(`${LABELS.app}=${app.id}`);
+      expect(after!.Id).not.toBe(before!.Id);
+      expect(after!.Image).toBe(before!.Image);
+      expect((await p.docker.getContainer(after!.Id).inspect()).HostConfig.Memory).toBe(160 * 1024 * 1024);
+      await quiet(p, app.id);
+      expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', desiredState: 'running' });
+    });
   });
 
   describe('a database', () => {

@@ -247,13 +247,16 @@ describe('app.power reads the desired state when it runs', () => {
     expect(w.calls).toEqual([]);
   });
 
-  it('a restart restarts only while it is the latest intent', async () => {
+  it('a restart restarts only while it is the latest intent: the container stopped gracefully, a new one with the current variables and size', async () => {
     const w = world({ desiredState: 'running', status: 'running', generation: 5, containers: [container('c-current', 'd-2', 'running')] });
     const power = new AppPowerService({ apps: w.apps, agents: w.agents, converge: w.converge, locks: w.locks });
     await power.power(op('restart', 4), node);
     expect(w.calls).toEqual([]);
+    w.app.memoryMb = 384;
     await power.power(op('restart', 5), node);
-    expect(w.calls).toEqual(['restart c-current']);
+    expect(w.calls).toEqual(['stop c-current', 'rollout d-2']);
+    expect(w.rollouts[0]).toMatchObject({ deploymentId: 'd-2', env: { A: 'b' }, memoryMb: 384 });
+    expect(w.live()).toMatchObject({ containerId: 'c-new', memoryMb: 384 });
   });
 
   it('plans nothing for an app that matches (pure plan)', () => {

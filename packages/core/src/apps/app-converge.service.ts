@@ -46,8 +46,10 @@ const DRAIN_MARGIN_MS = 30_000;
 /** A step planned from the app's record and its containers (pure: see `planConvergence`). */
 export type ConvergeStep =
   | { kind: 'remove'; containerIds: string[]; reason: string }
-  | { kind: 'start' | 'restart' | 'stop'; containerId: string; reason: string }
-  | { kind: 'recreate'; reason: string };
+  | { kind: 'start' | 'stop'; containerId: string; reason: string }
+  | { kind: 'recreate'; reason: string }
+  /** The running container (if any) is stopped with its grace period first, then a new one is made. */
+  | { kind: 'restart'; containerId?: string; reason: string };
 
 /** When a stale container may go: `drainingUntil` is when the rollout that replaced it has surely retired it. */
 export interface PlanOptions {
@@ -75,10 +77,12 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
     steps.push({ kind: 'remove', containerIds: stale.map((c) => c.id), reason: `containers of deployments that are no longer current (${deployments})` });
   }
   if (app.desiredState === 'running') {
-    if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
+    // A restart is a new container of the current deployment from its image, with the app's variables and size as
+    // they are now (docs/decisions/0018): what a user changed since the deployment applies.
+    if (restart) steps.push({ kind: 'restart', ...(current && LIVE_STATES.has(current.state) ? { containerId: current.id } : {}), reason: 'restart asked: a new container with the current variables and size' });
+    else if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
     else if (current.state === 'restarting') return steps; // Docker's restart policy is on it, with its backoff.
     else if (current.state !== 'running') steps.push({ kind: 'start', containerId: current.id, reason: `the app should run and its container is ${current.state}` });
-    else if (restart) steps.push({ kind: 'restart', containerId: current.id, reason: 'restart asked' });
   } else if (current && LIVE_STATES.has(current.state)) {
     steps.push({ kind: 'stop', containerId: current.id, reason: `the app should be stopped and its container is ${current.state}` });
   }
@@ -142,7 +146,7 @@ export class AppConvergeService {
     const actions: ConvergeAction[] = [];
     // A repair that brings the container back (a start, a recreate that waits for readiness) takes time: meanwhile the
     // status says what the server shows now (never `running` while nothing runs), then what it shows after.
-    const reviving = steps.some((s) => s.kind === 'start' || s.kind === 'recreate');
+    const reviving = steps.some((s) => s.kind === 'start' || s.kind === 'recreate' || s.kind === 'restart');
     const before = reviving ? this.statusChange(app, live, containers, o) : null;
     if (before && before.status !== 'running') {
       await this.deps.apps.setState(app.id, before.state);
@@ -198,7 +202,19 @@ export class AppConvergeService {
       await this.deps.agents.removeManagedContainers(node, { operationId: journalId, containerIds: step.containerIds });
       return;
     }
-    if (step.kind === 'recreate') {
+    if (step.kind === 'restart' && step.containerId) {
+      // Gracefully (SIGTERM, its grace period): the rollout would otherwise remove the running container at once.
+      await this.deps.agents.appPower(node, {
+        operationId: journalIdOf(`${operationId}-restart-stop`),
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        action: 'stop',
+        containerId: step.containerId,
+        route: null,
+        stopGraceMs: this.stopGraceMs,
+      });
+    }
+    if (step.kind === 'recreate' || step.kind === 'restart') {
       await this.recreate(node, app, live, journalId);
       return;
     }
@@ -213,7 +229,10 @@ export class AppConvergeService {
     });
   }
 
-  /** A new container of the current deployment from its stored image (the same rollout as the deployment's). */
+  /**
+   * A new container of the current deployment from its stored image (the same rollout as the deployment's), with the
+   * app's variables and size as they are now; the deployment records the container and the size it runs with.
+   */
   private async recreate(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, journalId: string): Promise<void> {
     if (!live.imageRef) throw new Error(`The current deployment ${live.id} has no image on the server`);
     const result = await this.deps.agents.rolloutApp(
@@ -224,8 +243,8 @@ export class AppConvergeService {
         appId: app.id,
         deploymentId: live.id,
         imageRef: live.imageRef,
-        cpuMillis: live.cpuMillis,
-        memoryMb: live.memoryMb,
+        cpuMillis: app.cpuMillis,
+        memoryMb: app.memoryMb,
         port: app.kind === 'web' ? (live.port ?? 0) : 0,
         env: await openEnvironment(this.deps.env, this.deps.secrets, { workspaceId: app.workspaceId, appId: app.id }),
         healthPath: app.healthPath ?? '',
@@ -238,6 +257,6 @@ export class AppConvergeService {
       },
       () => undefined,
     );
-    await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null });
+    await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null, cpuMillis: app.cpuMillis, memoryMb: app.memoryMb });
   }
 }

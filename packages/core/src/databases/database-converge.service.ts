@@ -67,8 +67,7 @@ export class DatabaseConvergeService implements Converger<DatabasePassContext> {
         await this.deps.databases.settle(databaseId, db.generation, { status: db.status === 'updating' ? 'running' : db.status, statusMessage: `The password rotation failed: ${(e as Error).message}` });
         throw e;
       }
-      await this.deps.databases.setPassword(databaseId, sealed);
-      await this.deps.databases.settle(databaseId, db.generation, { status: db.desiredState === 'running' ? 'running' : 'stopped', statusMessage: null });
+      await this.deps.databases.setPassword(databaseId, sealed, { generation: db.generation, settlement: { status: db.desiredState === 'running' ? 'running' : 'stopped', statusMessage: null } });
       this.deps.logger.info({ databaseId }, 'database password rotated');
       return { rotated: true };
     });

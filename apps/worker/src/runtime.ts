@@ -215,6 +215,9 @@ export async function startWorkerRuntime(
       const row = isJobName(job.name) ? ownerOf(job.name, job.data) : null;
       if (row?.owner === 'operation') await runner.failForGood(row.id, reason);
       if (row?.owner === 'deployment') await deployments.failedForGood(row.id, reason);
+      if ((row?.owner === 'backup' || row?.owner === 'restore') && (job.name === 'backup.run' || job.name === 'backup.verify' || job.name === 'backup.restore')) {
+        await backups.failedForGood(job.name, row.id, reason);
+      }
     },
   });
   if (options.schedule !== false) {

@@ -76,10 +76,12 @@ export * from './metrics/metrics.service';
 export * from './databases/engines';
 export * from './databases/cidr';
 export * from './databases/database.ports';
+export * from './databases/database-state';
 export * from './databases/database.service';
 export * from './databases/database-converge.service';
 // Database backups (issue 13)
 export * from './backups/backup.ports';
+export * from './backups/backup-state';
 export * from './backups/schedule';
 export * from './backups/backup.service';
 export * from './backups/backup-jobs.service';

@@ -1,4 +1,4 @@
-import type { DatabaseJobStore, DatabaseRecord, DatabaseSettlement } from '@slipway/core';
+import { databaseSources, type DatabaseJobStore, type DatabaseRecord, type DatabaseSettlement } from '@slipway/core';
 import type { Db } from '../client';
 import { toDatabaseRecord } from '../repositories/database-rows';
 
@@ -50,7 +50,8 @@ export class PrismaDatabaseJobStore implements DatabaseJobStore {
 /** The conditional update of a settlement: only while the row's generation is the one the work read. */
 function settlementOf(databaseId: string, generation: number, s: DatabaseSettlement) {
   return {
-    where: { id: databaseId, generation, status: { not: 'deleting' as const } },
+    // The state table says from where the settlement's status may be written (never from deleting).
+    where: { id: databaseId, generation, status: { in: databaseSources(s.status) } },
     data: {
       status: s.status,
       statusMessage: s.statusMessage,

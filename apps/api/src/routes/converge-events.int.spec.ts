@@ -94,7 +94,7 @@ describe('container events: honest status and repair within seconds', () => {
       expect(after).toMatchObject({ status: 'running', desiredState: 'running', statusDetail: null });
     });
 
-    it('a restart applies a changed variable and size: a new container of the same image (docs/decisions/0018)', async () => {
+    it('a restart applies a changed variable and size: a new container of the same image (docs/decisions/0027-1)', async () => {
       expect((await client.put(`${appsPath()}/${app.id}/env`, { variables: [{ key: 'GREETING', value: 'hello after restart' }] })).status).toBe(200);
       expect((await client.patch(`${appsPath()}/${app.id}`, { size: { memoryMb: 160 } })).status).toBe(200);
       await waitFor(async () => ((await serves()) ? true : null), 20_000, 'the app to serve');

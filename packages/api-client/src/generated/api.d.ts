@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Restart the app: a new container of the current deployment's image with its current variables and size
-         * @description The running container is stopped (SIGTERM, its grace period), then a new one is made from the current deployment's image (no build, no pull) with the variables and size the app has now, on the same project folder; its route comes back once it answers (docs/decisions/0018). Answers at once; `status` follows once the server did it.
+         * @description The running container is stopped (SIGTERM, its grace period), then a new one is made from the current deployment's image (no build, no pull) with the variables and size the app has now, on the same project folder; its route comes back once it answers (docs/decisions/0027-1). Answers at once; `status` follows once the server did it.
          */
         post: operations["restartApp"];
         delete?: never;

@@ -329,7 +329,7 @@ export const APPS = {
       description:
         "The running container is stopped (SIGTERM, its grace period), then a new one is made from the current deployment's " +
         'image (no build, no pull) with the variables and size the app has now, on the same project folder; its route comes ' +
-        'back once it answers (docs/decisions/0018). Answers at once; `status` follows once the server did it.',
+        'back once it answers (docs/decisions/0027-1). Answers at once; `status` follows once the server did it.',
       auth: 'any',
       permission: 'deployments.write',
       success: { status: 200, description: 'the app', schema: App },

@@ -78,7 +78,7 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
   }
   if (app.desiredState === 'running') {
     // A restart is a new container of the current deployment from its image, with the app's variables and size as
-    // they are now (docs/decisions/0018): what a user changed since the deployment applies.
+    // they are now (docs/decisions/0027-1): what a user changed since the deployment applies.
     if (restart) steps.push({ kind: 'restart', ...(current && LIVE_STATES.has(current.state) ? { containerId: current.id } : {}), reason: 'restart asked: a new container with the current variables and size' });
     else if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
     else if (current.state === 'restarting') return steps; // Docker's restart policy is on it, with its backoff.

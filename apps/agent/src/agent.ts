@@ -146,7 +146,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
-    networks,
+    containers,
     {
       dataDir: o.dataDir,
       images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) },
@@ -207,7 +207,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Managed databases: a service of its own too (databases.proto).
   server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
   // Database backups (issue 13): a service of its own (backups.proto); files in backups/<databaseId>/.
-  const backups = new BackupsRuntime(docker, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
+  const backups = new BackupsRuntime(docker, containers, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
   await backups.start();
   server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));

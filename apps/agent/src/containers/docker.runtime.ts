@@ -111,6 +111,12 @@ export class DockerRuntime {
     return this.docker.listContainers({ all: true, filters: { label: labels } });
   }
 
+  /** This platform's container of exactly that name, or null. */
+  async containerByName(name: string): Promise<Docker.ContainerInfo | null> {
+    const list = await this.docker.listContainers({ all: true, filters: { name: [name] } });
+    return list.find((c) => c.Names.includes(`/${name}`) && c.Labels?.[LABELS.platform] === this.platformId) ?? null;
+  }
+
   async createContainer(options: Docker.ContainerCreateOptions): Promise<string> {
     return (await this.docker.createContainer(options)).id;
   }

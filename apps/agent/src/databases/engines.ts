@@ -46,6 +46,11 @@ export interface Engine {
   guard: PublicGuard;
   /** Where the data folder is mounted. */
   dataPath: string;
+  /**
+   * Capabilities kept after dropping all (the container layer adds no-new-privileges and a pids limit): the images'
+   * entrypoints fix ownership of the data folder, then drop to the engine's user.
+   */
+  capabilities: string[];
   /** Owner of the TLS key and config files (the engine's user in the official images). */
   uid: number;
   gid: number;
@@ -65,6 +70,9 @@ export interface Engine {
   url(ctx: Pick<EngineContext, 'username' | 'databaseName' | 'password'>, host: string, port: number, tls?: boolean): string;
 }
 
+/** What the official images' entrypoints need: chown the data folder, then switch to the engine's user. */
+const ENTRYPOINT_CAPABILITIES = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID'];
+
 const mb = (n: number) => `${Math.max(1, Math.floor(n))}MB`;
 const enc = encodeURIComponent;
 
@@ -83,6 +91,7 @@ export const postgres: Engine = {
   publicTarget: 5432,
   guard: 'postgres',
   dataPath: '/var/lib/postgresql/data',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -140,6 +149,7 @@ export const mysql: Engine = {
   publicTarget: 3306,
   guard: 'mysql',
   dataPath: '/var/lib/mysql',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -189,6 +199,7 @@ export const redis: Engine = {
   publicTarget: 6380,
   guard: 'tls',
   dataPath: '/data',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -247,6 +258,7 @@ export const mongodb: Engine = {
   publicTarget: 27017,
   guard: 'tls',
   dataPath: '/data/db',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({

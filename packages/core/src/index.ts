@@ -73,7 +73,6 @@ export * from './metrics/metrics.ports';
 export * from './metrics/metrics-range';
 export * from './metrics/metrics.service';
 export * from './databases/engines';
-export * from './databases/cidr';
 export * from './databases/database.ports';
 export * from './databases/database.service';
 export * from './databases/database-converge.service';

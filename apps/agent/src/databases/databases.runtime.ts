@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, chown, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isDatabaseEngine, redact, validateCidrs, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
 import type Docker from 'dockerode';
 import type { DockerRuntime } from '../containers/docker.runtime';
@@ -8,8 +9,7 @@ import type { Containers } from '../containers/containers';
 import { workspaceNetworkName } from '../containers/networks';
 import type { Readiness } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
-import { validateCidrs } from './cidr';
-import { CONF_DIR, ENGINES, isEngineName, TLS_DIR, type Engine, type EngineContext, type EngineName } from './engines';
+import { CONF_DIR, ENGINES, TLS_DIR, type Engine, type EngineContext } from './engines';
 import { PublicListeners } from './public-listener';
 
 export const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
@@ -48,7 +48,7 @@ interface StoredDatabase {
   databaseId: string;
   workspaceId: string;
   slug: string;
-  engine: EngineName;
+  engine: DatabaseEngine;
   version: string;
   image: string;
   cpuMillis: number;
@@ -74,7 +74,7 @@ export interface DatabaseStatus {
 export interface DatabaseRuntimeOptions {
   dataDir: string;
   /** Image per engine (config SLIPWAY_IMAGE_*). */
-  images: Record<EngineName, string>;
+  images: Record<DatabaseEngine, string>;
   /** The certificate served when a request brings none, and its CA (database-tls.ts: never the enrollment key). */
   tls: { certPem: string; keyPem: string; caPem: string };
   readyTimeoutMs?: number;
@@ -121,8 +121,8 @@ export class DatabasesRuntime {
     await this.listeners.closeAll();
   }
 
-  images(): { engine: EngineName; image: string; port: number }[] {
-    return (Object.keys(ENGINES) as EngineName[]).map((engine) => ({ engine, image: this.o.images[engine], port: ENGINES[engine].port }));
+  images(): { engine: DatabaseEngine; image: string; port: number }[] {
+    return (Object.keys(ENGINES) as DatabaseEngine[]).map((engine) => ({ engine, image: this.o.images[engine], port: ENGINES[engine].port }));
   }
 
   async imageAvailable(image: string): Promise<boolean> {
@@ -270,7 +270,7 @@ export class DatabasesRuntime {
     checkId(req.databaseId);
     if (!ID.test(req.workspaceId)) throw invalid('workspace_id must be 1-64 letters, digits, - or _');
     if (!SLUG.test(req.slug)) throw invalid('slug must be a DNS label (a-z, 0-9, -; at most 63)');
-    if (!isEngineName(req.engine)) throw invalid(`Unknown engine ${req.engine}: postgres, mysql, redis or mongodb`);
+    if (!isDatabaseEngine(req.engine)) throw invalid(`Unknown engine ${req.engine}: postgres, mysql, redis or mongodb`);
     if (!Number.isInteger(req.memoryMb) || req.memoryMb < 64 || req.memoryMb > 1_048_576) throw invalid('memory_mb must be at least 64');
     if (!Number.isInteger(req.cpuMillis) || req.cpuMillis < 10 || req.cpuMillis > 1_024_000) throw invalid('cpu_millis must be at least 10');
     if (req.engine !== 'redis') {
@@ -501,7 +501,7 @@ function specHash(db: StoredDatabase, engine: Engine, tlsHash: string): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }
 
-function unavailable(engine: EngineName, image: string): AppError {
+function unavailable(engine: DatabaseEngine, image: string): AppError {
   return new AppError(
     'engine_unavailable',
     `The ${engine} engine's image ${image} is not on this server: load it with \`docker load -i <file>.tar\` (saved elsewhere with \`docker save ${image}\`) or \`docker pull ${image}\` where a registry is reachable`,
@@ -520,9 +520,4 @@ async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** An engine's message without any password in it. */
-function redact(text: string, secrets: string[]): string {
-  return secrets.filter(Boolean).reduce((t, s) => t.split(s).join('********'), text);
 }

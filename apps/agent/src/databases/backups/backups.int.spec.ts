@@ -15,9 +15,9 @@ import { AgentPool, BackupsPool, DatabasesPool, type EnsureDatabaseInput } from 
 import { TEST_SERVICES } from '@slipway/testing';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import Docker from 'dockerode';
+import type { DatabaseEngine } from '@slipway/contracts';
 import { LABELS } from '@slipway/core';
 import { DockerRuntime } from '../../containers/docker.runtime';
-import type { EngineName } from '../engines';
 
 jest.setTimeout(300_000);
 
@@ -29,7 +29,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number; out: string }
   });
 }
 
-type Engine = Exclude<EngineName, 'mongodb'>;
+type Engine = Exclude<DatabaseEngine, 'mongodb'>;
 const USER: Record<Engine, string> = { postgres: 'app', mysql: 'app', redis: 'default' };
 const DBNAME: Record<Engine, string> = { postgres: 'appdb', mysql: 'appdb', redis: '0' };
 

@@ -3,11 +3,12 @@ import { createReadStream } from 'node:fs';
 import { chown, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
+import { isDatabaseEngine, redact, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
 import type { Containers } from '../../containers/containers';
 import type { DockerRuntime } from '../../containers/docker.runtime';
 import { execFromSource, execToSink } from '../../containers/exec-stream';
-import { ENGINES, isEngineName, type EngineName } from '../engines';
+import { ENGINES } from '../engines';
 import { DUMPERS, mysqlSessions, redisCommand, redisPersistence, type BackupContext, type CommandSpec, type Dumper } from './dumpers';
 
 /** Which database, and how to get in (the control plane sends the password in every request; never stored here). */
@@ -19,7 +20,7 @@ export interface BackupTarget extends BackupContext {
 export interface BackupFile {
   backupId: string;
   databaseId: string;
-  engine: EngineName;
+  engine: DatabaseEngine;
   /** Relative to the agent's data folder: `backups/<databaseId>/<backupId>.<ext>`. */
   path: string;
   sizeBytes: number;
@@ -36,7 +37,7 @@ export interface VerifyResult {
 export interface BackupsRuntimeOptions {
   dataDir: string;
   /** The engine's image on this server (the databases' setting): what a load check runs. */
-  imageOf?: (engine: EngineName) => string;
+  imageOf?: (engine: DatabaseEngine) => string;
   /** How long a dump or a load may take (default 6 h). */
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -148,7 +149,7 @@ export class BackupsRuntime {
           if (state && !state.Running) throw failed(`The ${t.engine} engine stopped during the backup (after ${mbText(size)}): start the database and back up again.`);
           throw failed(`The ${t.engine} dump tool failed (exit ${r.exitCode}): ${redact(r.stderr.trim(), [t.password]).slice(-600) || 'no message'}`);
         }
-        const problem = checkDump(t.engine as EngineName, Buffer.concat(head), tail, size);
+        const problem = checkDump(t.engine as DatabaseEngine, Buffer.concat(head), tail, size);
         if (problem) throw failed(`The ${t.engine} dump is not complete: ${problem}. Back up again; if it repeats, the engine's log says why.`);
         await fh.sync();
         await fh.close();
@@ -163,7 +164,7 @@ export class BackupsRuntime {
       const file: BackupFile = {
         backupId: t.backupId,
         databaseId: t.databaseId,
-        engine: t.engine as EngineName,
+        engine: t.engine as DatabaseEngine,
         path: path.relative(this.o.dataDir, final),
         sizeBytes: size,
         sha256: hash.digest('hex'),
@@ -432,7 +433,7 @@ export class BackupsRuntime {
 
   private dumperOf(t: BackupTarget): Dumper {
     checkId(t.databaseId, 'database_id');
-    if (!isEngineName(t.engine)) throw new AppError('validation_failed', `Unknown engine ${t.engine}`);
+    if (!isDatabaseEngine(t.engine)) throw new AppError('validation_failed', `Unknown engine ${t.engine}`);
     const dumper = DUMPERS[t.engine];
     if (!dumper) throw new AppError('engine_unavailable', `Backups of ${t.engine} databases are not available on this platform yet`);
     if (!t.password) throw new AppError('validation_failed', 'password is required');
@@ -469,7 +470,7 @@ export class BackupsRuntime {
 }
 
 /** What is wrong with a finished dump (null: nothing seen), from its first bytes, last bytes and size. */
-export function checkDump(engine: EngineName, head: Buffer, tail: Buffer, size: number): string | null {
+export function checkDump(engine: DatabaseEngine, head: Buffer, tail: Buffer, size: number): string | null {
   if (size === 0) return 'the dump tool wrote nothing';
   if (engine === 'postgres' && !head.subarray(0, 5).equals(Buffer.from('PGDMP'))) return 'it does not start like a pg_dump archive';
   if (engine === 'mysql') {
@@ -556,7 +557,3 @@ function checkId(id: string, field: string): void {
 
 const mbText = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function redact(text: string, secrets: string[]): string {
-  return secrets.filter(Boolean).reduce((t, s) => t.split(s).join('********'), text);
-}

@@ -96,7 +96,7 @@ export class DockerRuntime {
           skipped.push(id);
           continue;
         }
-        await this.intents.around(id, () => container.remove({ force: true, v: false }));
+        await this.intents.around(id, 'remove', () => container.remove({ force: true, v: false }));
         removed.push(id);
       } catch (e) {
         if (statusOf(e) === 404) skipped.push(id);
@@ -122,20 +122,20 @@ export class DockerRuntime {
   }
 
   async startContainer(id: string): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).start().catch(unless304));
+    await this.intents.around(id, 'start', () => this.docker.getContainer(id).start().catch(unless304));
   }
 
   /** SIGTERM, then SIGKILL after the grace period (whole seconds, as the engine counts them). */
   async stopContainer(id: string, graceMs: number): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).stop({ t: Math.ceil(graceMs / 1000) }).catch(unless304));
+    await this.intents.around(id, 'stop', () => this.docker.getContainer(id).stop({ t: Math.ceil(graceMs / 1000) }).catch(unless304));
   }
 
   async restartContainer(id: string, graceMs: number): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).restart({ t: Math.ceil(graceMs / 1000) }));
+    await this.intents.around(id, 'restart', () => this.docker.getContainer(id).restart({ t: Math.ceil(graceMs / 1000) }));
   }
 
   async removeContainer(id: string): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).remove({ force: true }));
+    await this.intents.around(id, 'remove', () => this.docker.getContainer(id).remove({ force: true }));
   }
 
   /** Bytes a container wrote to its own layer (the engine walks it: not for hot paths); 0 once it is gone. */
@@ -384,7 +384,7 @@ export class DockerRuntime {
       );
       return await use(tar);
     } finally {
-      await this.intents.around(tmp.id, () => tmp.remove({ force: true })).catch(() => undefined);
+      await this.intents.around(tmp.id, 'remove', () => tmp.remove({ force: true })).catch(() => undefined);
     }
   }
 

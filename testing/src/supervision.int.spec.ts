@@ -128,7 +128,7 @@ describe('supervision outside systemd (deploy/platform.sh, deploy/lib/supervise.
 
     const restarted = await platform('restart', 'api');
     expect(restarted).toMatchObject({ code: 0, out: expect.stringContaining('stopping processes that ran unsupervised') });
-    expect(orphan.exitCode !== null || orphan.signalCode !== null).toBe(true);
+    expect(ended(orphan)).toBe(true);
     const running = apis();
     expect(running.map((p) => p.ppid)).toEqual([await supervisorPid()]);
     expect(await health()).toMatchObject({ bootId: await bootIdFile() });
@@ -150,6 +150,8 @@ describe('supervision outside systemd (deploy/platform.sh, deploy/lib/supervise.
     expect((await platform('stop', 'api')).code).toBe(0);
   });
 });
+
+const ended = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 interface Proc {
   pid: number;

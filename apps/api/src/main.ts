@@ -47,12 +47,12 @@ async function main() {
   const observability = { http, metrics: config.metrics.token ? metricsEndpoint({ token: config.metrics.token, sources }) : undefined };
   const metricsServer = config.metrics.listen ? await serveMetrics(config.metrics.listen, sources) : null;
   if (metricsServer) logger.info({ listen: config.metrics.listen }, 'Prometheus metrics listening');
-  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1], observability });
+  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1], observability, bootId: config.api.bootId });
   const server = app.listen(config.api.port, config.api.host);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.api.port;
-  logger.info({ url: `http://${config.api.host}:${port}` }, 'API listening');
+  logger.info({ url: `http://${config.api.host}:${port}`, bootId: config.api.bootId }, 'API listening');
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -9,7 +9,16 @@ export { SETTINGS, type Role } from './settings';
 export interface Config {
   mode: 'development' | 'production' | 'test';
   log: { level: string };
-  api: { host: string; port: number; publicUrl: string; publicOrigin: string; secureCookies: boolean; bodyLimitBytes: number };
+  api: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    publicOrigin: string;
+    secureCookies: boolean;
+    bodyLimitBytes: number;
+    /** This process start's id (SLIPWAY_BOOT_ID from the supervisor, else random): answered by /healthz and /readyz. */
+    bootId: string;
+  };
   database: { url: string };
   redis: { url: string; prefix: string };
   secrets: { sessionKey: string; encryptionKey: Buffer };
@@ -137,6 +146,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       publicOrigin: publicUrl ? publicUrl.origin : '',
       secureCookies: publicUrl ? publicUrl.protocol === 'https:' : false,
       bodyLimitBytes: 1024 * 1024,
+      bootId: v.SLIPWAY_BOOT_ID || randomUUID(),
     },
     database: { url: v.DATABASE_URL },
     redis: { url: v.REDIS_URL, prefix: v.SLIPWAY_REDIS_PREFIX },

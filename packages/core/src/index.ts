@@ -74,7 +74,6 @@ export * from './metrics/metrics.ports';
 export * from './metrics/metrics-range';
 export * from './metrics/metrics.service';
 export * from './databases/engines';
-export * from './databases/cidr';
 export * from './databases/database.ports';
 export * from './databases/database-state';
 export * from './databases/database.service';

@@ -89,7 +89,7 @@ describe('EngineEventTranslator', () => {
       reason: "The container was stopped behind the platform's back (docker stop; exit code 143)",
     });
     // The same exit while the agent stops the container (by its short id) is the platform's.
-    await intents.around('c'.repeat(12), async () => {
+    await intents.around('c'.repeat(12), 'remove', async () => {
       t.translate(ev('kill', { signal: '15' }));
       expect(t.translate(ev('die', { exitCode: '143' }))).toMatchObject({ cause: 'platform', signal: 15 });
     });
@@ -104,15 +104,19 @@ describe('EngineEventTranslator', () => {
     expect(t.translate(ev('die', { exitCode: '137' }))).toMatchObject({ action: 'die', exitCode: 137, oomKilled: true, signal: 0, reason: 'The container ran out of memory and was killed' });
     expect(t.translate(ev('start'))).toMatchObject({ action: 'start', cause: 'external' });
     expect(t.translate(ev('die', { exitCode: '3' }))).toMatchObject({ exitCode: 3, oomKilled: false, signal: 0, cause: 'external', reason: 'The container exited on its own with code 3' });
-    await intents.around('web', async () => expect(t.translate(ev('start'))).toMatchObject({ cause: 'platform' }));
+    await intents.around('web', 'start', async () => expect(t.translate(ev('start'))).toMatchObject({ cause: 'platform' }));
+    // A docker kill right after the agent started it is someone else's: a start causes no exit.
+    t.translate(ev('kill', { signal: '9' }));
+    expect(t.translate(ev('die', { exitCode: '137' }))).toMatchObject({ cause: 'external', signal: 9 });
   });
 
   it('lets the platform mark expire once its call is long over', async () => {
     let now = 1_000;
     const intents = new ContainerIntents(() => now);
-    await intents.around('web', async () => undefined);
-    expect(intents.caused('x'.repeat(64), 'web')).toBe(true);
+    await intents.around('web', 'stop', async () => undefined);
+    expect(intents.caused('x'.repeat(64), 'web', 'die')).toBe(true);
+    expect(intents.caused('x'.repeat(64), 'web', 'start')).toBe(false);
     now += 10_000;
-    expect(intents.caused('x'.repeat(64), 'web')).toBe(false);
+    expect(intents.caused('x'.repeat(64), 'web', 'die')).toBe(false);
   });
 });

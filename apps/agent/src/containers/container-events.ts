@@ -40,7 +40,7 @@ export class EngineEventTranslator {
       exitCode: e.Action === 'die' ? Number(exitCode ?? -1) : 0,
       labels,
       atMs: e.timeNano / 1e6,
-      cause: this.intents.caused(id, name ?? '') ? 'platform' : 'external',
+      cause: this.intents.caused(id, name ?? '', e.Action) ? 'platform' : 'external',
     };
     if (e.Action === 'oom') this.kills.set(id, { ...seen, oom: true });
     if (e.Action === 'die') {

@@ -11,6 +11,22 @@ import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent
 jest.setTimeout(60_000);
 
 describe('managed containers over gRPC (real Docker)', () => {
+  /** A managed container of this platform running `sleep 600`. */
+  const sleeper = async (name: string) => {
+    const c = await docker.createContainer({
+      Image: TEST_IMAGE,
+      Cmd: ['/bin/busybox', 'sleep', '600'],
+      Labels: { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId, [LABELS.app]: name },
+    });
+    await c.start();
+    return c;
+  };
+  /** The first event of each action for the container, once all have come. */
+  const eventsIn = async <E extends ContainerExitEvent>(events: E[], id: string, actions: string[]): Promise<E[]> => {
+    const first = (a: string) => events.find((e) => e.containerId === id && e.action === a);
+    await waitFor(() => actions.every((a) => first(a) !== undefined));
+    return actions.map((a) => first(a)!);
+  };
   let ca: CertificateAuthority;
   let caDir: string;
   let t: TestAgent;
@@ -94,19 +110,8 @@ describe('managed containers over gRPC (real Docker)', () => {
     const sub = conn.watchContainerEvents((e) => events.push({ ...e, receivedAtMs: Date.now() }), () => undefined, undefined, { lifecycle: true });
     const old = conn.watchContainerEvents((e) => exitsOnly.push(e), () => undefined);
     await new Promise((r) => setTimeout(r, 300));
-    const start = async (name: string) => {
-      const c = await docker.createContainer({
-        Image: TEST_IMAGE,
-        Cmd: ['/bin/busybox', 'sleep', '600'],
-        Labels: { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId, [LABELS.app]: name },
-      });
-      await c.start();
-      return c;
-    };
-    const eventsOf = async (id: string, actions: string[]) => {
-      await waitFor(() => actions.every((a) => events.some((e) => e.containerId === id && e.action === a)));
-      return actions.map((a) => events.find((e) => e.containerId === id && e.action === a)!);
-    };
+    const start = (name: string) => sleeper(name);
+    const eventsOf = (id: string, actions: string[]) => eventsIn(events, id, actions);
 
     const stopped = await start('stopped');
     await stopped.stop({ t: 1 });

@@ -96,7 +96,7 @@ export class DockerRuntime {
           skipped.push(id);
           continue;
         }
-        await this.intents.around(id, () => container.remove({ force: true, v: false }));
+        await this.intents.around(id, 'remove', () => container.remove({ force: true, v: false }));
         removed.push(id);
       } catch (e) {
         if (statusOf(e) === 404) skipped.push(id);
@@ -111,25 +111,31 @@ export class DockerRuntime {
     return this.docker.listContainers({ all: true, filters: { label: labels } });
   }
 
+  /** This platform's container of exactly that name, or null. */
+  async containerByName(name: string): Promise<Docker.ContainerInfo | null> {
+    const list = await this.docker.listContainers({ all: true, filters: { name: [name] } });
+    return list.find((c) => c.Names.includes(`/${name}`) && c.Labels?.[LABELS.platform] === this.platformId) ?? null;
+  }
+
   async createContainer(options: Docker.ContainerCreateOptions): Promise<string> {
     return (await this.docker.createContainer(options)).id;
   }
 
   async startContainer(id: string): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).start().catch(unless304));
+    await this.intents.around(id, 'start', () => this.docker.getContainer(id).start().catch(unless304));
   }
 
   /** SIGTERM, then SIGKILL after the grace period (whole seconds, as the engine counts them). */
   async stopContainer(id: string, graceMs: number): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).stop({ t: Math.ceil(graceMs / 1000) }).catch(unless304));
+    await this.intents.around(id, 'stop', () => this.docker.getContainer(id).stop({ t: Math.ceil(graceMs / 1000) }).catch(unless304));
   }
 
   async restartContainer(id: string, graceMs: number): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).restart({ t: Math.ceil(graceMs / 1000) }));
+    await this.intents.around(id, 'restart', () => this.docker.getContainer(id).restart({ t: Math.ceil(graceMs / 1000) }));
   }
 
   async removeContainer(id: string): Promise<void> {
-    await this.intents.around(id, () => this.docker.getContainer(id).remove({ force: true }));
+    await this.intents.around(id, 'remove', () => this.docker.getContainer(id).remove({ force: true }));
   }
 
   /** Bytes a container wrote to its own layer (the engine walks it: not for hot paths); 0 once it is gone. */
@@ -378,7 +384,7 @@ export class DockerRuntime {
       );
       return await use(tar);
     } finally {
-      await this.intents.around(tmp.id, () => tmp.remove({ force: true })).catch(() => undefined);
+      await this.intents.around(tmp.id, 'remove', () => tmp.remove({ force: true })).catch(() => undefined);
     }
   }
 

@@ -1703,9 +1703,13 @@ export interface components {
         };
         Health: {
             ok: boolean;
+            /** @description this process start's id (a new one at every start): a script that started the API checks the answer comes from that process */
+            bootId: string;
         };
         Readiness: {
             ok: boolean;
+            /** @description this process start's id (a new one at every start): a script that started the API checks the answer comes from that process */
+            bootId: string;
             checks: {
                 name: string;
                 ok: boolean;

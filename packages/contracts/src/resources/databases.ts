@@ -2,9 +2,9 @@
 // `<slug>.internal`, with a reservation like an app's, credentials sealed at rest, `connect` writing the URL into an
 // app's variables, and public access over TLS from given address ranges only.
 import { Count, listOf, NullableTimestamp, Ok, Timestamp, Uuid, WORKSPACE_WRITE_DENIALS } from '../common';
+import { DATABASE_ENGINES } from '../facts/databases';
 import type { Resource } from '../resource';
 
-export const DATABASE_ENGINES = ['postgres', 'mysql', 'redis', 'mongodb'] as const;
 
 const DatabaseName = { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters, not only spaces' } as const;
 const DatabaseEngine = {

@@ -1,7 +1,7 @@
 import type { DatabaseStatus } from '@slipway/contracts';
 import type { OperationJobName } from '../jobs';
 import type { AgentTarget } from '../ports/agents';
-import type { DatabaseEngine } from './engines';
+import type { DatabaseEngine } from '@slipway/contracts';
 
 export type { DatabaseStatus };
 

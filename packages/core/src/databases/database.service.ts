@@ -1,3 +1,4 @@
+import { checkCidr, connectionUrl, DATABASE_ENGINE_FACTS as ENGINES, DATABASE_ENGINES as DATABASE_ENGINE_NAMES, type DatabaseEngine } from '@slipway/contracts';
 import type { ConnectDatabaseRequest, CreateDatabaseRequest, Database, DatabaseConnection, DatabaseEngineInfo, Minimums, PutDatabasePublicRequest, UpdateDatabaseRequest } from '@slipway/contracts';
 import type { WorkspaceAccess } from '../auth/actor';
 import type { SecretBox } from '../auth/secret-box';
@@ -11,9 +12,8 @@ import type { JobQueue } from '../ports/jobs';
 import type { PlanRepository } from '../ports/repositories';
 import type { QuotaService } from '../quota/quota.service';
 import { slugify } from '../workspaces/slug';
-import { checkCidr } from './cidr';
 import type { DatabaseAgent, DatabaseIntent, DatabaseRecord, DatabaseRepository, DatabaseScope, DatabaseStatus } from './database.ports';
-import { connectionUrl, DATABASE_ENGINE_NAMES, ENGINES, newDatabasePassword, type DatabaseEngine } from './engines';
+import { newDatabasePassword } from './engines';
 
 /** Where clients download the CA certificate of public ports. */
 export const DATABASE_CA_PATH = '/v1/database-ca.pem';

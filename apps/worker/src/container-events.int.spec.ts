@@ -55,16 +55,18 @@ describe('container exit events: the control plane subscribes to every online ag
       };
       await new Promise((r) => setTimeout(r, 500));
       const first = await exitWith(7);
-      await waitFor(async () => seen.find((s) => s.e.containerId === first), 15_000, 'the first exit');
-      expect(seen.find((s) => s.e.containerId === first)).toMatchObject({ node: { name: 'events-node' }, e: { action: 'die', exitCode: 7, labels: { [LABELS.workspace]: workspaceId } } });
+      // Starts and removals come too (the stream is opened with lifecycle events): the exit is the `die`.
+      const died = (id: string) => seen.find((s) => s.e.containerId === id && s.e.action === 'die');
+      await waitFor(async () => died(first), 15_000, 'the first exit');
+      expect(died(first)).toMatchObject({ node: { name: 'events-node' }, e: { action: 'die', exitCode: 7, labels: { [LABELS.workspace]: workspaceId } } });
 
       await agent.restart();
       const second = await waitFor(async () => {
         const id = await exitWith(9);
         await new Promise((r) => setTimeout(r, 700));
-        return seen.some((s) => s.e.containerId === id) ? id : null;
+        return died(id) ? id : null;
       }, 20_000, 'an exit after the restart');
-      expect(seen.find((s) => s.e.containerId === second)?.e.exitCode).toBe(9);
+      expect(died(second)?.e.exitCode).toBe(9);
     } finally {
       subs.stop();
     }

@@ -27,6 +27,8 @@ const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.lengt
 
 interface Round {
   eventMs: number | null;
+  /** From the engine's own timestamp of the exit to its arrival at the client: the agent's part alone. */
+  relayMs: number | null;
   honestMs: number | null;
   servingMs: number | null;
 }
@@ -64,9 +66,9 @@ async function main() {
         if (action === 'stop') await c.stop({ t: 2 });
         else if (action === 'kill') await c.kill();
         else await c.remove({ force: true });
-        const r = await measure(p, () => events.find((e) => e.containerId === container.Id && e.action === 'die' && e.cause === 'external'), status, serving, t0);
+        const r = await measure(p, () => events.find((e) => e.containerId === container.Id && e.action === 'die' && e.cause === 'external' && e.receivedAtMs >= t0), status, serving, t0);
         results[action].push(r);
-        console.log(`round ${round + 1} docker ${action}: event ${ms(r.eventMs)}, status honest ${ms(r.honestMs)}, serving again ${ms(r.servingMs)}`);
+        console.log(`round ${round + 1} docker ${action}: event ${ms(r.eventMs)} (relayed ${ms(r.relayMs)} after the engine's exit), status honest ${ms(r.honestMs)}, serving again ${ms(r.servingMs)}`);
         // Not repaired within the limit (the platform without event handling waits for a pass): redeploy for the next round.
         if (r.servingMs === null) await deploy();
         await until(async () => (await status()) === 'running', 30_000);
@@ -75,15 +77,15 @@ async function main() {
     }
 
     console.log(`\nbench/events: ${ROUNDS} rounds per action, limit ${LIMIT_MS / 1000} s (p50; "not within" counts as the limit)`);
-    console.log('| action | event at the control plane | status honest | serving again |');
-    console.log('|---|---|---|---|');
+    console.log('| action | event at the control plane | of which the agent relaying it | status honest | serving again |');
+    console.log('|---|---|---|---|---|');
     for (const action of ACTIONS) {
       const col = (k: keyof Round) => {
         const xs = results[action].map((r) => r[k]);
         const missed = xs.filter((x) => x === null).length;
         return `${p50(xs.map((x) => x ?? LIMIT_MS)).toFixed(0)} ms${missed ? ` (${missed} not within ${LIMIT_MS / 1000} s)` : ''}`;
       };
-      console.log(`| docker ${action} | ${col('eventMs')} | ${col('honestMs')} | ${col('servingMs')} |`);
+      console.log(`| docker ${action} | ${col('eventMs')} | ${col('relayMs')} | ${col('honestMs')} | ${col('servingMs')} |`);
     }
   } finally {
     watch.stop();
@@ -100,10 +102,13 @@ async function measure(
   serving: () => Promise<boolean>,
   t0: number,
 ): Promise<Round> {
-  const r: Round = { eventMs: null, honestMs: null, servingMs: null };
+  const r: Round = { eventMs: null, relayMs: null, honestMs: null, servingMs: null };
   while (Date.now() - t0 < LIMIT_MS && (r.servingMs === null || r.honestMs === null || r.eventMs === null)) {
     const e = event();
-    if (e && r.eventMs === null) r.eventMs = e.receivedAtMs - t0;
+    if (e && r.eventMs === null) {
+      r.eventMs = e.receivedAtMs - t0;
+      r.relayMs = Math.round(e.receivedAtMs - e.atMs);
+    }
     // Only once the container is gone (its exit seen): before that, a 200 or `running` is still the old truth.
     if (r.eventMs !== null) {
       const [s, up] = await Promise.all([status(), serving()]);

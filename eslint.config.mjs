@@ -63,4 +63,14 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The API composes packages only: it never imports the worker (nor another app); the workers are their own process.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TESTING_ONLY, NO_APPS] }] },
+  },
+  {
+    files: ['apps/api/src/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_APPS] }] },
+  },
 );

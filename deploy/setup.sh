@@ -81,5 +81,11 @@ fi
 bash "$REPO_ROOT/deploy/platform.sh" start agent
 
 wait_for 90 "readiness (database, Redis, agent)" curl -fsS "http://127.0.0.1:${API_PORT}/readyz"
+# The API that answered must be the one started above, not an orphan holding the port with old code or settings.
+if [[ -f $SLIPWAY_RUN_DIR/api.boot-id ]]; then
+  answered=$(curl -fsS "http://127.0.0.1:${API_PORT}/readyz" | grep -o '"bootId":"[^"]*"' | cut -d'"' -f4 || true)
+  [[ $answered == "$(<"$SLIPWAY_RUN_DIR/api.boot-id")" ]] ||
+    die "the API answering on port ${API_PORT} is not the one setup started (boot id ${answered:-none}, expected $(<"$SLIPWAY_RUN_DIR/api.boot-id")): another process holds the port ($(ss -Hltnp "sport = :${API_PORT}" 2>/dev/null)); run deploy/platform.sh restart api"
+fi
 say "Slipway is running: API http://localhost:${API_PORT}  (readiness: /readyz, reference: /docs)"
 say "apps are served at http://<subdomain>.${SLIPWAY_APPS_DOMAIN}:${SLIPWAY_INGRESS_HTTP_PORT}; setup took $((SECONDS - started))s"

@@ -47,6 +47,9 @@ export function run(cmd: string, args: string[], env: Record<string, string>, ti
       clearTimeout(timer);
       resolve({ code, stdout: stdout.trim(), stderr: stderr.trim(), ms: performance.now() - started });
     });
+    // A client refused at once (a wrong password, a stopped engine) may exit before its input is written: that EPIPE
+    // is its answer, not the test's failure (the exit code says it).
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? '');
   });
 }

@@ -8,6 +8,7 @@ import { agentGateways, settingsDeps, type ContractViolation, type Services } fr
 import { createLogger } from '@slipway/config';
 import { LABELS, type BackupSettings, type Clock } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
+import type { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
@@ -25,6 +26,8 @@ import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix } from '
 
 export interface TestPlatform {
   base: string;
+  /** The platform's scratch CA (a client certificate for the agent: benchmarks watch its events). */
+  ca: CertificateAuthority;
   db: Db;
   docker: Docker;
   agent: TestAgent;
@@ -103,6 +106,7 @@ export async function startTestPlatform(
   );
   return {
     base,
+    ca,
     db,
     docker,
     agent,

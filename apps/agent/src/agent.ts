@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
+import { DATABASE_ENGINE_FACTS, DATABASE_ENGINES, type DatabaseEngine } from '@slipway/contracts';
 import type { Logger } from '@slipway/core';
 import { agentServerCredentials, bindServer, createAgentServer, loadBackupsProto, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
@@ -32,7 +33,6 @@ import { BackupsRuntime } from './databases/backups/backups.runtime';
 import { openDatabaseTls } from './databases/database-tls';
 import { databasesHandlers } from './databases/databases.handlers';
 import { DatabasesRuntime } from './databases/databases.runtime';
-import { OFFICIAL_IMAGES, type EngineName } from './databases/engines';
 import { DiskGuard, type DiskReserve } from './storage/disk-guard';
 import { LoopExt4Storage } from './storage/loop-ext4.storage';
 import { storageHandlers } from './storage/storage.handlers';
@@ -70,7 +70,7 @@ export interface AgentOptions {
   /** Metrics sampling (config SLIPWAY_METRICS_INTERVAL_MS, SLIPWAY_METRICS_FOLDER_INTERVAL_MS); default DEFAULT_METRICS. */
   metrics?: Partial<MetricsSettings>;
   /** Managed databases' images per engine (config SLIPWAY_IMAGE_POSTGRES, _MYSQL, _REDIS, _MONGODB); default the official ones. */
-  databaseImages?: Partial<Record<EngineName, string>>;
+  databaseImages?: Partial<Record<DatabaseEngine, string>>;
 }
 
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
@@ -146,10 +146,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
-    networks,
+    containers,
     {
       dataDir: o.dataDir,
-      images: { ...OFFICIAL_IMAGES, ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) },
+      images: { ...officialImages(), ...Object.fromEntries(Object.entries(o.databaseImages ?? {}).filter(([, v]) => v)) },
       // Never the enrollment key (a database superuser can read the key its engine serves): a CA of the databases' own.
       tls: await openDatabaseTls(o.dataDir, [...o.publicIpv4, o.advertiseAddress.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''), enrollment.nodeName]),
     },
@@ -207,7 +207,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Managed databases: a service of its own too (databases.proto).
   server.addService(loadDatabasesProto().slipway.agent.v1.Databases.service, databasesHandlers({ journal, databases, logger: o.logger }));
   // Database backups (issue 13): a service of its own (backups.proto); files in backups/<databaseId>/.
-  const backups = new BackupsRuntime(docker, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
+  const backups = new BackupsRuntime(docker, containers, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
   await backups.start();
   server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
@@ -246,4 +246,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       });
     },
   };
+}
+
+/** The official image of every engine, what runs when no SLIPWAY_IMAGE_* setting names another. */
+function officialImages(): Record<DatabaseEngine, string> {
+  return Object.fromEntries(DATABASE_ENGINES.map((e) => [e, DATABASE_ENGINE_FACTS[e].officialImage])) as Record<DatabaseEngine, string>;
 }

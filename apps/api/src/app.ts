@@ -10,6 +10,8 @@ import type { LatencyHistogram } from './observability/prometheus';
 export interface AppDeps {
   logger: Pino;
   readiness: ReadinessCheck[];
+  /** This process start's id, answered by /healthz and /readyz (config SLIPWAY_BOOT_ID; default a random one). */
+  bootId?: string;
   /** Versioned API routers, mounted under /v1 in order. */
   v1: Router[];
   /** Issue 15: the HTTP latency histogram every request is timed into, and GET /metrics when a token opens it. */
@@ -29,7 +31,7 @@ export function createApp(deps: AppDeps): Express {
   // /v1 first: API requests do not walk the health and docs routers.
   app.use('/v1', cookieParser());
   for (const router of deps.v1) app.use('/v1', router);
-  app.use(healthRoutes(deps.readiness));
+  app.use(healthRoutes(deps.readiness, deps.bootId));
   app.use(docsRouter());
   app.use(notFoundHandler);
   app.use(errorHandler);

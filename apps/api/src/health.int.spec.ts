@@ -26,7 +26,7 @@ describe('health and readiness (real PostgreSQL and Redis)', () => {
     redis = new Redis(TEST_SERVICES.redisUrl);
     // Nothing listens on port 1: this check must fail.
     deadRedis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    const app = createApp({ logger: createLogger('test', 'silent'), readiness: [databaseCheck(db), redisCheck(redis)], v1: [] });
+    const app = createApp({ logger: createLogger('test', 'silent'), readiness: [databaseCheck(db), redisCheck(redis)], v1: [], bootId: 'boot-id-of-this-start' });
     server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,11 +39,13 @@ describe('health and readiness (real PostgreSQL and Redis)', () => {
     await database.drop();
   });
 
-  it('answers /healthz and /readyz when PostgreSQL and Redis answer', async () => {
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  it('answers /healthz and /readyz when PostgreSQL and Redis answer, with the id of this process start', async () => {
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ ok: true, bootId: 'boot-id-of-this-start' });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ok: true, checks: [{ name: 'database', ok: true }, { name: 'redis', ok: true }] });
+    expect(await ready.json()).toEqual({ ok: true, bootId: 'boot-id-of-this-start', checks: [{ name: 'database', ok: true }, { name: 'redis', ok: true }] });
   });
 
   it('answers 503 naming the failing dependency', async () => {

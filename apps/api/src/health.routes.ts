@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 
 export interface ReadinessCheck {
@@ -7,12 +8,14 @@ export interface ReadinessCheck {
 
 /**
  * `/healthz`: the process is up. `/readyz`: every dependency answers (database, Redis, at least
- * one agent); 503 with the failing checks otherwise, so a load balancer keeps traffic away.
+ * one agent); 503 with the failing checks otherwise, so a load balancer keeps traffic away. Both say
+ * `bootId`, this process start's id: the scripts that start the API (deploy/platform.sh, setup) check
+ * that the process answering is the one they started, not an orphan holding the port.
  */
-export function healthRoutes(checks: ReadinessCheck[], timeoutMs = 2_000): Router {
+export function healthRoutes(checks: ReadinessCheck[], bootId: string = randomUUID(), timeoutMs = 2_000): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.json({ ok: true, bootId });
   });
   router.get('/readyz', async (_req, res) => {
     const results = await Promise.all(
@@ -26,7 +29,7 @@ export function healthRoutes(checks: ReadinessCheck[], timeoutMs = 2_000): Route
       }),
     );
     const ok = results.every((r) => r.ok);
-    res.status(ok ? 200 : 503).json({ ok, checks: results });
+    res.status(ok ? 200 : 503).json({ ok, bootId, checks: results });
   });
   return router;
 }

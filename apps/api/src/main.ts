@@ -6,7 +6,6 @@ import { createAgentRepositories, createDb, createSqlPool, migrate } from '@slip
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
-import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { createApp } from './app';
 import { agentsCheck } from './nodes/agents.readiness';
 import { databaseCheck, redisCheck } from './readiness';
@@ -34,8 +33,6 @@ async function main() {
   const agents = new AgentPool(ca.client);
   const services = createServices({ db, sql, redis, jobs, logger, ...settingsDeps(config), ...agentGateways(agents) });
   const agentsReady = agentsCheck({ nodes: createAgentRepositories(db).nodes, agents, addresses: config.controlPlane.agentAddresses });
-  const worker: WorkerRuntime | null = config.controlPlane.workerInProcess ? await startWorkerRuntime(config, logger) : null;
-  if (worker) logger.info('workers running in-process');
   // A published plan version never changes: a catalog file that contradicts the table stops start-up here.
   const seeded = await services.plans.seed();
   logger.info(seeded, 'plan catalog seeded');
@@ -50,12 +47,12 @@ async function main() {
   const observability = { http, metrics: config.metrics.token ? metricsEndpoint({ token: config.metrics.token, sources }) : undefined };
   const metricsServer = config.metrics.listen ? await serveMetrics(config.metrics.listen, sources) : null;
   if (metricsServer) logger.info({ listen: config.metrics.listen }, 'Prometheus metrics listening');
-  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1], observability });
+  const app = createApp({ logger, readiness: [databaseCheck(db, sql), redisCheck(redis), agentsReady], v1: [v1], observability, bootId: config.api.bootId });
   const server = app.listen(config.api.port, config.api.host);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.api.port;
-  logger.info({ url: `http://${config.api.host}:${port}` }, 'API listening');
+  logger.info({ url: `http://${config.api.host}:${port}`, bootId: config.api.bootId }, 'API listening');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -67,7 +64,6 @@ async function main() {
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     server.closeAllConnections();
-    await worker?.close();
     await metricsServer?.close();
     agents.close();
     await Promise.allSettled([jobs.close(), db.$disconnect(), sql.end(), redis.quit()]);

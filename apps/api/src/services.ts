@@ -42,9 +42,9 @@ import {
   type DatabaseAgent,
 } from '@slipway/core';
 import { readGithubApp, type Config } from '@slipway/config';
+import { FileDatabaseCertificates } from '@slipway/pki';
 import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
-import { BackupsPool, BuildsPool, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
-import { databaseAgentOf, FileDatabaseCertificates } from '@slipway/worker';
+import { BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
 import { RedisRateCounter } from './adapters/redis-rate-counter';

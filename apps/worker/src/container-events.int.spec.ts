@@ -13,6 +13,9 @@ jest.setTimeout(60_000);
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
 
+/** The exit (`die`) of container `id`: starts and removals come on the same stream. */
+const isDie = (e: { containerId: string; action: string }, id: string) => e.containerId === id && e.action === 'die';
+
 describe('container exit events: the control plane subscribes to every online agent (real Docker, gRPC)', () => {
   let database: TestDatabase;
   let db: Db;
@@ -55,18 +58,20 @@ describe('container exit events: the control plane subscribes to every online ag
       };
       await new Promise((r) => setTimeout(r, 500));
       const first = await exitWith(7);
-      await waitFor(async () => seen.find((s) => s.e.containerId === first), 15_000, 'the first exit');
-      expect(seen.find((s) => s.e.containerId === first)).toMatchObject({ node: { name: 'events-node' }, e: { action: 'die', exitCode: 7, labels: { [LABELS.workspace]: workspaceId } } });
+      // Starts and removals come too (the stream is opened with lifecycle events): the exit is the `die`.
+      const died = (id: string) => seen.find((s) => isDie(s.e, id));
+      await waitFor(async () => died(first), 15_000, 'the first exit');
+      expect(died(first)).toMatchObject({ node: { name: 'events-node' }, e: { action: 'die', exitCode: 7, labels: { [LABELS.workspace]: workspaceId } } });
 
       await agent.restart();
       // A container that exits now, and whether its exit was seen 700 ms later.
       const exitSeen = async () => {
         const id = await exitWith(9);
         await new Promise((r) => setTimeout(r, 700));
-        return { id, seen: seen.some((s) => s.e.containerId === id) };
+        return { id, seen: died(id) !== undefined };
       };
       const { id: second } = await waitUntil(exitSeen, (x) => x.seen, 20_000, 'an exit after the restart');
-      expect(seen.find((s) => s.e.containerId === second)?.e.exitCode).toBe(9);
+      expect(died(second)?.e.exitCode).toBe(9);
     } finally {
       subs.stop();
     }

@@ -53,6 +53,8 @@ export class ContainerEventSubscriptions {
           this.refreshSoon();
         },
         (snapshot) => this.deps.onSnapshot?.(node, snapshot),
+        // Removals and starts too: a container removed behind the platform's back is recreated at once.
+        { lifecycle: true },
       );
       const entry = { address: node.grpcAddress, stop: sub.stop };
       this.streams.set(node.id, entry);

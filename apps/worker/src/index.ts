@@ -2,5 +2,3 @@ export { startWorkerRuntime, type WorkerRuntime } from './runtime';
 export { runWorkers, type WorkerPool, type WorkerPoolOptions } from './workers';
 export { buildProcessors, type Processors, type WorkerServices } from './processors';
 export { ContainerEventSubscriptions } from './container-events';
-export { FileDatabaseCertificates } from './databases/database-ca';
-export { databaseAgentOf } from './databases/database-agent';

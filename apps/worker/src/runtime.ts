@@ -1,6 +1,7 @@
 import { readGithubApp, type Config } from '@slipway/config';
 import {
   AppConvergeService,
+  AppConverger,
   AppPowerService,
   CrashWatchService,
   BackupJobService,
@@ -25,24 +26,18 @@ import {
   ReconcileService,
   systemClock,
   WorkspaceTeardownService,
-  LABELS,
   type Logger,
   type OperationHandlers,
 } from '@slipway/core';
-import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgAppLocks, PgMetricsStore, type Db } from '@slipway/db';
-import { CertificateAuthority } from '@slipway/pki';
-import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
+import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgMetricsStore, PgResourceLocks, type Db } from '@slipway/db';
+import { CertificateAuthority, FileDatabaseCertificates } from '@slipway/pki';
+import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
-import { databaseAgentOf } from './databases/database-agent';
-import { FileDatabaseCertificates } from './databases/database-ca';
 import { buildProcessors, type WorkerServices } from './processors';
+import { WorkloadEvents } from './workload-events';
 import { runWorkers, type WorkerPool } from './workers';
-
-/** After an exit, an app busy with a job is compared again this often, this many times (then the next pass does). */
-const EXIT_RECHECK_MS = 2_000;
-const EXIT_RECHECK_TRIES = 10;
 
 export interface WorkerRuntime {
   services: WorkerServices;
@@ -88,9 +83,10 @@ export async function startWorkerRuntime(
   const control = createRepositories(db, sql);
   // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.
   const stores = createJobStores(db);
-  // Per-app locks: one connection per app being worked on (waiters hold none), apart from the queries' pools.
+  // Per-resource locks (apps, databases: each kind its own key space): one connection per resource being worked on
+  // (waiters hold none), apart from the queries' pools.
   const lockPool = createSqlPool(config.database.url, { max: config.worker.concurrency + 4, onError: onDbError });
-  const locks = new PgAppLocks(lockPool);
+  const locks = new PgResourceLocks(lockPool);
   const secrets = new SecretBox(config.secrets.encryptionKey);
   const converge = new AppConvergeService({
     apps: stores.apps,
@@ -112,7 +108,7 @@ export async function startWorkerRuntime(
     logger,
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
-  // Databases (issue 12): their jobs and repairs hold the same per-id locks as apps (keyed by the database id).
+  // Databases (issue 12): their jobs, backups and repairs hold the database's lock.
   const databases = new DatabaseConvergeService({
     databases: stores.databases,
     agents: databaseAgentOf(new DatabasesPool(agents)),
@@ -129,8 +125,9 @@ export async function startWorkerRuntime(
     agents,
     jobs,
     logger,
-    apps: { apps: stores.apps, deployments: stores.deployments, converge, locks, routing },
-    databases,
+    locks,
+    // Every workload kind the passes and the container events compare with what the servers hold.
+    convergers: [new AppConverger({ apps: stores.apps, deployments: stores.deployments, converge, routing }), databases],
   });
   const teardown = new WorkspaceTeardownService({ teardown: stores.teardown, agents, operations: repos.operationStore, clock: systemClock, logger, databases });
   const enforcement = new PlanEnforcementService({ workspaces: control.workspaces, logger });
@@ -218,6 +215,9 @@ export async function startWorkerRuntime(
       const row = isJobName(job.name) ? ownerOf(job.name, job.data) : null;
       if (row?.owner === 'operation') await runner.failForGood(row.id, reason);
       if (row?.owner === 'deployment') await deployments.failedForGood(row.id, reason);
+      if ((row?.owner === 'backup' || row?.owner === 'restore') && (job.name === 'backup.run' || job.name === 'backup.verify' || job.name === 'backup.restore')) {
+        await backups.failedForGood(job.name, row.id, reason);
+      }
     },
   });
   if (options.schedule !== false) {
@@ -231,35 +231,15 @@ export async function startWorkerRuntime(
       'metrics.prune': { every: 60 * 60 * 1000 },
     });
   }
+  const workloadEvents = new WorkloadEvents({ crashes, reconcile, logger });
   const events = new ContainerEventSubscriptions({
     nodes: repos.nodes,
     agents,
     logger,
-    // An app's live container that exits on its own makes the app `crashed` (exit code, restarts, last lines).
-    // Then the app is compared with its containers at once (a container stopped behind the platform's back starts
-    // again; one Docker is restarting is left to its backoff).
+    // An exit, an OOM kill or a removal the platform did not cause: the status at once, then the repair (WorkloadEvents).
     onExit: (node, e) => {
-      logger.info({ node: node.name, container: e.containerId, exitCode: e.exitCode, labels: e.labels }, 'container exited');
-      const appId = e.labels[LABELS.app];
-      const why = `container ${e.containerId.slice(0, 12)} exited (${e.action}, ${e.exitCode})`;
-      // A database's container that exits is compared with its row at once (a job that holds it converges it itself).
-      const databaseId = e.labels[LABELS.database];
-      if (databaseId && !stopped) {
-        databases.reconcileDatabase(node, databaseId, why).catch((err: Error) => logger.warn({ databaseId, err: err.message }, 'could not compare the database after an exit'));
-      }
-      // An app whose lock is held (a rollout, a power job) is compared again shortly: its holder may have looked
-      // before this exit.
-      const compare = async (tries: number): Promise<void> => {
-        if (!appId || stopped) return;
-        if ((await reconcile.reconcileApp(node, appId, why)) !== null || tries <= 1) return;
-        await new Promise((r) => setTimeout(r, EXIT_RECHECK_MS).unref());
-        await compare(tries - 1);
-      };
-      crashes
-        .containerExited(node, e)
-        .catch((err: Error) => logger.warn({ err: err.message }, 'could not record a container exit'))
-        .then(() => compare(EXIT_RECHECK_TRIES))
-        .catch((err: Error) => logger.warn({ appId, err: err.message }, 'could not compare the app with its containers after an exit'));
+      logger.info({ node: node.name, container: e.containerId, action: e.action, exitCode: e.exitCode, cause: e.cause, labels: e.labels }, 'container event');
+      workloadEvents.handle(node, e);
     },
     // A snapshot comes first on every stream and again after the node's Docker engine restarted (exits may have been
     // missed, the restart policy may have brought containers back): reconciliation compares the records with it now.
@@ -272,7 +252,6 @@ export async function startWorkerRuntime(
         .catch((err: Error) => logger.warn({ err: err.message }, 'could not queue a reconciliation after a snapshot'));
     },
   });
-  let stopped = false;
   if (options.events !== false) events.start(config.worker.nodeHealthIntervalMs);
 
   return {
@@ -282,7 +261,7 @@ export async function startWorkerRuntime(
     pool,
     db,
     close: async () => {
-      stopped = true;
+      workloadEvents.stop();
       events.stop();
       await pool.close();
       await jobs.close();

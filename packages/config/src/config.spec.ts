@@ -14,11 +14,18 @@ describe('loadConfig', () => {
     }).toThrow(TypeError);
   });
 
+  it("takes the boot id its supervisor gives, else makes one per load", () => {
+    expect(loadConfig('control', { ...base, SLIPWAY_BOOT_ID: '0f6c2f1e-6b1d-4e55-9d4c-3f0d3c7a9b21' }).api.bootId).toBe('0f6c2f1e-6b1d-4e55-9d4c-3f0d3c7a9b21');
+    const a = loadConfig('control', base).api.bootId;
+    expect(a).toMatch(/^[0-9a-f-]{36}$/);
+    expect(loadConfig('control', base).api.bootId).not.toBe(a);
+    expect(catchError(() => loadConfig('control', { ...base, SLIPWAY_BOOT_ID: 'no spaces; allowed' })).problems.join('\n')).toMatch(/SLIPWAY_BOOT_ID/);
+  });
+
   it('names each missing or malformed setting', () => {
-    const thrown = catchError(() => loadConfig('control', { SLIPWAY_API_PORT: 'eighty', SLIPWAY_WORKER_IN_PROCESS: 'maybe' }));
+    const thrown = catchError(() => loadConfig('control', { SLIPWAY_API_PORT: 'eighty' }));
     expect(thrown.problems.join('\n')).toMatch(/DATABASE_URL is required/);
     expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_API_PORT must be a whole number/);
-    expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_WORKER_IN_PROCESS must be true or false/);
   });
 
   it('refuses missing and placeholder secrets in production', () => {

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -9,12 +9,21 @@ export { SETTINGS, type Role } from './settings';
 export interface Config {
   mode: 'development' | 'production' | 'test';
   log: { level: string };
-  api: { host: string; port: number; publicUrl: string; publicOrigin: string; secureCookies: boolean; bodyLimitBytes: number };
+  api: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    publicOrigin: string;
+    secureCookies: boolean;
+    bodyLimitBytes: number;
+    /** This process start's id (SLIPWAY_BOOT_ID from the supervisor, else random): answered by /healthz and /readyz. */
+    bootId: string;
+  };
   database: { url: string };
   redis: { url: string; prefix: string };
   secrets: { sessionKey: string; encryptionKey: Buffer };
   apps: { domain: string; scheme: 'http' | 'https' };
-  controlPlane: { dataDir: string; workerInProcess: boolean; agentAddresses: string[] };
+  controlPlane: { dataDir: string; agentAddresses: string[] };
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
   logs: { maxBytesPerDeployment: number; keepDeployments: number; keepDays: number; pruneIntervalMs: number };
@@ -137,6 +146,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       publicOrigin: publicUrl ? publicUrl.origin : '',
       secureCookies: publicUrl ? publicUrl.protocol === 'https:' : false,
       bodyLimitBytes: 1024 * 1024,
+      bootId: v.SLIPWAY_BOOT_ID || randomUUID(),
     },
     database: { url: v.DATABASE_URL },
     redis: { url: v.REDIS_URL, prefix: v.SLIPWAY_REDIS_PREFIX },
@@ -144,7 +154,6 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     apps: { domain: v.SLIPWAY_APPS_DOMAIN, scheme: v.SLIPWAY_APPS_SCHEME },
     controlPlane: {
       dataDir: v.SLIPWAY_DATA_DIR,
-      workerInProcess: v.SLIPWAY_WORKER_IN_PROCESS,
       agentAddresses: v.SLIPWAY_AGENT_ADDRESSES ?? [],
     },
     worker: {

@@ -4,3 +4,4 @@ export * from './document';
 export * from './validation';
 export type * from './types';
 export * as schemas from './schemas';
+export * from './facts';

@@ -83,6 +83,8 @@ export type BackupRestorePayload = {
   target: 'new' | 'same';
   /** target same: the backup of the state before the restore (made first by this job). */
   preRestoreBackupId?: string;
+  /** target new: how many times the job was queued again to wait for the new database to run. */
+  waited?: number;
 };
 
 /** The payload type of each job. */

@@ -5,7 +5,7 @@ export { createRepositories, type Repositories } from './repositories';
 export { createSqlPool, type PoolOptions, type SqlPool } from './sql-pool';
 export { isDatabaseUnavailable } from './availability';
 export * from './agents';
-export { createJobStores, PgAppLocks, type JobStores } from './jobs';
+export { createJobStores, PgResourceLocks, type JobStores } from './jobs';
 export { databaseFigures, type DatabaseFigures } from './figures';
 export { PgMetricsRepository } from './metrics/metrics.repository';
 export { nodeUsages, PgMetricsStore } from './metrics/metrics.store';

@@ -11,3 +11,4 @@ export {
   type IssuedCertificate,
   type KeyAndCert,
 } from './x509';
+export { FileDatabaseCertificates } from './database-certificates';

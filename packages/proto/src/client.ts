@@ -10,6 +10,7 @@ import type {
   AgentTarget,
   ContainerExitEvent,
   ContainerSnapshot,
+  WatchContainerEventsOptions,
   ContainerFilter,
   FolderUsage,
   ManagedContainer,
@@ -116,8 +117,13 @@ export class AgentConnection {
     return { removed: res.removed, skipped: res.skipped };
   }
 
-  watchContainerEvents(onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void, onSnapshot?: (s: ContainerSnapshot) => void): { stop(): void } {
-    const call = this.agent.watchContainerEvents({});
+  watchContainerEvents(
+    onEvent: (e: ContainerExitEvent) => void,
+    onEnd: (error: Error | null) => void,
+    onSnapshot?: (s: ContainerSnapshot) => void,
+    options: WatchContainerEventsOptions = {},
+  ): { stop(): void } {
+    const call = this.agent.watchContainerEvents({ lifecycle: options.lifecycle ?? false });
     let stopped = false;
     let ended = false;
     const end = (error: Error | null) => {
@@ -127,7 +133,7 @@ export class AgentConnection {
     };
     call.on('data', (e: ContainerEvent__Output) => {
       if (e.action === 'snapshot') onSnapshot?.({ atMs: e.atMs, containers: e.containers.map((c) => ({ ...c, labels: { ...c.labels } })) });
-      else onEvent({ containerId: e.containerId, action: e.action, exitCode: e.exitCode, labels: { ...e.labels }, atMs: e.atMs });
+      else onEvent(containerEventOf(e));
     });
     call.on('error', (err: grpc.ServiceError) => end(stopped ? null : fromServiceError(err, this.label)));
     call.on('end', () => end(null));
@@ -247,8 +253,14 @@ export class AgentPool implements AgentGateway {
   removeManagedContainers(target: AgentTarget, input: { operationId: string; containerIds: string[] }) {
     return this.connection(target).removeManagedContainers(input);
   }
-  watchContainerEvents(target: AgentTarget, onEvent: (e: ContainerExitEvent) => void, onEnd: (error: Error | null) => void, onSnapshot?: (s: ContainerSnapshot) => void) {
-    return this.connection(target).watchContainerEvents(onEvent, onEnd, onSnapshot);
+  watchContainerEvents(
+    target: AgentTarget,
+    onEvent: (e: ContainerExitEvent) => void,
+    onEnd: (error: Error | null) => void,
+    onSnapshot?: (s: ContainerSnapshot) => void,
+    options?: WatchContainerEventsOptions,
+  ) {
+    return this.connection(target).watchContainerEvents(onEvent, onEnd, onSnapshot, options);
   }
 
   prepareImage(target: AgentTarget, input: PrepareImageInput, onLine: (line: string) => void) {
@@ -283,4 +295,16 @@ export class AgentPool implements AgentGateway {
     for (const c of this.connections.values()) c.close();
     this.connections.clear();
   }
+}
+
+/** A container event off the wire; `cause` is absent when an agent older than issue 27 sent none. */
+export function containerEventOf(e: ContainerEvent__Output): ContainerExitEvent {
+  const out: ContainerExitEvent = { containerId: e.containerId, action: e.action, exitCode: e.exitCode, labels: { ...e.labels }, atMs: e.atMs };
+  if (e.cause === 'platform' || e.cause === 'external') out.cause = e.cause;
+  if (e.reason) out.reason = e.reason;
+  if (e.action === 'die' && e.cause) {
+    out.oomKilled = e.oomKilled;
+    out.signal = e.signal;
+  }
+  return out;
 }

@@ -30,3 +30,4 @@ export type { MetricsHandlers } from './generated/slipway/agent/v1/Metrics';
 export { loadBackupsProto } from './load';
 export type { BackupsHandlers } from './generated/slipway/agent/v1/Backups';
 export { BackupsPool, type BackupsClient } from './backups.client';
+export { databaseAgentOf } from './database-agent';

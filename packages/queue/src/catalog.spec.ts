@@ -45,6 +45,8 @@ describe('job catalog', () => {
       expect(ownerOf(name, { operationId: id })).toEqual({ owner: 'operation', id });
     }
     expect(ownerOf('deployment.run', { deploymentId: id })).toEqual({ owner: 'deployment', id });
+    expect(ownerOf('backup.run', { backupId: id })).toEqual({ owner: 'backup', id });
+    expect(ownerOf('backup.restore', { restoreId: 'r', backupId: 'b', databaseId: id, target: 'new' })).toEqual({ owner: 'restore', id });
     expect(ownerOf('reconcile.run', {})).toBeNull();
   });
 

@@ -40,7 +40,11 @@ export interface JobDefinition<P> {
   schedule?: JobSchedule;
 }
 
-export type JobOwner = 'operation' | 'deployment' | 'none';
+/** `backup`: the backup row (`backupId`); `restore`: the database a restore loads (`databaseId`). */
+export type JobOwner = 'operation' | 'deployment' | 'backup' | 'restore' | 'none';
+
+/** The payload field naming the row each owner kind owns. */
+const OWNER_ID: Record<Exclude<JobOwner, 'none'>, string> = { operation: 'operationId', deployment: 'deploymentId', backup: 'backupId', restore: 'databaseId' };
 export type JobSchedule = { every: number } | { pattern: string };
 
 export const QUEUE_NAMES = ['agent', 'maintenance'] as const;
@@ -88,6 +92,7 @@ const backupRestorePayload: JSONSchemaType<BackupRestorePayload> = {
     databaseId: { type: 'string', pattern: UUID },
     target: { type: 'string', enum: ['new', 'same'] as const },
     preRestoreBackupId: { type: 'string', pattern: UUID, nullable: true },
+    waited: { type: 'integer', minimum: 0, nullable: true },
   },
   required: ['restoreId', 'backupId', 'databaseId', 'target'],
   additionalProperties: false,
@@ -135,9 +140,10 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'database.teardown': operationJob('agent', 8, 2_000),
   // Database backups (issue 13): the backup's own row records the outcome (the processor fails it on the last try);
   // only transient failures (agent unreachable) are tried again.
-  'backup.run': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
-  'backup.restore': { queue: 'agent', payloadSchema: backupRestorePayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
-  'backup.verify': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'none' },
+  // Backups own their rows (issue 27): a job failed for good fails the backup (or the restore's database) with the reason.
+  'backup.run': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'backup' },
+  'backup.restore': { queue: 'agent', payloadSchema: backupRestorePayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'restore' },
+  'backup.verify': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'backup' },
   'backup.schedule': repeatable({ every: BACKUP_SCHEDULE_EVERY_MS }),
   'backup.prune': repeatable({ every: BACKUP_PRUNE_EVERY_MS }),
 };
@@ -156,6 +162,6 @@ export function jobsOfQueue(queue: QueueName): JobName[] {
 export function ownerOf(name: JobName, payload: unknown): { owner: Exclude<JobOwner, 'none'>; id: string } | null {
   const owner = JOB_CATALOG[name].owner;
   if (owner === 'none') return null;
-  const id = (payload as Record<string, unknown> | null)?.[owner === 'operation' ? 'operationId' : 'deploymentId'];
+  const id = (payload as Record<string, unknown> | null)?.[OWNER_ID[owner]];
   return typeof id === 'string' ? { owner, id } : null;
 }

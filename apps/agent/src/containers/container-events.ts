@@ -1,5 +1,80 @@
 import type { ContainerExitEvent, ContainerSnapshot, Logger } from '@slipway/core';
 import type { DockerRuntime } from './docker.runtime';
+import type { ContainerIntents } from './intents';
+
+/** The actions a WatchContainerEvents stream sends to a control plane that did not ask for lifecycle events. */
+export const EXIT_ACTIONS: ReadonlySet<string> = new Set(['die', 'oom']);
+/** What the agent asks the engine for: exits, OOM kills, removals, starts, and kills (read for their signal only). */
+export const ENGINE_ACTIONS = ['die', 'oom', 'destroy', 'start', 'kill'];
+
+/** One container event as the engine's stream writes it (a line of JSON). */
+export interface EngineEvent {
+  Action: string;
+  Actor: { ID: string; Attributes: Record<string, string> };
+  timeNano: number;
+}
+
+/**
+ * Turns the engine's container events into the platform's: the labels kept, who caused each one (`platform` when
+ * the agent was stopping, killing, removing or starting that container itself; `external` otherwise), and on a die
+ * whether the OOM killer did it and which signal a kill request sent before it. `kill` events are only read for
+ * that signal; the rest pass through. Remembers per container only until its next start or its removal.
+ */
+export class EngineEventTranslator {
+  private readonly kills = new Map<string, { signal: number; oom: boolean }>();
+
+  constructor(private readonly intents: Pick<ContainerIntents, 'caused'>) {}
+
+  translate(e: EngineEvent): ContainerExitEvent | null {
+    const id = e.Actor.ID;
+    const { exitCode, signal, name, image: _image, ...attributes } = e.Actor.Attributes;
+    const seen = this.kills.get(id) ?? { signal: 0, oom: false };
+    if (e.Action === 'kill') {
+      this.kills.set(id, { ...seen, signal: Number(signal) || 0 });
+      return null;
+    }
+    const labels = Object.fromEntries(Object.entries(attributes).filter(([k]) => k.startsWith('slipway.')));
+    const event: ContainerExitEvent = {
+      containerId: id,
+      action: e.Action,
+      exitCode: e.Action === 'die' ? Number(exitCode ?? -1) : 0,
+      labels,
+      atMs: e.timeNano / 1e6,
+      cause: this.intents.caused(id, name ?? '', e.Action) ? 'platform' : 'external',
+    };
+    if (e.Action === 'oom') this.kills.set(id, { ...seen, oom: true });
+    if (e.Action === 'die') {
+      event.oomKilled = seen.oom;
+      event.signal = seen.signal;
+      this.kills.delete(id);
+    }
+    if (e.Action === 'start' || e.Action === 'destroy') this.kills.delete(id);
+    event.reason = reasonOf(event);
+    return event;
+  }
+}
+
+/** The event as a sentence for a status or a log. */
+export function reasonOf(e: ContainerExitEvent): string {
+  const outside = e.cause === 'external';
+  switch (e.action) {
+    case 'oom':
+      return 'The container ran out of memory: the kernel killed its process';
+    case 'destroy':
+      return outside ? "The container was removed behind the platform's back (docker rm)" : 'The container was removed by the platform';
+    case 'start':
+      return outside ? 'The container was started again (the engine’s restart policy or docker start)' : 'The container was started by the platform';
+    case 'die':
+      if (!outside) return `The container was stopped by the platform (exit code ${e.exitCode})`;
+      if (e.oomKilled) return 'The container ran out of memory and was killed';
+      if (e.signal === 15) return `The container was stopped behind the platform's back (docker stop; exit code ${e.exitCode})`;
+      if (e.signal === 9) return `The container was killed behind the platform's back (docker kill, docker rm -f, or a docker stop whose grace ran out; exit code ${e.exitCode})`;
+      if (e.signal) return `The container was sent signal ${e.signal} behind the platform's back and exited with code ${e.exitCode}`;
+      return `The container exited on its own with code ${e.exitCode}`;
+    default:
+      return `Container event ${e.action}`;
+  }
+}
 
 export interface ContainerEventListener {
   onExit(e: ContainerExitEvent): void;
@@ -7,7 +82,8 @@ export interface ContainerEventListener {
 }
 
 /**
- * The agent's one subscription to the engine's container events, shared by every WatchContainerEvents stream.
+ * The agent's one subscription to the engine's container events, shared by every WatchContainerEvents stream
+ * (each sends what its control plane asked for: exits only, or also removals and starts).
  * When the engine's stream ends (the Docker engine restarted or stopped), it subscribes again with backoff
  * (250 ms doubling to 2 s) for as long as it takes, and once subscribed sends every listener a snapshot of all
  * managed containers: exits that happened while nobody listened, and containers the restart policy brought back,
@@ -25,7 +101,7 @@ export class ContainerEventHub {
   subscriptions = 0;
 
   constructor(
-    private readonly docker: Pick<DockerRuntime, 'watchExits' | 'listManaged'>,
+    private readonly docker: Pick<DockerRuntime, 'watchEvents' | 'listManaged'>,
     private readonly logger: Logger,
   ) {}
 
@@ -66,7 +142,7 @@ export class ContainerEventHub {
     if (!this.running) return;
     try {
       // Events first, then the list: an exit between the two is in one or the other, never in neither.
-      const stop = await this.docker.watchExits(
+      const stop = await this.docker.watchEvents(
         (e) => {
           for (const l of this.listeners) l.onExit(e);
         },

@@ -2,13 +2,13 @@ import { AppError } from '@slipway/core';
 import type { AgentHandlers } from '@slipway/proto';
 import { serverStream, unary, untilCancelled, type HandlerTable } from '../rpc/handlers';
 import type { OperationJournal } from '../rpc/journal';
-import type { ContainerEventHub } from './container-events';
+import { EXIT_ACTIONS, type ContainerEventHub } from './container-events';
 import type { Containers } from './containers';
 import type { DockerRuntime } from './docker.runtime';
 
 const unreachable = () => new AppError('node_unavailable', 'The Docker engine is not reachable');
 
-/** Managed containers whatever their workload: listing, removal, exit events and logs. */
+/** Managed containers whatever their workload: listing, removal, events (exits, removals, starts) and logs. */
 export function containersHandlers(deps: {
   journal: OperationJournal;
   docker: DockerRuntime;
@@ -34,9 +34,12 @@ export function containersHandlers(deps: {
     }),
 
     // Open until the control plane cancels: an engine restart does not end it; a snapshot follows the restart.
-    WatchContainerEvents: serverStream(async (_req, send, signal) => {
+    // Without `lifecycle` (a control plane older than issue 27): exits only, as it expects.
+    WatchContainerEvents: serverStream(async (req, send, signal) => {
       const unsubscribe = events.subscribe({
-        onExit: (e) => void send({ ...e, containers: [] }),
+        onExit: (e) => {
+          if (req.lifecycle || EXIT_ACTIONS.has(e.action)) void send({ ...e, containers: [] });
+        },
         onSnapshot: (s) => void send({ containerId: '', action: 'snapshot', exitCode: 0, labels: {}, atMs: s.atMs, containers: s.containers }),
       });
       await untilCancelled(signal);

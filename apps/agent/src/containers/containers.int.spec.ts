@@ -11,6 +11,22 @@ import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent
 jest.setTimeout(60_000);
 
 describe('managed containers over gRPC (real Docker)', () => {
+  /** A managed container of this platform running `sleep 600`. */
+  const sleeper = async (name: string) => {
+    const c = await docker.createContainer({
+      Image: TEST_IMAGE,
+      Cmd: ['/bin/busybox', 'sleep', '600'],
+      Labels: { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId, [LABELS.app]: name },
+    });
+    await c.start();
+    return c;
+  };
+  /** The first event of each action for the container, once all have come. */
+  const eventsIn = async <E extends ContainerExitEvent>(events: E[], id: string, actions: string[]): Promise<E[]> => {
+    const first = (a: string) => events.find((e) => e.containerId === id && e.action === a);
+    await waitFor(() => actions.every((a) => first(a) !== undefined));
+    return actions.map((a) => first(a)!);
+  };
   let ca: CertificateAuthority;
   let caDir: string;
   let t: TestAgent;
@@ -85,6 +101,48 @@ describe('managed containers over gRPC (real Docker)', () => {
       call.on('error', reject);
     });
     expect(Buffer.concat(chunks).toString()).toBe('hello from slipway\n');
+  });
+
+  it('reports docker stop, kill and rm -f behind the platform’s back as external, with what happened, and its own removal as the platform’s', async () => {
+    await ensureTestImage(docker);
+    const events: (ContainerExitEvent & { receivedAtMs: number })[] = [];
+    const exitsOnly: ContainerExitEvent[] = [];
+    const sub = conn.watchContainerEvents((e) => events.push({ ...e, receivedAtMs: Date.now() }), () => undefined, undefined, { lifecycle: true });
+    const old = conn.watchContainerEvents((e) => exitsOnly.push(e), () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const start = (name: string) => sleeper(name);
+    const eventsOf = (id: string, actions: string[]) => eventsIn(events, id, actions);
+
+    const stopped = await start('stopped');
+    await stopped.stop({ t: 1 });
+    const [stopDie] = await eventsOf(stopped.id, ['die']);
+    expect(stopDie).toMatchObject({ exitCode: 137, cause: 'external', signal: 9, oomKilled: false }); // busybox sleep ignores SIGTERM as PID 1: killed after the grace
+
+    const killed = await start('killed');
+    await killed.kill();
+    const [killDie] = await eventsOf(killed.id, ['die']);
+    expect(killDie).toMatchObject({ exitCode: 137, cause: 'external', signal: 9 });
+
+    const removed = await start('removed');
+    await removed.remove({ force: true });
+    const [rmDie, rmDestroy] = await eventsOf(removed.id, ['die', 'destroy']);
+    expect(rmDie).toMatchObject({ cause: 'external', signal: 9 });
+    expect(rmDestroy).toMatchObject({ action: 'destroy', cause: 'external', labels: { [LABELS.app]: 'removed' } });
+
+    // The agent's own removal (the control plane asked for it) is the platform's.
+    const mine = await start('mine');
+    await conn.removeManagedContainers({ operationId: randomUUID(), containerIds: [mine.id] });
+    const [mineDie, mineDestroy] = await eventsOf(mine.id, ['die', 'destroy']);
+    expect(mineDie).toMatchObject({ cause: 'platform' });
+    expect(mineDestroy).toMatchObject({ cause: 'platform' });
+
+    // Each reached the control plane well within a second of the engine's own time for it.
+    for (const e of [stopDie!, killDie!, rmDie!, rmDestroy!]) expect(e.receivedAtMs - e.atMs).toBeLessThan(1_000);
+    // A stream that did not ask for lifecycle events gets the exits only, as before.
+    await waitFor(() => exitsOnly.filter((e) => [stopped.id, killed.id, removed.id, mine.id].includes(e.containerId)).length === 4);
+    expect(new Set(exitsOnly.map((e) => e.action))).toEqual(new Set(['die']));
+    sub.stop();
+    old.stop();
   });
 });
 

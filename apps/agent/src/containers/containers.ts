@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, LABELS, type ContainerExitEvent, type Logger } from '@slipway/core';
 import type Docker from 'dockerode';
 import type { DockerRuntime } from './docker.runtime';
 import type { WorkspaceNetworks } from './networks';
-import { answersOnHostPort, NamespaceProbe, type Readiness } from './readiness';
-import { createOptions, RESTART_POLICY, type ContainerSpec } from './spec';
+import { answersOnHostPort, NamespaceProbe, type Probe, type ProbeAnswer, type Readiness } from './readiness';
+import { createOptions, NO_NETWORK, RESTART_POLICY, type ContainerSpec } from './spec';
 
 const LAST_LINES = 20;
 /** One probe's own time limit; a container slower than that to answer one request is not ready. */
@@ -12,10 +13,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * One lifecycle for every workload's containers, in the spirit of Nomad's task drivers: a workload (apps today,
- * managed databases next) describes its container as a ContainerSpec and a Readiness, and this layer does the rest
- * the same way for all of them — network, labels, limits and hardening (spec.ts), start, readiness, stop with a
- * grace period, removal, logs and exit events. Only DockerRuntime talks to the engine.
+ * One lifecycle for every workload's containers, in the spirit of Nomad's task drivers: a workload (an app's
+ * deployment, a managed database, a backup's load check) describes its container as a ContainerSpec and a Readiness,
+ * and this layer does the rest the same way for all of them — network, labels, limits and hardening (spec.ts),
+ * create-or-keep by spec hash (`ensure`), throw-away runs (`throwaway`), start, readiness (HTTP, TCP, or an exec of the
+ * engine's own client), stop with a grace period, removal, logs and events. Only DockerRuntime talks to the engine.
  */
 export class Containers {
   constructor(
@@ -61,13 +63,101 @@ export class Containers {
     }
     const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);
     await this.docker.removeContainer(id).catch(() => undefined);
-    throw new AppError('rollout_failed', [problem, tail.length ? 'Last log lines:' : 'The app wrote no log lines.', ...tail].join('\n'));
+    throw new AppError('rollout_failed', [problem, tail.length ? 'Last log lines:' : `${readiness.subject ?? 'The app'} wrote no log lines.`, ...tail].join('\n'));
+  }
+
+  /**
+   * The workload's one container, running and ready: kept when it exists with the same spec hash on its workspace
+   * network (started and judged again if it was not running), else created — an existing one with another hash
+   * (image, size, command, certificates changed) is stopped with `graceMs` and removed first, and the new one gets
+   * the same mounts, so it comes back on its data. The container is found by its name (`spec.name`). With
+   * `stopped`, it is created or kept but not started (a running one is stopped with grace). `beforeReplace` runs
+   * before a container is replaced (a database closes its public listener). A container that fails its readiness
+   * is removed (its mounts stay) and the error (`rollout_failed`) says why with its last log lines.
+   */
+  async ensure(
+    spec: ContainerSpec,
+    readiness: Readiness,
+    specHash: string,
+    o: { graceMs: number; stopped?: boolean; networkId?: string; beforeReplace?: () => Promise<void> },
+  ): Promise<{ id: string; created: boolean }> {
+    const networkId = o.networkId ?? (await this.networks.ensure(spec.workspaceId));
+    let existing = await this.docker.containerByName(spec.name);
+    if (existing && (existing.Labels[SPEC_LABEL] !== specHash || !onNetwork(existing, networkId))) {
+      this.logger.info({ container: spec.name }, 'container recreated on its data (spec changed)');
+      await o.beforeReplace?.();
+      await this.docker.stopContainer(existing.Id, o.graceMs).catch(() => undefined);
+      await this.docker.removeContainer(existing.Id).catch((e: { statusCode?: number }) => {
+        if (e.statusCode !== 404) throw e;
+      });
+      existing = null;
+    }
+    const labelled = { ...spec, labels: { ...spec.labels, [SPEC_LABEL]: specHash } };
+    const id = existing?.Id ?? (await this.create(labelled, networkId));
+    if (o.stopped) {
+      await this.stop(id, o.graceMs);
+      return { id, created: !existing };
+    }
+    await this.start(id);
+    await this.ready(id, readiness);
+    return { id, created: !existing };
+  }
+
+  /**
+   * Runs `use` with a short-lived container of the spec (no network unless `networkId` is given, no restart, the
+   * same hardening and labels as every workload) once it passes `readiness`, and removes it whatever happens. The
+   * throw-away containers an earlier agent process left (cut by a restart) are removed first, and so is one of the
+   * same name.
+   */
+  async throwaway<T>(spec: ContainerSpec, readiness: Readiness | null, use: (id: string) => Promise<T>, networkId = NO_NETWORK): Promise<T> {
+    for (const c of await this.docker.containersWith([`${THROWAWAY_LABEL}`, `${LABELS.platform}=${this.docker.platformId}`])) {
+      if (c.Labels[THROWAWAY_LABEL] !== THIS_RUN || c.Names.includes(`/${spec.name}`)) await this.docker.removeContainer(c.Id).catch(() => undefined);
+    }
+    const options = createOptions({ ...spec, port: null, labels: { ...spec.labels, [THROWAWAY_LABEL]: THIS_RUN } }, { networkId, platformId: this.docker.platformId });
+    const id = await this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
+    try {
+      await this.docker.startContainer(id);
+      if (readiness) await this.judged(id, readiness);
+      return await use(id);
+    } finally {
+      await this.docker.removeContainer(id).catch(() => undefined);
+    }
+  }
+
+  /** Creates the container (restart policy held back until `ready`), not started. */
+  private async create(spec: ContainerSpec, networkId: string): Promise<string> {
+    const options = createOptions(spec, { networkId, platformId: this.docker.platformId });
+    return this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
+  }
+
+  /** Like `ready` without arming a restart policy or removing the container (a throw-away one is removed anyway). */
+  private async judged(id: string, readiness: Readiness): Promise<void> {
+    const problem = await this.judge(id, readiness, () => undefined);
+    if (!problem) return;
+    const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);
+    throw new AppError('rollout_failed', [problem, ...(tail.length ? ['Last log lines:', ...tail] : [])].join('\n'));
+  }
+
+  /** One probe for the length of a check: HTTP and TCP from inside the container's network namespace, exec through the engine. */
+  private prober(id: string, pid: number, p: Probe): { ask(timeoutMs: number): Promise<ProbeAnswer>; close(): void } {
+    if (p.kind !== 'exec') {
+      const ns = NamespaceProbe.enter(pid);
+      return { ask: (t) => ns.ask(p, t), close: () => ns.close() };
+    }
+    return {
+      ask: async () => {
+        const r = await this.docker.exec(id, { cmd: p.cmd, env: p.env, stdin: p.stdin, timeoutMs: EXEC_PROBE_TIMEOUT_MS }).catch((e: Error) => ({ exitCode: -1, stdout: '', stderr: e.message }));
+        const ok = r.exitCode === 0 && (!p.ok || p.ok(r.stdout));
+        return { ok, detail: ok ? `${p.cmd[0]} succeeded` : `${p.cmd[0]} exit ${r.exitCode}: ${(r.stderr || r.stdout).trim().split('\n').pop()?.slice(0, 200) ?? ''}` };
+      },
+      close: () => undefined,
+    };
   }
 
   /** Containers carrying every one of the labels (workload containers only, not the layer's helpers). */
   async list(labels: Record<string, string>): Promise<string[]> {
     const list = await this.docker.containersWith(Object.entries(labels).map(([k, v]) => `${k}=${v}`));
-    return list.filter((c) => c.Labels?.[LABELS.workspace] !== HELPER).map((c) => c.Id);
+    return list.filter((c) => c.Labels?.[LABELS.workspace] !== HELPER && !c.Labels?.[THROWAWAY_LABEL]).map((c) => c.Id);
   }
 
   start(id: string): Promise<void> {
@@ -104,8 +194,8 @@ export class Containers {
     return this.docker.logs(id, options, onChunk);
   }
 
-  exits(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
-    return this.docker.watchExits(onEvent);
+  events(onEvent: (e: ContainerExitEvent) => void): Promise<() => void> {
+    return this.docker.watchEvents(onEvent);
   }
 
   /**
@@ -116,7 +206,8 @@ export class Containers {
     const first = await this.docker.inspectContainer(id);
     const exited = exitOf(first, first);
     if (exited) return `${exited} before it answered`;
-    const probe = r.probe ? NamespaceProbe.enter(first.State.Pid) : null;
+    const probe = r.probe ? this.prober(id, first.State.Pid, r.probe) : null;
+    const subject = r.subject ?? 'The app';
     try {
       const deadline = Date.now() + r.timeoutMs;
       let answeredAt = probe ? null : Date.now();
@@ -127,28 +218,33 @@ export class Containers {
         if (gone) return answeredAt === null ? `${gone} before it answered` : `${gone} ${seconds(Date.now() - answeredAt)} after it first answered`;
         if (answeredAt !== null && Date.now() - answeredAt >= r.settleMs) break;
         if (probe && r.probe) {
-          const a = await probe.ask(r.probe, PROBE_TIMEOUT_MS);
+          const a = await probe.ask(PROBE_TIMEOUT_MS);
           last = a.detail;
           if (a.ok && answeredAt === null) {
             answeredAt = Date.now();
-            emit(`The app answers (${a.detail}); it must keep running and answering for ${seconds(r.settleMs)}`);
+            emit(`${subject} answers (${a.detail})${r.settleMs ? `; it must keep running and answering for ${seconds(r.settleMs)}` : ''}`);
           } else if (!a.ok && answeredAt !== null) {
             // Most often the process just died: say so rather than "stopped answering" when the engine knows.
             await sleep(200);
             const why = exitOf(await this.settled(id), first);
             const after = seconds(Date.now() - answeredAt);
-            return why ? `${why} ${after} after it first answered` : `The app answered, then stopped answering ${after} later (${a.detail})`;
+            return why ? `${why} ${after} after it first answered` : `${subject} answered, then stopped answering ${after} later (${a.detail})`;
           }
         }
         if (answeredAt === null && Date.now() > deadline) {
-          const asked = r.probe?.kind === 'http' ? `GET ${r.probe.healthPath || '/'} on port ${r.probe.port}${r.probe.healthPath ? ' (2xx/3xx)' : ' (any HTTP response)'}` : `a connection to port ${r.probe?.port}`;
-          return `The app did not answer on its port within ${Math.round(r.timeoutMs / 1000)} s: ${asked}, last try: ${last}`;
+          const asked =
+            r.probe?.kind === 'http'
+              ? `GET ${r.probe.healthPath || '/'} on port ${r.probe.port}${r.probe.healthPath ? ' (2xx/3xx)' : ' (any HTTP response)'}`
+              : r.probe?.kind === 'exec'
+                ? `${r.probe.cmd[0]} inside the container`
+                : `a connection to port ${r.probe?.port}`;
+          return `${subject} did not answer ${r.probe?.kind === 'exec' ? '' : 'on its port '}within ${Math.round(r.timeoutMs / 1000)} s: ${asked}, last try: ${last}`;
         }
         await sleep(answeredAt === null ? 100 : 250);
       }
       if (r.probe?.kind === 'http' && r.hostPort) {
         const a = await answersOnHostPort(r.hostPort, r.probe.healthPath, PROBE_TIMEOUT_MS);
-        if (!a.ok) return `The app answers inside its container but not on its published port 127.0.0.1:${r.hostPort} (${a.detail})`;
+        if (!a.ok) return `${subject} answers inside its container but not on its published port 127.0.0.1:${r.hostPort} (${a.detail})`;
       }
       if (!probe) emit(`The container kept running for ${seconds(r.settleMs)}`);
       return null;
@@ -188,3 +284,14 @@ function exitOf(now: Docker.ContainerInspectInfo, first: Docker.ContainerInspect
 
 /** The workspace label of the layer's own short-lived containers (reading files out of an image): never a workload. */
 export const HELPER = 'seed';
+/** The spec hash a container was made from (`ensure` recreates it when the hash changes). */
+export const SPEC_LABEL = 'slipway.spec';
+/** A throw-away container, valued with the agent process that made it (so a later one removes what an earlier left). */
+export const THROWAWAY_LABEL = 'slipway.throwaway';
+const THIS_RUN = randomUUID();
+/** An exec probe's own time limit (an engine's client connecting and running one query). */
+const EXEC_PROBE_TIMEOUT_MS = 10_000;
+
+function onNetwork(c: Docker.ContainerInfo, networkId: string): boolean {
+  return Object.values(c.NetworkSettings?.Networks ?? {}).some((n) => n.NetworkID === networkId);
+}

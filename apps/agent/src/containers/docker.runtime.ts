@@ -1,6 +1,8 @@
 import { LABELS, type ContainerFilter, type ContainerExitEvent, type ManagedContainer } from '@slipway/core';
 import Docker from 'dockerode';
 import type { Readable } from 'node:stream';
+import { ENGINE_ACTIONS, EngineEventTranslator, type EngineEvent } from './container-events';
+import { ContainerIntents } from './intents';
 
 const MANAGED = LABELS.workspace;
 
@@ -41,6 +43,8 @@ export interface ManagedNetwork {
 export class DockerRuntime {
   private readonly docker: Docker;
   private readonly mine: string;
+  /** The agent's own stops, restarts, removals and starts in progress: their events are the platform's doing. */
+  readonly intents = new ContainerIntents();
 
   constructor(
     socketPath: string,
@@ -92,7 +96,7 @@ export class DockerRuntime {
           skipped.push(id);
           continue;
         }
-        await container.remove({ force: true, v: false });
+        await this.intents.around(id, 'remove', () => container.remove({ force: true, v: false }));
         removed.push(id);
       } catch (e) {
         if (statusOf(e) === 404) skipped.push(id);
@@ -107,25 +111,31 @@ export class DockerRuntime {
     return this.docker.listContainers({ all: true, filters: { label: labels } });
   }
 
+  /** This platform's container of exactly that name, or null. */
+  async containerByName(name: string): Promise<Docker.ContainerInfo | null> {
+    const list = await this.docker.listContainers({ all: true, filters: { name: [name] } });
+    return list.find((c) => c.Names.includes(`/${name}`) && c.Labels?.[LABELS.platform] === this.platformId) ?? null;
+  }
+
   async createContainer(options: Docker.ContainerCreateOptions): Promise<string> {
     return (await this.docker.createContainer(options)).id;
   }
 
   async startContainer(id: string): Promise<void> {
-    await this.docker.getContainer(id).start().catch(unless304);
+    await this.intents.around(id, 'start', () => this.docker.getContainer(id).start().catch(unless304));
   }
 
   /** SIGTERM, then SIGKILL after the grace period (whole seconds, as the engine counts them). */
   async stopContainer(id: string, graceMs: number): Promise<void> {
-    await this.docker.getContainer(id).stop({ t: Math.ceil(graceMs / 1000) }).catch(unless304);
+    await this.intents.around(id, 'stop', () => this.docker.getContainer(id).stop({ t: Math.ceil(graceMs / 1000) }).catch(unless304));
   }
 
   async restartContainer(id: string, graceMs: number): Promise<void> {
-    await this.docker.getContainer(id).restart({ t: Math.ceil(graceMs / 1000) });
+    await this.intents.around(id, 'restart', () => this.docker.getContainer(id).restart({ t: Math.ceil(graceMs / 1000) }));
   }
 
   async removeContainer(id: string): Promise<void> {
-    await this.docker.getContainer(id).remove({ force: true });
+    await this.intents.around(id, 'remove', () => this.docker.getContainer(id).remove({ force: true }));
   }
 
   /** Bytes a container wrote to its own layer (the engine walks it: not for hot paths); 0 once it is gone. */
@@ -152,13 +162,16 @@ export class DockerRuntime {
   }
 
   /**
-   * Exits (die, oom) of managed containers as the engine reports them. `onClosed` is called once when the engine's
-   * stream ends for any reason other than the returned stop (the engine restarted or went away): subscribe again.
+   * Events of managed containers as the engine reports them (die, oom, destroy, start), each with its cause: the
+   * agent's own calls through this class are marked (ContainerIntents) while they run. `onClosed` is called once when
+   * the engine's stream ends for any reason other than the returned stop (the engine restarted or went away):
+   * subscribe again.
    */
-  async watchExits(onEvent: (e: ContainerExitEvent) => void, onClosed: (err: Error | null) => void = () => undefined): Promise<() => void> {
+  async watchEvents(onEvent: (e: ContainerExitEvent) => void, onClosed: (err: Error | null) => void = () => undefined): Promise<() => void> {
     const stream = (await this.docker.getEvents({
-      filters: { type: ['container'], event: ['die', 'oom'], label: [MANAGED, this.mine] },
+      filters: { type: ['container'], event: ENGINE_ACTIONS, label: [MANAGED, this.mine] },
     })) as unknown as Readable;
+    const translator = new EngineEventTranslator(this.intents);
     let buffer = '';
     let stopped = false;
     let closed = false;
@@ -174,15 +187,14 @@ export class DockerRuntime {
         const line = buffer.slice(0, nl).trim();
         buffer = buffer.slice(nl + 1);
         if (!line) continue;
-        let e: { Action: string; Actor: { ID: string; Attributes: Record<string, string> }; timeNano: number };
+        let e: EngineEvent;
         try {
-          e = JSON.parse(line) as typeof e;
+          e = JSON.parse(line) as EngineEvent;
         } catch {
           continue;
         }
-        const { exitCode, ...attributes } = e.Actor.Attributes;
-        const labels = Object.fromEntries(Object.entries(attributes).filter(([k]) => k.startsWith('slipway.')));
-        onEvent({ containerId: e.Actor.ID, action: e.Action, exitCode: Number(exitCode ?? -1), labels, atMs: e.timeNano / 1e6 });
+        const event = translator.translate(e);
+        if (event) onEvent(event);
       }
     });
     stream.on('error', (err: Error) => close(err));
@@ -372,7 +384,7 @@ export class DockerRuntime {
       );
       return await use(tar);
     } finally {
-      await tmp.remove({ force: true }).catch(() => undefined);
+      await this.intents.around(tmp.id, 'remove', () => tmp.remove({ force: true })).catch(() => undefined);
     }
   }
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { createInterface } from 'node:readline';
 
 /**
- * When a started container counts as ready. The probe runs inside the container's own network namespace against
+ * When a started container counts as ready. An HTTP or TCP probe runs inside the container's own network namespace against
  * its network address (not 127.0.0.1 there, so an app listening on its loopback only fails as Caddy would see it),
  * and the container must then keep running and answering for `settleMs` without an exit or a restart.
  */
@@ -14,6 +14,8 @@ export interface Readiness {
   timeoutMs: number;
   /** How long it must then keep running and answering before it counts as ready. */
   settleMs: number;
+  /** Who is judged, for the messages ("The app", "The postgres engine"; default "The app"). */
+  subject?: string;
   /**
    * The port published on 127.0.0.1 (0: none). An HTTP probe is asked once more through it before the container
    * counts as ready: that is the way Caddy reaches it.
@@ -27,7 +29,19 @@ export interface Readiness {
  * `tcp`: the port accepts a connection (databases and other non-HTTP workloads; inside the namespace no proxy can
  * accept in the app's place).
  */
-export type Probe = { kind: 'http'; port: number; healthPath: string } | { kind: 'tcp'; port: number };
+export type Probe = { kind: 'http'; port: number; healthPath: string } | { kind: 'tcp'; port: number } | ExecProbe;
+
+/**
+ * `exec`: a command run inside the container (an engine's own client: `psql … SELECT 1`, `redis-cli PING`) exits 0
+ * and, when `ok` is given, its output passes it. Secrets go in `env` or `stdin`, never on the command line.
+ */
+export interface ExecProbe {
+  kind: 'exec';
+  cmd: string[];
+  env?: Record<string, string>;
+  stdin?: string;
+  ok?: (stdout: string) => boolean;
+}
 
 export interface ProbeAnswer {
   ok: boolean;
@@ -114,7 +128,7 @@ export class NamespaceProbe {
     return new NamespaceProbe(pid);
   }
 
-  ask(probe: Probe, timeoutMs: number): Promise<ProbeAnswer> {
+  ask(probe: Exclude<Probe, ExecProbe>, timeoutMs: number): Promise<ProbeAnswer> {
     if (this.exited) return Promise.resolve({ ok: false, detail: this.exited });
     const id = this.next++;
     return new Promise((resolve) => {

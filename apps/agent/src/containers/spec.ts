@@ -6,7 +6,7 @@ const PIDS_LIMIT = 512;
 export const RESTART_POLICY: Docker.HostRestartPolicy = { Name: 'unless-stopped', MaximumRetryCount: 0 };
 
 /**
- * What a workload (an app's deployment today, a managed database next) asks of the container layer. The layer adds
+ * What a workload (an app's deployment, a managed database, a backup's load check) asks of the container layer. The layer adds
  * what every Slipway container gets whatever the workload: the workspace network, the `slipway.workspace` label,
  * CPU/memory limits without swap, a pids limit, no privileges, every capability dropped but those listed,
  * no-new-privileges, a restart policy, bounded json-file logs, and the port published on 127.0.0.1 only.
@@ -29,7 +29,15 @@ export interface ContainerSpec {
   readOnlyRoot?: boolean;
   /** tmpfs mounts, path → size in MB (memory: counted in the container's limit). */
   tmpfs?: Record<string, number>;
+  /** Arguments after the image's entrypoint (default: the image's own command). */
+  command?: string[];
+  hostname?: string;
+  /** Names the container answers to on its workspace network (`<slug>.internal`). */
+  aliases?: string[];
 }
+
+/** Where a throw-away container runs: no network at all. */
+export const NO_NETWORK = 'none';
 
 /** Where the layer puts a container: its workspace's network (by id: names can be ambiguous) and this platform's label. */
 export interface Placement {
@@ -47,6 +55,9 @@ export function createOptions(spec: ContainerSpec, placement: Placement): Docker
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
     Labels: { ...spec.labels, [LABELS.workspace]: spec.workspaceId, [LABELS.platform]: placement.platformId },
     ExposedPorts: port ? { [port]: {} } : undefined,
+    Cmd: spec.command,
+    Hostname: spec.hostname,
+    NetworkingConfig: spec.aliases?.length && placement.networkId !== NO_NETWORK ? { EndpointsConfig: { [placement.networkId]: { Aliases: spec.aliases } } } : undefined,
     HostConfig: {
       NanoCpus: spec.limits.cpuMillis * 1_000_000,
       Memory: memory,

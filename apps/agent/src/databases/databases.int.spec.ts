@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { connectionUrl, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS } from '@slipway/core';
 import type { CertificateAuthority } from '@slipway/pki';
 import { AgentPool, DatabasesPool, type EnsureDatabaseInput } from '@slipway/proto';
@@ -21,7 +22,7 @@ import Docker from 'dockerode';
 import { DockerRuntime } from '../containers/docker.runtime';
 import { WorkspaceNetworks } from '../containers/networks';
 import { DEFAULT_NETWORKS } from '../agent';
-import { ENGINES, type EngineName } from './engines';
+import { ENGINES } from './engines';
 
 jest.setTimeout(240_000);
 
@@ -54,7 +55,7 @@ async function freePublicPort(): Promise<number> {
 }
 
 /** The host-side client of each engine: one query through the public port, TLS verified against the CA or none. */
-function publicQuery(engine: EngineName, o: { host: string; port: number; user: string; db: string; password: string; ca: string; tls: boolean; sql: string; netns?: string }) {
+function publicQuery(engine: DatabaseEngine, o: { host: string; port: number; user: string; db: string; password: string; ca: string; tls: boolean; sql: string; netns?: string }) {
   // The test agent's certificate names 127.0.0.1; from the namespace (another address) only the chain is verified.
   const verifyHost = !o.netns;
   const prefix = o.netns ? ['ip', 'netns', 'exec', o.netns] : [];
@@ -218,7 +219,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     const REFUSED = { out: expect.not.stringMatching(line(s.expect(2))) };
     /** The private client: the engine's own image on the workspace network, through `<slug>.internal` and the URL. */
     const privately = (sql: string, onNetwork = () => networkId) => {
-      const url = ENGINES[engine].url({ username: user, databaseName: dbName, password }, `${slug}.internal`, ENGINES[engine].port);
+      const url = connectionUrl({ engine, username: user, databaseName: dbName, password, host: `${slug}.internal`, port: ENGINES[engine].port });
       if (engine === 'postgres') return inNetwork(onNetwork(), IMAGES.postgres, 'psql "$URL" -X -tAc "$SQL"', { URL: url, SQL: sql });
       if (engine === 'mysql') return inNetwork(onNetwork(), IMAGES.mysql, `mariadb -h ${slug}.internal -u ${user} -D ${dbName} --connect-timeout=5 -N -B -e "$SQL"`, { MYSQL_PWD: password, SQL: sql });
       return inNetwork(onNetwork(), IMAGES.redis, 'redis-cli -u "$URL" --no-auth-warning $SQL', { URL: url, SQL: sql });
@@ -372,7 +373,7 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
     const status = await dbs.ensureDatabase(target(), request({ databaseId, slug: 'docs', engine: 'mongodb', memoryMb: 512, password, public: { enabled: true, port, allowedCidrs: ['127.0.0.1/32'] } }));
     expect(status).toMatchObject({ state: 'running', internalHost: 'docs.internal', port: 27017, publicPort: port });
     const networkId = Object.values((await docker.getContainer(status.containerId).inspect()).NetworkSettings.Networks)[0]!.NetworkID;
-    const url = () => ENGINES.mongodb.url({ username: 'app', databaseName: 'appdb', password }, 'docs.internal', 27017);
+    const url = () => connectionUrl({ engine: 'mongodb', username: 'app', databaseName: 'appdb', password, host: 'docs.internal', port: 27017 });
     const written = await inNetwork(networkId, IMAGES.mongodb, 'mongosh "$URL" --quiet --eval "db.t.insertMany([{v:1},{v:2}]); print(db.t.countDocuments())"', { URL: url() });
     expect(written.out).toMatch(line('2'));
     // Public: mongosh on the host's network with the CA, TLS required.

@@ -1,19 +1,20 @@
 import { createHash } from 'node:crypto';
 import { chmod, chown, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isDatabaseEngine, redact, validateCidrs, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
 import type Docker from 'dockerode';
 import type { DockerRuntime } from '../containers/docker.runtime';
-import { workspaceNetworkName, type WorkspaceNetworks } from '../containers/networks';
-import { createOptions } from '../containers/spec';
-import { validateCidrs } from './cidr';
-import { CONF_DIR, ENGINES, isEngineName, TLS_DIR, type Engine, type EngineContext, type EngineName } from './engines';
+import type { Containers } from '../containers/containers';
+import { workspaceNetworkName } from '../containers/networks';
+import type { Readiness } from '../containers/readiness';
+import type { ContainerSpec } from '../containers/spec';
+import { CONF_DIR, ENGINES, TLS_DIR, type Engine, type EngineContext } from './engines';
 import { PublicListeners } from './public-listener';
 
 export const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
 /** Extra labels of a database container (beside slipway.database / workspace / platform). */
 const ENGINE_LABEL = 'slipway.database.engine';
-const SPEC_LABEL = 'slipway.database.spec';
 const STOP_GRACE_MS = 30_000;
 const READY_TIMEOUT_MS = 120_000;
 
@@ -47,7 +48,7 @@ interface StoredDatabase {
   databaseId: string;
   workspaceId: string;
   slug: string;
-  engine: EngineName;
+  engine: DatabaseEngine;
   version: string;
   image: string;
   cpuMillis: number;
@@ -73,7 +74,7 @@ export interface DatabaseStatus {
 export interface DatabaseRuntimeOptions {
   dataDir: string;
   /** Image per engine (config SLIPWAY_IMAGE_*). */
-  images: Record<EngineName, string>;
+  images: Record<DatabaseEngine, string>;
   /** The certificate served when a request brings none, and its CA (database-tls.ts: never the enrollment key). */
   tls: { certPem: string; keyPem: string; caPem: string };
   readyTimeoutMs?: number;
@@ -99,7 +100,7 @@ export class DatabasesRuntime {
 
   constructor(
     private readonly docker: DockerRuntime,
-    private readonly networks: WorkspaceNetworks,
+    private readonly containers: Containers,
     private readonly o: DatabaseRuntimeOptions,
     private readonly logger: Logger,
   ) {
@@ -120,8 +121,8 @@ export class DatabasesRuntime {
     await this.listeners.closeAll();
   }
 
-  images(): { engine: EngineName; image: string; port: number }[] {
-    return (Object.keys(ENGINES) as EngineName[]).map((engine) => ({ engine, image: this.o.images[engine], port: ENGINES[engine].port }));
+  images(): { engine: DatabaseEngine; image: string; port: number }[] {
+    return (Object.keys(ENGINES) as DatabaseEngine[]).map((engine) => ({ engine, image: this.o.images[engine], port: ENGINES[engine].port }));
   }
 
   async imageAvailable(image: string): Promise<boolean> {
@@ -146,7 +147,7 @@ export class DatabasesRuntime {
       const container = await this.container(databaseId);
       if (!db && !container) throw new AppError('not_found', `No database ${databaseId} on this server`);
       await this.listeners.close(databaseId);
-      if (container) await this.docker.stopContainer(container.Id, STOP_GRACE_MS);
+      if (container) await this.containers.stop(container.Id, STOP_GRACE_MS);
       if (db) await this.write({ ...db, stopped: true });
       return this.status(databaseId);
     });
@@ -156,13 +157,9 @@ export class DatabasesRuntime {
     checkId(databaseId);
     return this.locked(databaseId, async () => {
       await this.listeners.close(databaseId);
-      let containerRemoved = false;
-      for (const c of await this.containers(databaseId)) {
-        await this.docker.removeContainer(c.Id).catch((e: { statusCode?: number }) => {
-          if (e.statusCode !== 404) throw e;
-        });
-        containerRemoved = true;
-      }
+      const ids = (await this.containersOf(databaseId)).map((c) => c.Id);
+      await this.containers.remove(ids);
+      const containerRemoved = ids.length > 0;
       const dir = this.dir(databaseId);
       const dataRemoved = await exists(dir);
       await rm(dir, { recursive: true, force: true });
@@ -273,7 +270,7 @@ export class DatabasesRuntime {
     checkId(req.databaseId);
     if (!ID.test(req.workspaceId)) throw invalid('workspace_id must be 1-64 letters, digits, - or _');
     if (!SLUG.test(req.slug)) throw invalid('slug must be a DNS label (a-z, 0-9, -; at most 63)');
-    if (!isEngineName(req.engine)) throw invalid(`Unknown engine ${req.engine}: postgres, mysql, redis or mongodb`);
+    if (!isDatabaseEngine(req.engine)) throw invalid(`Unknown engine ${req.engine}: postgres, mysql, redis or mongodb`);
     if (!Number.isInteger(req.memoryMb) || req.memoryMb < 64 || req.memoryMb > 1_048_576) throw invalid('memory_mb must be at least 64');
     if (!Number.isInteger(req.cpuMillis) || req.cpuMillis < 10 || req.cpuMillis > 1_024_000) throw invalid('cpu_millis must be at least 10');
     if (req.engine !== 'redis') {
@@ -313,61 +310,56 @@ export class DatabasesRuntime {
     await this.writeConfig(db, engine, ctx);
     await this.write(db);
 
-    const networkId = await this.networks.ensure(db.workspaceId);
-    const hash = specHash(db, engine, tlsHash);
-    let container = await this.container(db.databaseId);
-    if (container && (container.Labels[SPEC_LABEL] !== hash || !container.NetworkSettings?.Networks || !hasNetwork(container, networkId))) {
-      // Size, image, slug or certificate changed: recreated on the same data (a clean stop first).
-      this.logger.info({ databaseId: db.databaseId }, 'database container recreated (spec changed)');
-      await this.listeners.close(db.databaseId);
-      await this.docker.stopContainer(container.Id, STOP_GRACE_MS).catch(() => undefined);
-      await this.docker.removeContainer(container.Id).catch((e: { statusCode?: number }) => {
-        if (e.statusCode !== 404) throw e;
+    const networkId = await this.containers.networks.ensure(db.workspaceId);
+    const t1 = performance.now();
+    try {
+      await this.containers.ensure(this.spec(db, engine, ctx), this.readiness(engine, ctx), specHash(db, engine, tlsHash), {
+        graceMs: STOP_GRACE_MS,
+        stopped: db.stopped,
+        networkId,
+        beforeReplace: () => this.listeners.close(db.databaseId),
       });
-      container = null;
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError(e.code, redact(e.message, [req.password]));
+      throw e;
     }
-    let id = container?.Id;
-    if (!id) id = await this.docker.createContainer(this.createOptions(db, engine, ctx, networkId, hash));
     if (db.stopped) {
       await this.listeners.close(db.databaseId);
-      await this.docker.stopContainer(id, STOP_GRACE_MS);
       return this.status(db.databaseId);
     }
-    const t1 = performance.now();
-    await this.docker.startContainer(id);
-    const failure = await this.waitReady(id, engine, ctx);
-    if (failure) throw new AppError('rollout_failed', redact(failure, [req.password]));
     this.logger.info({ databaseId: db.databaseId, engine: db.engine, prepareMs: Math.round(t1 - t0), readyMs: Math.round(performance.now() - t1) }, 'database running');
     if (db.public.enabled) await this.openPublic(db);
     else await this.listeners.close(db.databaseId);
     return this.status(db.databaseId);
   }
 
-  private createOptions(db: StoredDatabase, engine: Engine, ctx: EngineContext, networkId: string, hash: string): Docker.ContainerCreateOptions {
+  /** The database's container as the container layer runs it (hardening, labels and limits as every workload's). */
+  private spec(db: StoredDatabase, engine: Engine, ctx: EngineContext): ContainerSpec {
     const dir = this.dir(db.databaseId);
-    const options = createOptions(
-      {
-        name: containerName(db.databaseId),
-        image: db.image,
-        workspaceId: db.workspaceId,
-        labels: { [LABELS.database]: db.databaseId, [ENGINE_LABEL]: db.engine, [SPEC_LABEL]: hash },
-        env: engine.env(ctx),
-        limits: { cpuMillis: db.cpuMillis, memoryMb: db.memoryMb },
-        mounts: [
-          { hostPath: path.join(dir, 'data'), containerPath: engine.dataPath },
-          { hostPath: path.join(dir, 'tls'), containerPath: `${TLS_DIR}:ro` },
-          { hostPath: path.join(dir, 'conf'), containerPath: `${CONF_DIR}:ro` },
-        ],
-        port: null,
-        // The images' entrypoints fix ownership of the data folder, then drop to the engine's user.
-        capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID'],
-      },
-      { networkId, platformId: this.docker.platformId },
-    );
-    options.Cmd = engine.command(ctx);
-    options.Hostname = db.slug;
-    options.NetworkingConfig = { EndpointsConfig: { [networkId]: { Aliases: [`${db.slug}.internal`] } } };
-    return options;
+    return {
+      name: containerName(db.databaseId),
+      image: db.image,
+      workspaceId: db.workspaceId,
+      labels: { [LABELS.database]: db.databaseId, [ENGINE_LABEL]: db.engine },
+      env: engine.env(ctx),
+      limits: { cpuMillis: db.cpuMillis, memoryMb: db.memoryMb },
+      mounts: [
+        { hostPath: path.join(dir, 'data'), containerPath: engine.dataPath },
+        { hostPath: path.join(dir, 'tls'), containerPath: `${TLS_DIR}:ro` },
+        { hostPath: path.join(dir, 'conf'), containerPath: `${CONF_DIR}:ro` },
+      ],
+      port: null,
+      capabilities: engine.capabilities,
+      command: engine.command(ctx),
+      hostname: db.slug,
+      aliases: [`${db.slug}.internal`],
+    };
+  }
+
+  /** Ready once the engine's own client, inside the container, gets an answer to an authenticated query. */
+  private readiness(engine: Engine, ctx: EngineContext): Readiness {
+    const probe = engine.probe(ctx);
+    return { probe: { kind: 'exec', ...probe }, timeoutMs: this.o.readyTimeoutMs ?? READY_TIMEOUT_MS, settleMs: 0, hostPort: 0, subject: `The ${engine.name} engine` };
   }
 
   /** Whether the engine answers an authenticated query with this context's password. */
@@ -375,28 +367,6 @@ export class DatabasesRuntime {
     const probe = engine.probe(ctx);
     const r = await this.docker.exec(containerId, { ...probe, timeoutMs: 10_000 }).catch(() => null);
     return !!r && r.exitCode === 0 && (!probe.ok || probe.ok(r.stdout));
-  }
-
-  /** Null once the engine answers an authenticated query; else why not (exit, or the time ran out, with its log). */
-  private async waitReady(id: string, engine: Engine, ctx: EngineContext): Promise<string | null> {
-    const deadline = Date.now() + (this.o.readyTimeoutMs ?? READY_TIMEOUT_MS);
-    const probe = engine.probe(ctx);
-    for (;;) {
-      const state = await this.docker.containerState(id);
-      if (!state.Running && !state.Restarting) {
-        const lines = await this.docker.lastLines(id, 20);
-        return `The ${engine.name} container stopped (exit ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}) before accepting connections:\n${lines.join('\n')}`;
-      }
-      if (state.Running) {
-        const r = await this.docker.exec(id, { ...probe, timeoutMs: 10_000 }).catch(() => null);
-        if (r && r.exitCode === 0 && (!probe.ok || probe.ok(r.stdout))) return null;
-      }
-      if (Date.now() > deadline) {
-        const lines = await this.docker.lastLines(id, 20);
-        return `The ${engine.name} engine did not accept an authenticated connection within ${Math.round((this.o.readyTimeoutMs ?? READY_TIMEOUT_MS) / 1000)} s:\n${lines.join('\n')}`;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
   }
 
   private async openPublic(db: StoredDatabase): Promise<void> {
@@ -480,12 +450,12 @@ export class DatabasesRuntime {
     return out;
   }
 
-  private async containers(databaseId: string): Promise<Docker.ContainerInfo[]> {
+  private async containersOf(databaseId: string): Promise<Docker.ContainerInfo[]> {
     return (await this.docker.containersWith([`${LABELS.database}=${databaseId}`])).filter((c) => c.Labels[LABELS.platform] === this.docker.platformId);
   }
 
   private async container(databaseId: string): Promise<Docker.ContainerInfo | null> {
-    return (await this.containers(databaseId))[0] ?? null;
+    return (await this.containersOf(databaseId))[0] ?? null;
   }
 
   private locked<T>(databaseId: string, work: () => Promise<T>): Promise<T> {
@@ -527,15 +497,11 @@ function contextOf(db: StoredDatabase, password: string): EngineContext {
 
 /** What makes a container stale: anything baked into its create options (never the password). */
 function specHash(db: StoredDatabase, engine: Engine, tlsHash: string): string {
-  const parts = [db.image, db.engine, db.slug, db.workspaceId, db.cpuMillis, db.memoryMb, db.username, db.databaseName, engine.dataPath, tlsHash, 'v1'];
+  const parts = [db.image, db.engine, db.slug, db.workspaceId, db.cpuMillis, db.memoryMb, db.username, db.databaseName, engine.dataPath, tlsHash, 'v2'];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }
 
-function hasNetwork(c: Docker.ContainerInfo, networkId: string): boolean {
-  return Object.values(c.NetworkSettings?.Networks ?? {}).some((n) => n.NetworkID === networkId);
-}
-
-function unavailable(engine: EngineName, image: string): AppError {
+function unavailable(engine: DatabaseEngine, image: string): AppError {
   return new AppError(
     'engine_unavailable',
     `The ${engine} engine's image ${image} is not on this server: load it with \`docker load -i <file>.tar\` (saved elsewhere with \`docker save ${image}\`) or \`docker pull ${image}\` where a registry is reachable`,
@@ -554,9 +520,4 @@ async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** An engine's message without any password in it. */
-function redact(text: string, secrets: string[]): string {
-  return secrets.filter(Boolean).reduce((t, s) => t.split(s).join('********'), text);
 }

@@ -25,13 +25,6 @@ describe('database engines', () => {
     expect(redis.files(ctx)['redis.conf']).toContain('requirepass "Zq\'a\\"ss/w:rd@x"');
   });
 
-  it('build connection URLs with every part encoded', () => {
-    expect(postgres.url(ctx, 'db.internal', 5432)).toBe('postgresql://app:Zq\'a%22ss%2Fw%3Ard%40x@db.internal:5432/appdb');
-    expect(mysql.url(ctx, 'db.internal', 3306)).toBe('mysql://app:Zq\'a%22ss%2Fw%3Ard%40x@db.internal:3306/appdb');
-    expect(redis.url({ ...ctx, username: 'default' }, 'cache.internal', 6379)).toBe('redis://default:Zq\'a%22ss%2Fw%3Ard%40x@cache.internal:6379/0');
-    expect(mongodb.url(ctx, 'm.internal', 27017)).toBe('mongodb://app:Zq\'a%22ss%2Fw%3Ard%40x@m.internal:27017/appdb?authSource=admin');
-  });
-
   it('serve TLS: postgres and mysql with their own settings, redis on a TLS port of its own', () => {
     expect(postgres.command(ctx)).toEqual(expect.arrayContaining(['ssl=on', 'ssl_key_file=/slipway/tls/server.key']));
     expect(mysql.command(ctx)).toEqual(expect.arrayContaining(['--ssl-cert=/slipway/tls/server.crt']));

@@ -1,3 +1,5 @@
+import { DATABASE_ENGINE_FACTS, type DatabaseEngine } from '@slipway/contracts';
+
 /**
  * The database engines behind one interface (pure: what a container of each engine looks like, how to ask it
  * whether it is ready, how to change its password). The runtime (databases.runtime.ts) does the Docker side; the
@@ -8,13 +10,9 @@
  *   - `/slipway/tls` (read-only): `server.crt`, `server.key` (owned by the engine's uid, 0600: PostgreSQL refuses a
  *     key others can read), `server.pem` (both, for MongoDB), `ca.crt`;
  *   - `/slipway/conf` (read-only): the engine's config files (`files()`), owned by the engine's uid.
- * Secrets reach execs through their environment or stdin, never a command line.
+ * Secrets reach execs through their environment or stdin, never a command line. What the control plane knows too
+ * (names, ports, accounts, official images, URLs) is in @slipway/contracts' facts, not here.
  */
-export const ENGINE_NAMES = ['postgres', 'mysql', 'redis', 'mongodb'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
-
-export const isEngineName = (s: string): s is EngineName => (ENGINE_NAMES as readonly string[]).includes(s);
-
 export const TLS_DIR = '/slipway/tls';
 export const CONF_DIR = '/slipway/conf';
 
@@ -38,7 +36,7 @@ export interface ExecSpec {
 export type PublicGuard = 'postgres' | 'mysql' | 'tls';
 
 export interface Engine {
-  name: EngineName;
+  name: DatabaseEngine;
   /** Port on the private network (what `<slug>.internal` answers on). */
   port: number;
   /** Port in the container the public listener forwards to (TLS on it). */
@@ -46,6 +44,11 @@ export interface Engine {
   guard: PublicGuard;
   /** Where the data folder is mounted. */
   dataPath: string;
+  /**
+   * Capabilities kept after dropping all (the container layer adds no-new-privileges and a pids limit): the images'
+   * entrypoints fix ownership of the data folder, then drop to the engine's user.
+   */
+  capabilities: string[];
   /** Owner of the TLS key and config files (the engine's user in the official images). */
   uid: number;
   gid: number;
@@ -61,12 +64,12 @@ export interface Engine {
   probe(ctx: EngineContext): ExecSpec;
   /** Applies a new password inside the live engine (run in order; each must exit 0). */
   rotate(ctx: EngineContext, next: string): ExecSpec[];
-  /** The connection URL of the database at host:port (every part encoded). */
-  url(ctx: Pick<EngineContext, 'username' | 'databaseName' | 'password'>, host: string, port: number, tls?: boolean): string;
 }
 
+/** What the official images' entrypoints need: chown the data folder, then switch to the engine's user. */
+const ENTRYPOINT_CAPABILITIES = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID'];
+
 const mb = (n: number) => `${Math.max(1, Math.floor(n))}MB`;
-const enc = encodeURIComponent;
 
 /** Max connections scaled with memory (each costs a few MB in PostgreSQL/MySQL), between 20 and 200. */
 const connectionsFor = (memoryMb: number) => Math.max(20, Math.min(200, Math.floor(memoryMb / 8)));
@@ -79,10 +82,11 @@ const pgIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export const postgres: Engine = {
   name: 'postgres',
-  port: 5432,
+  port: DATABASE_ENGINE_FACTS.postgres.port,
   publicTarget: 5432,
   guard: 'postgres',
   dataPath: '/var/lib/postgresql/data',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -129,17 +133,16 @@ export const postgres: Engine = {
       stdin: `ALTER ROLE ${pgIdent(ctx.username)} PASSWORD ${sqlString(next)};\n`,
     },
   ],
-  url: (ctx, host, port, tls) =>
-    `postgresql://${enc(ctx.username)}:${enc(ctx.password)}@${host}:${port}/${enc(ctx.databaseName)}${tls ? '?sslmode=verify-full' : ''}`,
 };
 
 /** Engine `mysql`: the official mysql image or the MariaDB stand-in (same environment and client contract). */
 export const mysql: Engine = {
   name: 'mysql',
-  port: 3306,
+  port: DATABASE_ENGINE_FACTS.mysql.port,
   publicTarget: 3306,
   guard: 'mysql',
   dataPath: '/var/lib/mysql',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -179,16 +182,16 @@ export const mysql: Engine = {
       stdin: `ALTER USER ${mysqlString(ctx.username)}@'%' IDENTIFIED BY ${mysqlString(next)};\nALTER USER 'root'@'localhost' IDENTIFIED BY ${mysqlString(next)};\nFLUSH PRIVILEGES;\n`,
     },
   ],
-  url: (ctx, host, port, tls) => `mysql://${enc(ctx.username)}:${enc(ctx.password)}@${host}:${port}/${enc(ctx.databaseName)}${tls ? '?ssl-mode=VERIFY_IDENTITY' : ''}`,
 };
 
 /** Redis: plain on 6379 for the private network, TLS on 6380 for the public listener; the password in its config file. */
 export const redis: Engine = {
   name: 'redis',
-  port: 6379,
+  port: DATABASE_ENGINE_FACTS.redis.port,
   publicTarget: 6380,
   guard: 'tls',
   dataPath: '/data',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -232,7 +235,6 @@ export const redis: Engine = {
       ok: (out) => out.trim() === 'OK',
     },
   ],
-  url: (ctx, host, port, tls) => `${tls ? 'rediss' : 'redis'}://${enc(ctx.username || 'default')}:${enc(ctx.password)}@${host}:${port}/0`,
 };
 
 const mongoClient = (script: string, env: Record<string, string>): ExecSpec => ({
@@ -243,10 +245,11 @@ const mongoClient = (script: string, env: Record<string, string>): ExecSpec => (
 
 export const mongodb: Engine = {
   name: 'mongodb',
-  port: 27017,
+  port: DATABASE_ENGINE_FACTS.mongodb.port,
   publicTarget: 27017,
   guard: 'tls',
   dataPath: '/data/db',
+  capabilities: ENTRYPOINT_CAPABILITIES,
   uid: 999,
   gid: 999,
   memory: (memoryMb) => ({
@@ -284,10 +287,6 @@ export const mongodb: Engine = {
       { U: ctx.username, P: ctx.password, N: next },
     ),
   ],
-  url: (ctx, host, port, tls) => `mongodb://${enc(ctx.username)}:${enc(ctx.password)}@${host}:${port}/${enc(ctx.databaseName)}?authSource=admin${tls ? '&tls=true' : ''}`,
 };
 
-export const ENGINES: Record<EngineName, Engine> = { postgres, mysql, redis, mongodb };
-
-/** The official images, the defaults of SLIPWAY_IMAGE_* when the agent is given none. */
-export const OFFICIAL_IMAGES: Record<EngineName, string> = { postgres: 'postgres:16', mysql: 'mysql:8.0', redis: 'redis:7', mongodb: 'mongo:7' };
+export const ENGINES: Record<DatabaseEngine, Engine> = { postgres, mysql, redis, mongodb };

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Logger } from '@slipway/core';
-import { allowlist } from './cidr';
+import { allowlist } from '@slipway/contracts';
 import type { PublicGuard } from './engines';
 
 /**

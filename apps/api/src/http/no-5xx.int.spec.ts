@@ -9,8 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { openApiDocument, OPERATIONS, pathParameters, type OperationId, type OperationSpec } from '@slipway/contracts';
-import { AgentPool, BackupsPool, BuildsPool, DatabasesPool, DomainsPool, FilesPool } from '@slipway/proto';
-import { databaseAgentOf } from '@slipway/worker';
+import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, FilesPool } from '@slipway/proto';
 import { TEST_DATABASE_IMAGES } from '@slipway/testing/databases';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { insertNode } from '@slipway/testing/worker';

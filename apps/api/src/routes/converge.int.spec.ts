@@ -6,8 +6,11 @@ import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform'
 
 jest.setTimeout(240_000);
 
+/** The last intent is applied within 2 s of the deployment that held the lock ending (issue 27): asserted with slack. */
+const STOP_APPLIED_SLACK_MS = 4_000;
+
 // Issue 20: the intent accepted last wins, and containers follow the desired state (real Docker, Caddy, PostgreSQL).
-// Passes here compare apps only (`compareAllApps`): a whole pass would also remove other test platforms' containers
+// Passes here compare apps only (`compareAll(run, ['app'])`): a whole pass would also remove other test platforms' containers
 // from the engine this machine shares (orphans are told apart by workspace alone until platforms carry an identity).
 /** The state an app settles in after each intent. */
 const SETTLES_AS = { stop: 'stopped', start: 'running' } as const;
@@ -69,17 +72,17 @@ describe('apps converge to their last intent', () => {
    * What started a container stopped behind the platform: its exit event (within 8 s), else one reconcile pass (the
    * agent's event stream breaks when the shared engine restarts); 'neither' when the pass did not either.
    */
-  const restartedBy = async (appId: string, containerId: string): Promise<'event' | 'pass' | 'neither'> => {
-    const byEvent = await waitFor(async () => (await p.docker.getContainer(containerId).inspect()).State.Running, 8_000, 'the event').catch(() => false);
-    if (byEvent) return 'event';
-    const pass = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-    return pass.repairs.some((r) => r.appId === appId && r.kind === 'start' && r.containerId === containerId) ? 'pass' : 'neither';
-  };
   /** Runs a pass; the app's observation once no app was busy and a container of it runs. */
   const recreatedIn = async (appId: string) => {
-    const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
+    const report = await p.worker.services.reconcile.compareAll(`converge-${Date.now()}`, ['app']);
     const o = await observe(p, client, ws.id, appId);
     return report.busy.length === 0 && o.containers.some((c) => c.state === 'running') ? o : null;
+  };
+
+  /** Now, once the app has no route and no running container of deployment `d`; else null. */
+  const stopApplied = async (appId: string, d: string) => {
+    const o = await observe(p, client, ws.id, appId);
+    return !o.routed && o.containers.every((c) => c.deploymentId !== d || c.state !== 'running') ? Date.now() : null;
   };
 
   it.each([100, 300, 600, 1500])('a stop %i ms after a deployment is requested is kept: the deployment goes live, the app stays stopped', async (delayMs) => {
@@ -94,6 +97,14 @@ describe('apps converge to their last intent', () => {
     expect(stop.body).toMatchObject({ desiredState: 'stopped', generation: 3 });
 
     expect((await settled(app.id, d.id)).status).toBe('live');
+    // Applied within 2 s of the deployment's end (issue 27; asserted with slack): no route, no running container of it.
+    const finishedAt = Date.parse((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.finishedAt as string);
+    const appliedAt = await waitFor(
+      () => stopApplied(app.id, d.id),
+      30_000,
+      'the stop to be applied',
+    );
+    expect({ delayMs, appliedWithinSlack: appliedAt - finishedAt < STOP_APPLIED_SLACK_MS }).toEqual({ delayMs, appliedWithinSlack: true });
     await quiet(p, app.id);
     const o = await observe(p, client, ws.id, app.id);
     expect(disagreements(o, 'stopped')).toEqual([]);
@@ -135,17 +146,16 @@ describe('apps converge to their last intent', () => {
     }
   });
 
-  it('a container stopped behind the platform runs again at once (its exit is an event); one removed is recreated; one started behind a stopped app is stopped by one pass', async () => {
+  it('a container stopped behind the platform runs again at once (its exit is an event); one removed is recreated; one started behind a stopped app is stopped again by its event', async () => {
     const app = await newApp();
     await live(app.id, p.images.v1);
     await serves(app.url, 'v1\n');
     const running = (await observe(p, client, ws.id, app.id)).containers.find((c) => c.state === 'running')!;
 
-    // docker stop: a clean exit, not a crash. The exit event compares the app with its containers at once; should the
-    // event not come (the agent's event stream breaks when the shared engine restarts), one pass must do it.
+    // docker stop behind the platform's back: the event compares the app with its containers at once and starts it
+    // (no pass runs here; converge-events.int.spec.ts times it).
     await p.docker.getContainer(running.id).stop({ t: 1 });
-    expect(['event', 'pass']).toContain(await restartedBy(app.id, running.id));
-    expect((await p.docker.getContainer(running.id).inspect()).State.Running).toBe(true);
+    await waitFor(async () => (await p.docker.getContainer(running.id).inspect()).State.Running, 8_000, 'the event to start it again');
     await serves(app.url, 'v1\n');
     await quiet(p, app.id);
     expect(disagreements(await observe(p, client, ws.id, app.id), 'running')).toEqual([]);
@@ -158,13 +168,13 @@ describe('apps converge to their last intent', () => {
     expect(recreated.id).not.toBe(running.id);
     expect((await p.db.deployment.findUniqueOrThrow({ where: { id: recreated.deploymentId } })).containerId).toBe(recreated.id);
 
-    // Stopped through the API, then started behind the platform (no event for a start): one pass stops it.
+    // Stopped through the API, then started behind the platform: the start is an event too (issue 27), stopped at once.
     expect((await client.post(`${appsPath()}/${app.id}/stop`)).status).toBe(200);
     await quiet(p, app.id);
     expect(disagreements(await observe(p, client, ws.id, app.id), 'stopped')).toEqual([]);
     await p.docker.getContainer(recreated.id).start();
-    const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-    expect(report.repairs).toContainEqual(expect.objectContaining({ appId: app.id, kind: 'stop', containerId: recreated.id }));
+    await waitFor(async () => !(await p.docker.getContainer(recreated.id).inspect()).State.Running, 15_000, 'the start event to stop it again');
+    await quiet(p, app.id);
     expect(disagreements(await observe(p, client, ws.id, app.id), 'stopped')).toEqual([]);
     expect((await p.viaIngress(app.url)).status).toBe(404);
   });
@@ -175,8 +185,8 @@ describe('apps converge to their last intent', () => {
     await quiet(p, app.id);
     // As after an engine restart whose exits were seen but whose restarts were not.
     await p.db.app.update({ where: { id: app.id }, data: { status: 'crashed' } });
-    const report = await p.worker.services.reconcile.compareAllApps(`converge-${Date.now()}`);
-    expect(report.repairs).toContainEqual(expect.objectContaining({ appId: app.id, kind: 'status' }));
+    const report = await p.worker.services.reconcile.compareAll(`converge-${Date.now()}`, ['app']);
+    expect(report.repairs).toContainEqual(expect.objectContaining({ id: app.id, kind: 'status' }));
     expect((await observe(p, client, ws.id, app.id)).app.status).toBe('running');
   });
 });

@@ -44,10 +44,10 @@ describe('managed databases: rules, errors and reconciliation', () => {
   };
 
   /** The running container of the database other than `firstId`; else null, after one reconcile pass of the node. */
-  const replacement = async (databaseId: string, firstId: string, node: { id: string; name: string; grpcAddress: string }) => {
+  const replacement = async (databaseId: string, firstId: string) => {
     const [c] = await p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${databaseId}`] } });
     if (c?.Id !== firstId && c?.State === 'running') return c;
-    const report = await p.worker.services.databases.reconcileNode(node, `test-${Date.now()}`);
+    const report = await p.worker.services.reconcile.compareAll(`test-${Date.now()}`, ['database']);
     if (report.failed.length > 0) throw new Error(`the reconcile pass failed: ${JSON.stringify(report.failed)}`);
     return null;
   };
@@ -180,7 +180,6 @@ describe('managed databases: rules, errors and reconciliation', () => {
     const url = (await client.get(`${dbPath(w.id, db.id)}/connection`)).body.url as string;
     const cli = (script: string) => inNetwork(p.docker, { image: TEST_DATABASE_IMAGES.redis, workspaceId: w.id, platformId: p.agent.agent.platformId, script, env: { URL: url } });
     expect((await cli('redis-cli -u "$URL" --no-auth-warning SET survivor yes && redis-cli -u "$URL" --no-auth-warning SAVE')).code).toBe(0);
-    const node = (await p.db.node.findFirstOrThrow({ select: { id: true, name: true, grpcAddress: true } }));
     const containers = () => p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${db.id}`] } });
 
     // Removed by hand: the next pass recreates it on the same data.
@@ -188,7 +187,7 @@ describe('managed databases: rules, errors and reconciliation', () => {
     await p.docker.getContainer(first!.Id).remove({ force: true });
     // The exit event may repair it first (the worker compares a database whose container exited at once); a pass
     // does otherwise. Either way: a new container, on the same data.
-    const second = await until(() => replacement(db.id, first!.Id, node), (c) => c !== null, 60_000, 500);
+    const second = await until(() => replacement(db.id, first!.Id), (c) => c !== null, 60_000, 500);
     expect(second?.Id).not.toBe(first!.Id);
     expect(second?.State).toBe('running');
     expect((await cli('redis-cli -u "$URL" --no-auth-warning GET survivor')).output).toBe('yes');
@@ -197,8 +196,8 @@ describe('managed databases: rules, errors and reconciliation', () => {
     // Stopped on request: a pass leaves it stopped; the data folder is never touched.
     await client.post(`${dbPath(w.id, db.id)}/stop`);
     await settled(w.id, db.id, 'stopped');
-    const quiet = await p.worker.services.databases.reconcileNode(node, `test-${Date.now()}`);
-    expect(quiet.repairs.filter((r) => r.databaseId === db.id)).toEqual([]);
+    const quiet = await p.worker.services.reconcile.compareAll(`test-${Date.now()}`, ['database']);
+    expect(quiet.repairs.filter((r) => r.id === db.id)).toEqual([]);
     expect((await containers())[0]?.State).not.toBe('running');
     expect(existsSync(path.join(p.agent.dataDir, 'databases', db.id))).toBe(true);
 

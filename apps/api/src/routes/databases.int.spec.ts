@@ -169,12 +169,13 @@ describe('managed databases, end to end', () => {
     await running(ws.id, id);
     expect(await eventually(engine, tls, SCHEMA[engine].count)).toBe(baseline);
 
-    // Rotate: rows kept, the new password works, the old one fails.
+    // Rotate: the answer comes once the engine has the new password: from then on the old one is refused (at once, no
+    // waiting) and the connection shows the new one; rows kept.
     const old = await publicTarget(ws.id, id);
     const rotated = await client.post(`${dbPath(ws.id, id)}/rotate-password`);
     expect(rotated.status).toBe(200);
-    expect(rotated.body.status).toBe('updating');
-    await running(ws.id, id);
+    expect(rotated.body.status).toBe('running');
+    expect((await hostQuery(engine, old, SCHEMA[engine].count)).code).not.toBe(0);
     const fresh = await publicTarget(ws.id, id);
     expect(fresh.password).not.toBe(old.password);
     expect(await query(engine, fresh, SCHEMA[engine].count)).toBe(baseline);

@@ -334,8 +334,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restart the current deployment's container
-         * @description New variables and a new size apply only from the next deployment.
+         * Restart the app: a new container of the current deployment's image with its current variables and size
+         * @description The running container is stopped (SIGTERM, its grace period), then a new one is made from the current deployment's image (no build, no pull) with the variables and size the app has now, on the same project folder; its route comes back once it answers (docs/decisions/0027-1). Answers at once; `status` follows once the server did it.
          */
         post: operations["restartApp"];
         delete?: never;
@@ -765,7 +765,7 @@ export interface paths {
         put?: never;
         /**
          * A new random password, applied inside the running engine (no restart, no data loss); the old one stops working
-         * @description Connected apps keep their variable: connect them again (or update it) and restart them. Only a running database can rotate (409 `invalid_state` otherwise); while a resize or another rotation runs, 409 `database_busy`.
+         * @description Answers once the engine has the new password: from this answer on the old one is refused and `GET …/connection` shows the new one (while a rotation runs, the connection answers 409 `database_busy` rather than a password the engine may refuse). 503 `node_unavailable` when the server refused the rotation (the old password still works) or did not confirm it within 30 s (the rotation goes on; the database shows running once done). Connected apps keep their variable: connect them again (or update it) and restart them. Only a running database can rotate (409 `invalid_state` otherwise); while a resize or another rotation runs, 409 `database_busy`.
          */
         post: operations["rotateDatabasePassword"];
         delete?: never;
@@ -798,7 +798,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Host, port, credentials and URLs (owner, admin, developer; never viewers) */
+        /**
+         * Host, port, credentials and URLs (owner, admin, developer; never viewers)
+         * @description Never a password the engine no longer (or not yet) accepts: while a rotation runs, 409 `database_busy`.
+         */
         get: operations["getDatabaseConnection"];
         put?: never;
         post?: never;
@@ -1417,7 +1420,7 @@ export interface components {
             /** @description a container image reference: name[:tag][@digest] */
             image?: string;
             port?: number;
-            /** @description reserved at once, applied to the container (and the project folder) at the next deployment */
+            /** @description reserved at once, applied to the container (and the project folder) at the next deployment or restart */
             size?: {
                 cpuMillis?: number;
                 memoryMb?: number;
@@ -1700,9 +1703,13 @@ export interface components {
         };
         Health: {
             ok: boolean;
+            /** @description this process start's id (a new one at every start): a script that started the API checks the answer comes from that process */
+            bootId: string;
         };
         Readiness: {
             ok: boolean;
+            /** @description this process start's id (a new one at every start): a script that started the API checks the answer comes from that process */
+            bootId: string;
             checks: {
                 name: string;
                 ok: boolean;
@@ -9219,7 +9226,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the database (status updating until the engine has the new password) */
+            /** @description the database, once its engine has the new password */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9319,7 +9326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unavailable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9330,7 +9337,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unavailable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9600,6 +9607,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            /** @description a sentence for people; never a stack trace, SQL or server path */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description `database_busy` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_busy";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];

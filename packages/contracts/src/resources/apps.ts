@@ -173,7 +173,7 @@ export const UpdateAppRequest = {
         memoryMb: { type: 'integer', minimum: 1, maximum: 1_048_576 },
         diskMb: { type: 'integer', minimum: 1, maximum: 16_777_216, description: 'only grows: the folder keeps its files' },
       },
-      description: 'reserved at once, applied to the container (and the project folder) at the next deployment',
+      description: 'reserved at once, applied to the container (and the project folder) at the next deployment or restart',
     },
     ...BUILD_SETTINGS,
     github: GithubSourceChanges,
@@ -325,8 +325,11 @@ export const APPS = {
       method: 'post',
       path: '/v1/workspaces/{workspaceId}/apps/{appId}/restart',
       tag: 'apps',
-      summary: "Restart the current deployment's container",
-      description: 'New variables and a new size apply only from the next deployment.',
+      summary: "Restart the app: a new container of the current deployment's image with its current variables and size",
+      description:
+        "The running container is stopped (SIGTERM, its grace period), then a new one is made from the current deployment's " +
+        'image (no build, no pull) with the variables and size the app has now, on the same project folder; its route comes ' +
+        'back once it answers (docs/decisions/0027-1). Answers at once; `status` follows once the server did it.',
       auth: 'any',
       permission: 'deployments.write',
       success: { status: 200, description: 'the app', schema: App },

@@ -2,9 +2,9 @@
 // `<slug>.internal`, with a reservation like an app's, credentials sealed at rest, `connect` writing the URL into an
 // app's variables, and public access over TLS from given address ranges only.
 import { Count, listOf, NullableTimestamp, Ok, Timestamp, Uuid, WORKSPACE_WRITE_DENIALS } from '../common';
+import { DATABASE_ENGINES } from '../facts/databases';
 import type { Resource } from '../resource';
 
-export const DATABASE_ENGINES = ['postgres', 'mysql', 'redis', 'mongodb'] as const;
 
 const DatabaseName = { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters, not only spaces' } as const;
 const DatabaseEngine = {
@@ -284,12 +284,16 @@ export const DATABASES = {
       tag: 'databases',
       summary: 'A new random password, applied inside the running engine (no restart, no data loss); the old one stops working',
       description:
+        'Answers once the engine has the new password: from this answer on the old one is refused and `GET …/connection` ' +
+        'shows the new one (while a rotation runs, the connection answers 409 `database_busy` rather than a password the ' +
+        'engine may refuse). 503 `node_unavailable` when the server refused the rotation (the old password still works) or ' +
+        'did not confirm it within 30 s (the rotation goes on; the database shows running once done). ' +
         'Connected apps keep their variable: connect them again (or update it) and restart them. Only a running database can ' +
         'rotate (409 `invalid_state` otherwise); while a resize or another rotation runs, 409 `database_busy`.',
       auth: 'any',
       permission: 'databases.write',
-      success: { status: 200, description: 'the database (status updating until the engine has the new password)', schema: Database },
-      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['database_busy', 'invalid_state'] },
+      success: { status: 200, description: 'the database, once its engine has the new password', schema: Database },
+      errors: { 403: WORKSPACE_WRITE_DENIALS, 409: ['database_busy', 'invalid_state'], 503: ['node_unavailable'] },
     },
     connectDatabase: {
       method: 'post',
@@ -309,8 +313,9 @@ export const DATABASES = {
       summary: 'Host, port, credentials and URLs (owner, admin, developer; never viewers)',
       auth: 'any',
       permission: 'databases.credentials',
+      description: 'Never a password the engine no longer (or not yet) accepts: while a rotation runs, 409 `database_busy`.',
       success: { status: 200, description: 'the connection', schema: DatabaseConnection },
-      errors: { 403: ['forbidden'] },
+      errors: { 403: ['forbidden'], 409: ['database_busy'] },
     },
     putDatabasePublic: {
       method: 'put',

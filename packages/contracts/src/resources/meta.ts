@@ -1,14 +1,17 @@
 // Health, readiness, the reference page and this document.
 import type { Resource } from '../resource';
 
-export const Health = { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } } as const;
+const BootId = { type: 'string', description: "this process start's id (a new one at every start): a script that started the API checks the answer comes from that process" } as const;
+
+export const Health = { type: 'object', additionalProperties: false, required: ['ok', 'bootId'], properties: { ok: { type: 'boolean' }, bootId: BootId } } as const;
 
 export const Readiness = {
   type: 'object',
   additionalProperties: false,
-  required: ['ok', 'checks'],
+  required: ['ok', 'bootId', 'checks'],
   properties: {
     ok: { type: 'boolean' },
+    bootId: BootId,
     checks: {
       type: 'array',
       items: {

@@ -6,7 +6,8 @@ import { LABELS, type AgentGateway, type AppPowerInput, type AppRoute, type Mana
 import type { JobQueue } from '../ports/jobs';
 import { ReconcileService } from '../reconcile/reconcile.service';
 import { AppConvergeService, planConvergence } from './app-converge.service';
-import { InProcessAppLocks } from './app-locks';
+import { AppConverger } from './app-converger';
+import { InProcessResourceLocks } from '../convergence/resource-locks';
 import { AppPowerService } from './app-power.service';
 import type { AppJobStore, AppWithDeployment, DeploymentJobStore, DeploymentRecord } from './app.ports';
 import { RoutingService } from './routing.service';
@@ -103,7 +104,7 @@ function world(o: { desiredState: 'running' | 'stopped'; status: AppWithDeployme
     logger: quiet,
     stopGraceMs: 1_000,
   });
-  const locks = new InProcessAppLocks();
+  const locks = new InProcessResourceLocks();
   const routing = new RoutingService({ apps, nodes: { list: async () => [] } as never, agents, appsDomain: { domain: 'apps.test', scheme: 'http' }, logger: quiet });
   const reconcile = new ReconcileService({
     nodes: { checkHealth: async () => ({ checked: 1, online: [], offline: [], changed: [] }), reachable: async () => [node] } as unknown as NodeService,
@@ -112,10 +113,14 @@ function world(o: { desiredState: 'running' | 'stopped'; status: AppWithDeployme
     agents,
     jobs: {} as JobQueue,
     logger: quiet,
-    apps: { apps, deployments, converge, locks, routing },
+    locks,
+    convergers: [new AppConverger({ apps, deployments, converge, routing })],
   });
   return { app, calls, rollouts, powers, synced, converge, locks, reconcile, apps, agents, containers: () => containers, live: () => live };
 }
+
+/** What a pass did to the app itself (the node's routes apart). */
+const ofApp = (report: { repairs: { kind: string }[] }) => report.repairs.filter((r) => r.kind !== 'routes');
 
 describe('reconcile repairs (fake agent)', () => {
   it('start: the current container of an app meant to run is exited → started, the route put back, status running', async () => {
@@ -123,7 +128,12 @@ describe('reconcile repairs (fake agent)', () => {
     const report = await w.reconcile.run('r1');
     expect(w.calls).toEqual(['start c-current']);
     expect(w.powers[0]!.route).toEqual({ appId: 'a-1', host: 'web-w.apps.test', upstreamPort: 20002 });
-    expect(report.repairs).toEqual([{ node: 'n1', appId: 'a-1', kind: 'start', containerId: 'c-current', reason: 'the app should run and its container is exited' }]);
+    // The status says crashed while the container is started, then running.
+    expect(ofApp(report)).toEqual([
+      { node: 'n1', resource: 'app', id: 'a-1', kind: 'status', reason: 'recorded running, the server shows crashed' },
+      { node: 'n1', resource: 'app', id: 'a-1', kind: 'start', containerId: 'c-current', reason: 'the app should run and its container is exited' },
+      { node: 'n1', resource: 'app', id: 'a-1', kind: 'status', reason: 'recorded crashed, the server shows running' },
+    ]);
     expect(w.app.status).toBe('running');
   });
 
@@ -133,7 +143,7 @@ describe('reconcile repairs (fake agent)', () => {
     expect(w.calls).toEqual(['rollout d-2']);
     expect(w.rollouts[0]).toMatchObject({ deploymentId: 'd-2', imageRef: 'slipway-app/a-1:d-2', port: 8080, routeHost: 'web-w.apps.test', env: { A: 'b' } });
     expect(w.live()).toMatchObject({ containerId: 'c-new', hostPort: 20003 });
-    expect(report.repairs.map((r) => r.kind)).toEqual(['recreate']);
+    expect(ofApp(report).map((r) => r.kind)).toEqual(['status', 'recreate', 'status']);
     expect(w.app.status).toBe('running');
   });
 
@@ -160,53 +170,69 @@ describe('reconcile repairs (fake agent)', () => {
     const drained = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'running'), container('c-old', 'd-1', 'running')] });
     const report = await drained.reconcile.run('r1');
     expect(drained.calls).toEqual(['remove c-old']);
-    expect(report.repairs).toEqual([{ node: 'n1', appId: 'a-1', kind: 'remove', reason: 'containers of deployments that are no longer current (d-1)' }]);
+    expect(ofApp(report)).toEqual([{ node: 'n1', resource: 'app', id: 'a-1', kind: 'remove', reason: 'containers of deployments that are no longer current (d-1)' }]);
   });
 
   it('routes: the node gets the routes of its running web apps again, counted in the report', async () => {
     const w = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'running')] });
     const report = await w.reconcile.run('r1');
     expect(w.synced).toEqual([[{ appId: 'a-1', host: 'web-w.apps.test', upstreamPort: 20002 }]]);
-    expect(report.routes).toEqual([{ node: 'n1', added: 1, removed: 0 }]);
-    expect(report.repairs).toEqual([]);
+    expect(report.repairs).toEqual([{ node: 'n1', resource: 'app', id: '*', kind: 'routes', reason: 'routes restored: 1 added, 0 removed' }]);
   });
 
   it('status both ways: a crashed app whose container runs again is running; a running app whose container Docker restarts is crashed', async () => {
     const back = world({ desiredState: 'running', status: 'crashed', containers: [container('c-current', 'd-2', 'running')] });
     // Between two crashes of a crash loop the container runs too: a crash recorded 5 s ago keeps the app crashed.
     back.app.statusDetail = { exitCode: 3, restarts: 2, message: 'boom', tail: '', at: new Date(now.getTime() - 5_000).toISOString() };
-    expect((await back.reconcile.run('r0')).repairs).toEqual([]);
+    expect(ofApp(await back.reconcile.run('r0'))).toEqual([]);
     back.app.statusDetail = { exitCode: 3, restarts: 2, message: 'boom', tail: '', at: new Date(now.getTime() - 60_000).toISOString() };
-    expect((await back.reconcile.run('r1')).repairs.map((r) => r.kind)).toEqual(['status']);
+    expect(ofApp(await back.reconcile.run('r1')).map((r) => r.kind)).toEqual(['status']);
     expect(back.app).toMatchObject({ status: 'running', statusDetail: null, runningSince: now });
 
     const looping = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'restarting')] });
     const report = await looping.reconcile.run('r1');
     // Docker's restart backoff is not fought: no start, only the status.
     expect(looping.calls).toEqual([]);
-    expect(report.repairs.map((r) => r.kind)).toEqual(['status']);
+    expect(ofApp(report).map((r) => r.kind)).toEqual(['status']);
     expect(looping.app.status).toBe('crashed');
   });
 
   it('an app whose lock is held (an operation runs) is left alone and counted busy; a deploying app keeps its status while a build runs', async () => {
     const w = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'exited')] });
     let release!: () => void;
-    const held = w.locks.withApp('a-1', () => new Promise<void>((r) => (release = r)));
+    const held = w.locks.hold('app', 'a-1', () => new Promise<void>((r) => (release = r)));
     const report = await w.reconcile.run('r1');
-    expect(report.busy).toEqual(['a-1']);
+    expect(report.busy).toEqual([{ resource: 'app', id: 'a-1' }]);
     expect(w.calls).toEqual([]);
     release();
     await held;
 
     const building = world({ desiredState: 'running', status: 'deploying', containers: [container('c-current', 'd-2', 'running')] });
-    (building.reconcile as unknown as { deps: { apps: { deployments: DeploymentJobStore } } }).deps.apps.deployments.appsWithDeploymentsInFlight = async () => new Set(['a-1']);
+    (building.reconcile as unknown as { deps: { convergers: { deps: { deployments: DeploymentJobStore } }[] } }).deps.convergers[0]!.deps.deployments.appsWithDeploymentsInFlight = async () => new Set(['a-1']);
     await building.reconcile.run('r1');
     expect(building.app.status).toBe('deploying');
   });
 
-  it('a container exit reconciles the app at once (reconcileApp)', async () => {
+  it('a container event converges the app at once (convergeNow): the status says crashed while it starts, running once it runs', async () => {
     const w = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'exited')] });
-    expect((await w.reconcile.reconcileApp(node, 'a-1', 'test'))?.map((a) => a.kind)).toEqual(['start']);
+    const seen: string[] = [];
+    const setState = w.apps.setState.bind(w.apps);
+    w.apps.setState = async (id, state) => {
+      seen.push(...[state.status].filter((s) => s !== undefined));
+      await setState(id, state);
+    };
+    expect((await w.reconcile.convergeNow(node, 'app', 'a-1', 'test'))?.map((a) => a.kind)).toEqual(['status', 'start', 'status']);
+    expect(seen).toEqual(['crashed', 'running']);
+    expect(w.app).toMatchObject({ status: 'running', statusDetail: null });
+  });
+
+  it('convergeNow leaves an app whose lock is held to its holder (null)', async () => {
+    const w = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'exited')] });
+    let release!: () => void;
+    const held = w.locks.hold('app', 'a-1', () => new Promise<void>((r) => (release = r)));
+    expect(await w.reconcile.convergeNow(node, 'app', 'a-1', 'test')).toBeNull();
+    release();
+    await held;
   });
 });
 
@@ -221,13 +247,16 @@ describe('app.power reads the desired state when it runs', () => {
     expect(w.calls).toEqual([]);
   });
 
-  it('a restart restarts only while it is the latest intent', async () => {
+  it('a restart restarts only while it is the latest intent: the container stopped gracefully, a new one with the current variables and size', async () => {
     const w = world({ desiredState: 'running', status: 'running', generation: 5, containers: [container('c-current', 'd-2', 'running')] });
     const power = new AppPowerService({ apps: w.apps, agents: w.agents, converge: w.converge, locks: w.locks });
     await power.power(op('restart', 4), node);
     expect(w.calls).toEqual([]);
+    w.app.memoryMb = 384;
     await power.power(op('restart', 5), node);
-    expect(w.calls).toEqual(['restart c-current']);
+    expect(w.calls).toEqual(['stop c-current', 'rollout d-2']);
+    expect(w.rollouts[0]).toMatchObject({ deploymentId: 'd-2', env: { A: 'b' }, memoryMb: 384 });
+    expect(w.live()).toMatchObject({ containerId: 'c-new', memoryMb: 384 });
   });
 
   it('plans nothing for an app that matches (pure plan)', () => {

@@ -1,4 +1,5 @@
 import type { SecretBox } from '../auth/secret-box';
+import { journalIdOf } from '../convergence/journal-id';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ManagedContainer } from '../ports/agents';
 import type { Clock } from '../ports/clock';
@@ -45,8 +46,10 @@ const DRAIN_MARGIN_MS = 30_000;
 /** A step planned from the app's record and its containers (pure: see `planConvergence`). */
 export type ConvergeStep =
   | { kind: 'remove'; containerIds: string[]; reason: string }
-  | { kind: 'start' | 'restart' | 'stop'; containerId: string; reason: string }
-  | { kind: 'recreate'; reason: string };
+  | { kind: 'start' | 'stop'; containerId: string; reason: string }
+  | { kind: 'recreate'; reason: string }
+  /** The running container (if any) is stopped with its grace period first, then a new one is made. */
+  | { kind: 'restart'; containerId?: string; reason: string };
 
 /** When a stale container may go: `drainingUntil` is when the rollout that replaced it has surely retired it. */
 export interface PlanOptions {
@@ -74,10 +77,12 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
     steps.push({ kind: 'remove', containerIds: stale.map((c) => c.id), reason: `containers of deployments that are no longer current (${deployments})` });
   }
   if (app.desiredState === 'running') {
-    if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
+    // A restart is a new container of the current deployment from its image, with the app's variables and size as
+    // they are now (docs/decisions/0027-1): what a user changed since the deployment applies.
+    if (restart) steps.push({ kind: 'restart', ...(current && LIVE_STATES.has(current.state) ? { containerId: current.id } : {}), reason: 'restart asked: a new container with the current variables and size' });
+    else if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
     else if (current.state === 'restarting') return steps; // Docker's restart policy is on it, with its backoff.
     else if (current.state !== 'running') steps.push({ kind: 'start', containerId: current.id, reason: `the app should run and its container is ${current.state}` });
-    else if (restart) steps.push({ kind: 'restart', containerId: current.id, reason: 'restart asked' });
   } else if (current && LIVE_STATES.has(current.state)) {
     steps.push({ kind: 'stop', containerId: current.id, reason: `the app should be stopped and its container is ${current.state}` });
   }
@@ -96,7 +101,7 @@ export function observedStatus(app: AppWithDeployment, live: DeploymentRecord, c
 /**
  * Makes one app's containers match its desired state, read when it runs (never the action a job was queued with):
  * the work of `app.power` jobs, of a deployment once it went live (a stop accepted meanwhile wins), and of each
- * reconcile pass. The caller holds the app's lock (AppLocks). The status written afterwards is what the agent
+ * reconcile pass. The caller holds the app's lock (ResourceLocks, kind `app`). The status written afterwards is what the agent
  * reported of the current container: `running` only when it runs, `stopped` only when it does not.
  */
 export class AppConvergeService {
@@ -132,18 +137,31 @@ export class AppConvergeService {
     const plan = { restart: o.restart, now: this.deps.clock(), drainingUntil: new Date((live.finishedAt ?? this.deps.clock()).getTime() + this.stopGraceMs + DRAIN_MARGIN_MS) };
     let containers = o.snapshot ?? (await list());
     let steps = planConvergence(app, live, containers, plan);
+    this.deps.logger.debug({ appId, status: app.status, desired: app.desiredState, containers: containers.map((c) => `${c.name}:${c.state}`), steps: steps.map((s) => s.kind) }, 'compared the app with its containers');
     // A snapshot may be older than the last job on the app: anything to do is decided again on a fresh list.
     if (o.snapshot && (steps.length || this.statusChange(app, live, containers, o) !== null)) {
       containers = await list();
       steps = planConvergence(app, live, containers, plan);
     }
     const actions: ConvergeAction[] = [];
+    // A repair that brings the container back (a start, a recreate that waits for readiness) takes time: meanwhile the
+    // status says what the server shows now (never `running` while nothing runs), then what it shows after.
+    const reviving = steps.some((s) => s.kind === 'start' || s.kind === 'recreate' || s.kind === 'restart');
+    const before = reviving ? this.statusChange(app, live, containers, o) : null;
+    if (before && before.status !== 'running') {
+      await this.deps.apps.setState(app.id, before.state);
+      actions.push({ appId, kind: 'status', reason: `recorded ${app.status}, the server shows ${before.status}` });
+      app.status = before.status;
+      if ('statusDetail' in before.state) app.statusDetail = before.state.statusDetail ?? null;
+    }
     for (const step of steps) {
       await this.apply(node, app, live, step, o.operationId);
       actions.push({ appId, kind: step.kind, reason: step.reason, ...('containerId' in step ? { containerId: step.containerId } : {}) });
     }
     if (steps.length) containers = await list();
-    const change = this.statusChange(app, live, containers, o);
+    // A container this convergence started (not Docker's restart loop) runs: the app runs, whatever crash came before.
+    const revived = reviving && observedStatus(app, live, containers) === 'running' && (app.status !== 'deploying' || o.settleDeploying);
+    const change = revived ? (app.status === 'running' ? null : { status: 'running' as const, state: { status: 'running' as const, statusDetail: null, runningSince: this.deps.clock() } }) : this.statusChange(app, live, containers, o);
     if (change) {
       await this.deps.apps.setState(app.id, change.state);
       actions.push({ appId, kind: 'status', reason: `recorded ${app.status}, the server shows ${change.status}` });
@@ -166,10 +184,11 @@ export class AppConvergeService {
     if (status === 'running' && now.getTime() - crashedAt < CRASH_QUIET_MS) return null;
     if (status === 'running') return { status, state: { status, statusDetail: null, runningSince: now } };
     if (status === 'stopped') return { status, state: { status, runningSince: null } };
+    const current = containers.find((c) => ROLLOUT_NAME.test(c.name) && c.labels[LABELS.deployment] === live.id);
     const detail: StatusDetail = {
       exitCode: -1,
       restarts: 0,
-      message: 'The container is not running and the platform did not stop it',
+      message: current ? `The container is ${current.state} and the platform did not stop it` : 'The container was removed and the platform did not remove it',
       tail: '',
       at: now.toISOString(),
     };
@@ -183,7 +202,19 @@ export class AppConvergeService {
       await this.deps.agents.removeManagedContainers(node, { operationId: journalId, containerIds: step.containerIds });
       return;
     }
-    if (step.kind === 'recreate') {
+    if (step.kind === 'restart' && step.containerId) {
+      // Gracefully (SIGTERM, its grace period): the rollout would otherwise remove the running container at once.
+      await this.deps.agents.appPower(node, {
+        operationId: journalIdOf(`${operationId}-restart-stop`),
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        action: 'stop',
+        containerId: step.containerId,
+        route: null,
+        stopGraceMs: this.stopGraceMs,
+      });
+    }
+    if (step.kind === 'recreate' || step.kind === 'restart') {
       await this.recreate(node, app, live, journalId);
       return;
     }
@@ -198,7 +229,10 @@ export class AppConvergeService {
     });
   }
 
-  /** A new container of the current deployment from its stored image (the same rollout as the deployment's). */
+  /**
+   * A new container of the current deployment from its stored image (the same rollout as the deployment's), with the
+   * app's variables and size as they are now; the deployment records the container and the size it runs with.
+   */
   private async recreate(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, journalId: string): Promise<void> {
     if (!live.imageRef) throw new Error(`The current deployment ${live.id} has no image on the server`);
     const result = await this.deps.agents.rolloutApp(
@@ -209,8 +243,8 @@ export class AppConvergeService {
         appId: app.id,
         deploymentId: live.id,
         imageRef: live.imageRef,
-        cpuMillis: live.cpuMillis,
-        memoryMb: live.memoryMb,
+        cpuMillis: app.cpuMillis,
+        memoryMb: app.memoryMb,
         port: app.kind === 'web' ? (live.port ?? 0) : 0,
         env: await openEnvironment(this.deps.env, this.deps.secrets, { workspaceId: app.workspaceId, appId: app.id }),
         healthPath: app.healthPath ?? '',
@@ -223,9 +257,6 @@ export class AppConvergeService {
       },
       () => undefined,
     );
-    await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null });
+    await this.deps.deployments.move(live.id, [live.status], live.status, { containerId: result.containerId, hostPort: result.hostPort || null, cpuMillis: app.cpuMillis, memoryMb: app.memoryMb });
   }
 }
-
-/** Agent journal ids: letters, digits, `-` and `_`, at most 128 characters. */
-export const journalIdOf = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128);

@@ -1,7 +1,7 @@
 import type { OperationHandler } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { AppConvergeService } from './app-converge.service';
-import type { AppLocks } from './app-locks';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { AppJobStore, AppPowerRequest, AppTeardownRequest } from './app.ports';
 import { AppError } from '../errors';
 import { isInUse } from './deployment-state';
@@ -15,7 +15,7 @@ import { isInUse } from './deployment-state';
  * still the latest intent (its generation is the app's); an older job does what is still wanted, or nothing.
  */
 export class AppPowerService {
-  constructor(private readonly deps: { apps: AppJobStore; agents: AgentGateway; converge: AppConvergeService; locks: AppLocks }) {}
+  constructor(private readonly deps: { apps: AppJobStore; agents: AgentGateway; converge: AppConvergeService; locks: ResourceLocks }) {}
 
   readonly power: OperationHandler = async (op, node) => {
     const request = op.payload as unknown as AppPowerRequest;
@@ -24,7 +24,7 @@ export class AppPowerService {
     if (!isInUse(app.currentDeployment?.status)) return { skipped: 'no live deployment' };
     if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
     const target = { name: node.name, grpcAddress: node.grpcAddress };
-    return this.deps.locks.withApp(app.id, async () => {
+    return this.deps.locks.hold('app', app.id, async () => {
       const fresh = await this.deps.apps.getById(app.id);
       const latest = request.generation === undefined || request.generation >= (fresh?.generation ?? 0);
       const result = await this.deps.converge.converge(target, app.id, { operationId: op.id, restart: request.action === 'restart' && latest });
@@ -37,7 +37,7 @@ export class AppPowerService {
     const app = await this.deps.apps.getById(request.appId);
     if (app && !app.deletedAt) throw new AppError('validation_failed', 'The app is not deleted');
     if (!node) return { containers: 0, images: 0 };
-    return this.deps.locks.withApp(request.appId, () =>
+    return this.deps.locks.hold('app', request.appId, () =>
       this.deps.agents.removeApp({ name: node.name, grpcAddress: node.grpcAddress }, { operationId: op.id, workspaceId: request.workspaceId, appId: request.appId }),
     );
   };

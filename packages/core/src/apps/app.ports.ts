@@ -200,7 +200,7 @@ export interface DeploymentRepository {
   withImages(scope: AppScope): Promise<DeploymentRecord[]>;
 }
 
-export type DeploymentChanges = Partial<Pick<DeploymentRecord, 'imageId' | 'imageRef' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt'>>;
+export type DeploymentChanges = Partial<Pick<DeploymentRecord, 'imageId' | 'imageRef' | 'failureReason' | 'containerId' | 'hostPort' | 'startedAt' | 'finishedAt' | 'cpuMillis' | 'memoryMb'>>;
 
 /** Job side, keyed by the deployment id the job carries: only the worker composes it. */
 export interface DeploymentJobStore {

@@ -1,5 +1,5 @@
 import { LABELS, type AgentGateway, type ContainerExitEvent } from '../ports/agents';
-import { InProcessAppLocks } from './app-locks';
+import { InProcessResourceLocks } from '../convergence/resource-locks';
 import type { AppJobStore, AppStateChange, AppWithDeployment } from './app.ports';
 import { CrashWatchService } from './crash-watch.service';
 
@@ -19,7 +19,7 @@ function setup() {
     },
   } as unknown as AppJobStore;
   const agents = { containerLogs: async () => 'boom\n' } as Partial<AgentGateway> as AgentGateway;
-  const locks = new InProcessAppLocks();
+  const locks = new InProcessResourceLocks();
   const deployments = { move: async () => null, logState: async () => ({ lastSeq: 0, bytes: 0 }), appendLogs: async () => undefined };
   const watch = new CrashWatchService({ apps, deployments, agents, clock: () => new Date(0), logger: quiet, locks });
   const exit = (deploymentId: string, exitCode: number): ContainerExitEvent => ({
@@ -44,7 +44,7 @@ describe('CrashWatchService and the platform\'s own exits', () => {
     for (const code of [0, 137, 143]) await watch.containerExited(node, exit('d-2', code));
     await watch.containerExited(node, exit('d-1', 3));
     let release!: () => void;
-    const held = locks.withApp('a-1', () => new Promise<void>((r) => (release = r)));
+    const held = locks.hold('app', 'a-1', () => new Promise<void>((r) => (release = r)));
     await watch.containerExited(node, exit('d-2', 3));
     release();
     await held;

@@ -2,7 +2,7 @@ import type { StatusDetail } from '@slipway/contracts';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type AgentTarget, type ContainerExitEvent } from '../ports/agents';
 import type { Clock } from '../ports/clock';
-import type { AppLocks } from './app-locks';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { AppJobStore, DeploymentJobStore } from './app.ports';
 import { DeployLog } from './deploy-log';
 import { isInUse } from './deployment-state';
@@ -28,7 +28,7 @@ export interface CrashWatchDeps {
   /** Default RELEASE_CRASH_WINDOW_MS. */
   releaseCrashWindowMs?: number;
   /** An exit while a job holds the app is the platform's doing (the job writes what the agent reports). */
-  locks?: AppLocks;
+  locks?: ResourceLocks;
 }
 
 /**
@@ -50,7 +50,7 @@ export class CrashWatchService {
     // While a job holds the app (a restart, a stop, a rollout), its exits are the platform's doing: the job, or the
     // comparison that follows the event, writes the status the agent reports.
     if (this.deps.locks) {
-      await this.deps.locks.tryWithApp(appId, () => this.record(node, e));
+      await this.deps.locks.tryHold('app', appId, () => this.record(node, e));
       return;
     }
     await this.record(node, e);
@@ -63,8 +63,10 @@ export class CrashWatchService {
     const app = await this.deps.apps.getById(appId);
     if (!app || app.deletedAt || app.currentDeploymentId !== deploymentId || app.desiredState !== 'running') return;
     if (!isInUse(app.currentDeployment?.status)) return;
-    const oom = e.action === 'oom';
-    if (!oom && STOPPED_BY_PLATFORM.has(e.exitCode)) return;
+    const oom = e.action === 'oom' || e.oomKilled === true;
+    // The agent says who caused it (issue 27); an older agent does not, and the exit code is the hint.
+    if (e.cause === 'platform') return;
+    if (e.cause === undefined && !oom && STOPPED_BY_PLATFORM.has(e.exitCode)) return;
     let tail = '';
     try {
       tail = await this.deps.agents.containerLogs(node, { containerId: e.containerId, tail: CRASH_TAIL_LINES });
@@ -75,7 +77,7 @@ export class CrashWatchService {
     const detail: NonNullable<StatusDetail> = {
       exitCode: oom ? 137 : e.exitCode,
       restarts: previous ? previous.restarts + 1 : 0,
-      message: oom ? 'The container ran out of memory and was killed' : `The container exited on its own with code ${e.exitCode}`,
+      message: e.reason || (oom ? 'The container ran out of memory and was killed' : `The container exited on its own with code ${e.exitCode}`),
       tail: tail.slice(-MAX_LOG_LINE),
       at: new Date(e.atMs).toISOString(),
     };

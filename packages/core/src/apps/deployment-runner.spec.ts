@@ -3,7 +3,7 @@ import { SecretBox } from '../auth/secret-box';
 import type { AgentGateway, RolloutInput } from '../ports/agents';
 import type { AppJobStore, AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
 import { AppConvergeService } from './app-converge.service';
-import { InProcessAppLocks } from './app-locks';
+import { InProcessResourceLocks } from '../convergence/resource-locks';
 import { DeploymentRunner } from './deployment-runner';
 import { canMoveDeployment } from './deployment-state';
 import { imageSources } from './image-sources';
@@ -80,7 +80,7 @@ function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stoppe
     env,
     secrets,
     agents,
-    locks: new InProcessAppLocks(),
+    locks: new InProcessResourceLocks(),
     converge,
     sources: imageSources({ agents, deployments }),
     appsDomain: { domain: 'apps.test', scheme: 'http' },

@@ -4,8 +4,9 @@ import type { Logger } from '../logging';
 import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentGateway } from '../ports/agents';
 import type { Clock } from '../ports/clock';
-import { journalIdOf, type AppConvergeService } from './app-converge.service';
-import type { AppLocks } from './app-locks';
+import type { AppConvergeService } from './app-converge.service';
+import { journalIdOf } from '../convergence/journal-id';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { AppJobStore, AppWithDeployment, DeploymentChanges, DeploymentJobStore, DeploymentRecord, DeploymentStatus, EnvRepository } from './app.ports';
 import { DeployLog } from './deploy-log';
 import { deploymentSources, isDeploymentFinished, isInUse } from './deployment-state';
@@ -36,7 +37,7 @@ export interface DeploymentRunnerDeps {
   /** Build and deploy log a deployment keeps (config.logs.maxBytesPerDeployment); default 10 MB. */
   maxLogBytes?: number;
   /** The rollout, going live and what follows hold the app's lock: power jobs and repairs wait for it. */
-  locks: AppLocks;
+  locks: ResourceLocks;
   /** Once live, the app's containers follow its desired state as it is then (a stop accepted meanwhile wins). */
   converge: AppConvergeService;
   /** Told when a deployment starts building and when it is finished (GitHub commit statuses, issue 16); best effort. */
@@ -105,7 +106,7 @@ export class DeploymentRunner {
       }
       if (!image) throw new AppError('image_unavailable', 'The deployment has no image on the server');
       const ready = image;
-      return await this.deps.locks.withApp(app.id, () => this.rollout(target, app, d, ready, log));
+      return await this.deps.locks.hold('app', app.id, () => this.rollout(target, app, d, ready, log));
     } catch (e) {
       const reason = (e as Error).message;
       if (e instanceof AppError && e.code === 'rollout_failed') {
@@ -241,7 +242,7 @@ export class DeploymentRunner {
       const node = await this.deps.apps.nodeOf(fresh.workspaceId);
       if (!node) throw new AppError('node_unavailable', 'The workspace is not placed on a server');
       const target = { name: node.name, grpcAddress: node.grpcAddress };
-      await this.deps.locks.withApp(fresh.id, () =>
+      await this.deps.locks.hold('app', fresh.id, () =>
         this.deps.converge.converge(target, fresh.id, { operationId: journalIdOf(`settle-${fresh.currentDeploymentId}-${fresh.generation}`), settleDeploying: true }),
       );
     } catch (e) {

@@ -1,4 +1,4 @@
-import { InProcessAppLocks } from '../apps/app-locks';
+import { InProcessResourceLocks } from '../convergence/resource-locks';
 import type { SecretBox } from '../auth/secret-box';
 import type { DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
 import { AppError } from '../errors';
@@ -27,7 +27,7 @@ function backup(id: string, over: Partial<BackupRecord> = {}): BackupRecord {
 }
 
 /** An in-memory store and agent: enough of both for the restore paths. */
-function setup(agent: Partial<BackupAgent>) {
+function setup(agent: Partial<BackupAgent>, runLimitMs?: number) {
   const rows = new Map<string, BackupRecord>([
     ['b-old', backup('b-old')],
     ['b-pre', backup('b-pre', { kind: 'pre_restore', status: 'pending', sizeBytes: null, sha256: null })],
@@ -82,10 +82,11 @@ function setup(agent: Partial<BackupAgent>) {
     databases,
     agents: fullAgent,
     secrets: { open: () => 'pw', seal: () => 'sealed' } as unknown as SecretBox,
-    locks: new InProcessAppLocks(),
+    locks: new InProcessResourceLocks(),
     jobs,
     clock: () => new Date(),
     logger: quiet,
+    ...(runLimitMs ? { settings: { window: { startHour: 1, endHour: 5 }, timeZone: 'UTC', retentionDays: { scheduled: 7, manual: 30, pre_restore: 7 }, runLimitMs } } : {}),
   });
   const payload = { restoreId: 'r-1', backupId: 'b-old', databaseId: 'db-1', target: 'same' as const, preRestoreBackupId: 'b-pre' };
   return { svc, rows, db, calls, payload };
@@ -133,5 +134,22 @@ describe('restore into the same database', () => {
     await expect(t.svc.restore(t.payload, { number: 1, final: false })).rejects.toMatchObject({ code: 'node_unavailable' });
     expect(t.db.current.status).toBe('restoring');
     expect(t.rows.get('b-pre')!.status).toBe('completed');
+  });
+});
+
+describe('a backup whose dump stalls', () => {
+  it('ends failed with a reason past its limit and lets the database go; a job failed for good fails its row', async () => {
+    const locks = new InProcessResourceLocks();
+    const t = setup({ createBackup: () => new Promise(() => undefined) }, 50);
+    (t.svc as unknown as { deps: { locks: InProcessResourceLocks } }).deps.locks = locks;
+    t.rows.set('b-new', backup('b-new', { status: 'pending', sizeBytes: null, sha256: null }));
+    t.db.current = database({ status: 'running' });
+    expect(await t.svc.run('b-new', FINAL)).toEqual({ failed: expect.stringContaining('did not finish within 0 s') });
+    expect(t.rows.get('b-new')).toMatchObject({ status: 'failed', error: expect.stringContaining('back it up again') });
+    expect(await locks.tryHold('database', 'db-1', async () => 'free')).toEqual({ value: 'free' });
+
+    t.rows.set('b-stuck', backup('b-stuck', { status: 'running', sizeBytes: null, sha256: null }));
+    await t.svc.failedForGood('backup.run', 'b-stuck', 'job stalled more than allowable limit');
+    expect(t.rows.get('b-stuck')).toMatchObject({ status: 'failed', error: 'The backup job ended without finishing: job stalled more than allowable limit' });
   });
 });

@@ -1,10 +1,10 @@
 import type { BackupRestorePayload } from '../jobs';
-import type { AppLocks } from '../apps/app-locks';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { SecretBox } from '../auth/secret-box';
 import type { DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
 import { AppError } from '../errors';
 import { uuidv7 } from '../ids';
-import { BACKUP_RUN_JOB, BACKUP_VERIFY_JOB } from '../jobs';
+import { BACKUP_RESTORE_JOB, BACKUP_RUN_JOB, BACKUP_VERIFY_JOB } from '../jobs';
 import type { Logger } from '../logging';
 import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentTarget } from '../ports/agents';
@@ -19,13 +19,15 @@ export interface BackupJobDeps {
   agents: BackupAgent;
   secrets: SecretBox;
   /** The databases' per-id locks (the converge, rotate and teardown jobs and the reconciler's repairs hold them too). */
-  locks: AppLocks;
+  locks: ResourceLocks;
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
   settings?: BackupSettings;
   /** How long a restore into a new database waits for it to run (default 10 minutes). */
   newDatabaseWaitMs?: number;
+  /** While it waits, the restore job is queued again this much later (default 2 s): no worker slot is held meanwhile. */
+  newDatabasePollMs?: number;
 }
 
 /** What a scheduler pass did. */
@@ -55,7 +57,7 @@ export class BackupJobService {
     const b = await this.deps.backups.get(backupId);
     if (!b || b.deletedAt) return { skipped: 'no such backup' };
     if (b.status === 'completed' || b.status === 'failed') return { skipped: `already ${b.status}` };
-    return this.deps.locks.withApp(b.databaseId, async () => {
+    return this.deps.locks.hold('database', b.databaseId, async () => {
       const outcome = await this.dump(b, attempt, ['running']);
       return outcome.ok ? { completed: true, sizeBytes: outcome.sizeBytes } : { failed: outcome.error };
     });
@@ -80,7 +82,12 @@ export class BackupJobService {
     const target = await this.target(b.nodeId ?? db.nodeId);
     if (!target) return fail("The database's server is gone");
     try {
-      const file = await this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db) });
+      const limitMs = this.settings.runLimitMs ?? DEFAULT_RUN_LIMIT_MS;
+      const file = await withinLimit(
+        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db) }),
+        limitMs,
+        `The dump did not finish within ${describeMs(limitMs)} (the database's server stopped answering for it): the backup was abandoned; back it up again once the database answers`,
+      );
       await this.deps.backups.complete(b.id, file, this.deps.clock());
       this.deps.logger.info({ backupId: b.id, databaseId: b.databaseId, kind: b.kind, sizeBytes: file.sizeBytes }, 'database backed up');
       await this.deps.jobs.enqueue(BACKUP_VERIFY_JOB, { backupId: b.id }, { jobId: `verify-${b.id}` }).catch((err: unknown) => {
@@ -95,6 +102,25 @@ export class BackupJobService {
       }
       return fail(reason);
     }
+  }
+
+  /**
+   * A backup job that will not be tried again (its last try failed, it stalled too often, its payload was bad): the
+   * row it owns must not stay running. `backup.run`: the backup ends `failed` with the reason; `backup.verify`: its
+   * verification `failed`; `backup.restore`: a database still `restoring` ends `failed` with the reason.
+   */
+  async failedForGood(job: 'backup.run' | 'backup.verify' | 'backup.restore', id: string, reason: string): Promise<void> {
+    const now = this.deps.clock();
+    if (job === 'backup.run') {
+      await this.deps.backups.fail(id, `The backup job ended without finishing: ${reason}`, now);
+      return;
+    }
+    if (job === 'backup.verify') {
+      const b = await this.deps.backups.get(id);
+      if (b && b.status === 'completed' && b.verifyStatus === null) await this.deps.backups.setVerification(id, { status: 'failed', message: `The verification job ended without finishing: ${reason}` }, now);
+      return;
+    }
+    await this.deps.backups.setDatabaseStatus(id, ['restoring'], 'failed', `The restore job ended without finishing: ${reason}. Restore the backup again.`);
   }
 
   // ------------------------------------------------------------------------------------------------ backup.verify
@@ -132,7 +158,7 @@ export class BackupJobService {
   }
 
   private restoreSame(b: BackupRecord, p: BackupRestorePayload, attempt: Attempt): Promise<unknown> {
-    return this.deps.locks.withApp(p.databaseId, async () => {
+    return this.deps.locks.hold('database', p.databaseId, async () => {
       const pre = p.preRestoreBackupId ? await this.deps.backups.get(p.preRestoreBackupId) : null;
       if (!pre) return this.unchanged(p, b, 'its pre-restore backup is missing');
       if (pre.status !== 'completed') {
@@ -170,22 +196,28 @@ export class BackupJobService {
   }
 
   private async restoreNew(b: BackupRecord, p: BackupRestorePayload, attempt: Attempt): Promise<unknown> {
-    // The new database is created by its converge job: wait until it runs.
-    const deadline = this.deps.clock().getTime() + (this.deps.newDatabaseWaitMs ?? 600_000);
-    let db = await this.deps.databases.getById(p.databaseId);
-    while (db && db.status !== 'running' && db.status !== 'restoring') {
-      if (['failed', 'deleting', 'stopped'].includes(db.status) || db.deletedAt) return { skipped: `the new database is ${db.status}: nothing to restore into` };
-      if (this.deps.clock().getTime() > deadline) throw new AppError('service_unavailable', 'The new database did not start in time; the restore will be tried again');
-      await new Promise((r) => setTimeout(r, 500));
-      db = await this.deps.databases.getById(p.databaseId);
-    }
+    // The new database is created by its converge job: until it runs, this job is queued again a little later (a
+    // delayed job holds no worker slot), up to newDatabaseWaitMs in all.
+    const db = await this.deps.databases.getById(p.databaseId);
     if (!db) return { skipped: 'the new database is gone' };
+    if (db.status !== 'running' && db.status !== 'restoring') {
+      if (['failed', 'deleting', 'stopped'].includes(db.status) || db.deletedAt) return { skipped: `the new database is ${db.status}: nothing to restore into` };
+      const pollMs = this.deps.newDatabasePollMs ?? 2_000;
+      const waited = (p.waited ?? 0) + 1;
+      if (waited * pollMs > (this.deps.newDatabaseWaitMs ?? 600_000)) {
+        const message = `The new database did not start within ${describeMs(this.deps.newDatabaseWaitMs ?? 600_000)}: backup ${b.id} was not loaded. Delete this database and restore the backup again.`;
+        await this.deps.backups.setDatabaseStatus(db.id, ['provisioning', 'restoring'], 'failed', message);
+        return { failed: message };
+      }
+      await this.deps.jobs.enqueue(BACKUP_RESTORE_JOB, { ...p, waited }, { jobId: `restore-${p.restoreId}-w${waited}`, delayMs: pollMs });
+      return { waiting: db.status, waited };
+    }
     if (db.nodeId && b.nodeId && db.nodeId !== b.nodeId) {
       const message = `The backup ${b.id} is on another server than this database: it cannot be loaded here`;
       await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'failed', message);
       return { failed: message };
     }
-    return this.deps.locks.withApp(db.id, async () => {
+    return this.deps.locks.hold('database', db.id, async () => {
       if (!(await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'restoring', `loading backup ${b.id}`))) return { skipped: 'the new database is no longer running' };
       try {
         await this.load(b, db);
@@ -282,6 +314,25 @@ export class BackupJobService {
     return node ? { name: node.name, grpcAddress: node.grpcAddress } : null;
   }
 }
+
+/** Default `runLimitMs`. */
+const DEFAULT_RUN_LIMIT_MS = 2 * 60 * 60_000;
+
+/** The work's result, or a permanent failure with `message` once `ms` passed (the work itself is left to end on its own). */
+async function withinLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('invalid_state', message)), ms);
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
+  }
+}
+
+const describeMs = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
 
 /** An error's message as a user reads it. */
 function reasonOf(e: unknown): string {

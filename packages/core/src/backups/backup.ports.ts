@@ -129,6 +129,11 @@ export interface BackupSettings {
   /** IANA time zone of "server-local" (default: the process's). */
   timeZone: string;
   retentionDays: Record<BackupKind, number>;
+  /**
+   * How long one dump may take before the backup ends `failed` (its agent call stalled: a paused or hung engine);
+   * the database's lock is let go then, so the next backup is accepted. Default 2 hours.
+   */
+  runLimitMs?: number;
 }
 
 export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {

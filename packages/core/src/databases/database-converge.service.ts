@@ -1,5 +1,6 @@
-import { journalIdOf } from '../apps/app-converge.service';
-import type { AppLocks } from '../apps/app-locks';
+import type { ConvergeDone, ConvergeNode, ConvergeOneOptions, Converger } from '../convergence/converger';
+import { journalIdOf } from '../convergence/journal-id';
+import type { ResourceLocks } from '../convergence/resource-locks';
 import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
 import type { Logger } from '../logging';
@@ -8,32 +9,30 @@ import type { AgentTarget } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { DatabaseAgent, DatabaseCertificates, DatabaseHeld, DatabaseJobStore, DatabaseRecord, DatabaseSettlement } from './database.ports';
 
-/** What one reconcile pass did to databases. */
-export interface DatabaseReconcileReport {
-  compared: number;
-  repairs: { node: string; databaseId: string; reason: string }[];
-  /** Data of databases without a row (or deleted ones) erased. */
-  removed: { node: string; databaseId: string }[];
-  busy: string[];
-  failed: { node: string; databaseId: string; error: string }[];
+/** What a pass learned of a node's databases: what the server holds, by database id. */
+export interface DatabasePassContext {
+  held: Map<string, DatabaseHeld>;
+  rowIds: Set<string>;
 }
 
 /**
  * The job side of databases. Every job (`database.converge`, `database.rotate-password`, `database.teardown`) and
- * every repair holds the database's lock (the per-app advisory locks keyed by the database id), and reads the row
+ * every repair holds the database's lock (`ResourceLocks`, kind `database`), and reads the row
  * when it runs: the desired state, size, public access and password are the row's, never the job's payload, so the
  * intent accepted last wins whatever order the jobs run in (docs/decisions/0012). The status written afterwards is
  * what the agent reported, and only while the row's generation is the one the work read (a later intent settles
  * it itself).
  */
-export class DatabaseConvergeService {
+export class DatabaseConvergeService implements Converger<DatabasePassContext> {
+  readonly kind = 'database' as const;
+
   constructor(
     private readonly deps: {
       databases: DatabaseJobStore;
       agents: DatabaseAgent;
       certificates: DatabaseCertificates;
       secrets: SecretBox;
-      locks: AppLocks;
+      locks: ResourceLocks;
       clock: Clock;
       logger: Logger;
     },
@@ -42,7 +41,7 @@ export class DatabaseConvergeService {
   /** `database.converge`: create, start, stop, resize, public access. */
   readonly converge: OperationHandler = (op, node) => {
     const databaseId = payloadId(op.payload);
-    return this.deps.locks.withApp(databaseId, () => this.convergeHeld(databaseId, node, op.id));
+    return this.deps.locks.hold('database', databaseId, () => this.convergeHeld(databaseId, node, op.id));
   };
 
   /** `database.rotate-password`: the new password (sealed in the payload) applied inside the running engine. */
@@ -50,7 +49,7 @@ export class DatabaseConvergeService {
     const databaseId = payloadId(op.payload);
     const sealed = op.payload.newPasswordSealed;
     if (typeof sealed !== 'string') throw new AppError('validation_failed', 'The operation carries no new password');
-    return this.deps.locks.withApp(databaseId, async () => {
+    return this.deps.locks.hold('database', databaseId, async () => {
       const db = await this.deps.databases.getById(databaseId);
       if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return { skipped: 'database deleted' };
       if (db.passwordSealed === sealed) return { rotated: true, replayed: true };
@@ -68,8 +67,7 @@ export class DatabaseConvergeService {
         await this.deps.databases.settle(databaseId, db.generation, { status: db.status === 'updating' ? 'running' : db.status, statusMessage: `The password rotation failed: ${(e as Error).message}` });
         throw e;
       }
-      await this.deps.databases.setPassword(databaseId, sealed);
-      await this.deps.databases.settle(databaseId, db.generation, { status: db.desiredState === 'running' ? 'running' : 'stopped', statusMessage: null });
+      await this.deps.databases.setPassword(databaseId, sealed, { generation: db.generation, settlement: { status: db.desiredState === 'running' ? 'running' : 'stopped', statusMessage: null } });
       this.deps.logger.info({ databaseId }, 'database password rotated');
       return { rotated: true };
     });
@@ -78,7 +76,7 @@ export class DatabaseConvergeService {
   /** `database.teardown`: container, listener and data erased on the server, then the row. */
   readonly teardown: OperationHandler = (op, node) => {
     const databaseId = payloadId(op.payload);
-    return this.deps.locks.withApp(databaseId, async () => {
+    return this.deps.locks.hold('database', databaseId, async () => {
       const db = await this.deps.databases.getById(databaseId);
       if (!db) return { skipped: 'already removed' };
       if (!db.deletedAt && !db.workspaceDeleted && db.status !== 'deleting') return { skipped: 'the database is not deleted' };
@@ -96,7 +94,7 @@ export class DatabaseConvergeService {
   async removeWorkspaceDatabases(workspaceId: string, node: OperationNode, operationId: string): Promise<number> {
     const rows = await this.deps.databases.listOfWorkspace(workspaceId);
     for (const db of rows) {
-      await this.deps.locks.withApp(db.id, async () => {
+      await this.deps.locks.hold('database', db.id, async () => {
         if (node) await this.deps.agents.removeDatabase(asTarget(node), { operationId: journalIdOf(`${operationId}-${db.id}`), databaseId: db.id });
         await this.deps.databases.purge(db.id);
       });
@@ -104,67 +102,55 @@ export class DatabaseConvergeService {
     return rows.length;
   }
 
-  /**
-   * One reconcile pass over a server: each database row compared with what the agent holds, repaired under its lock
-   * when they differ (a container removed by hand recreated on its data, a stopped one started for a database meant
-   * to run, a running one stopped for a database meant to be stopped, the status corrected); databases the server
-   * holds whose row is gone (or deleted) erased. Data of a database whose row exists is never erased here.
-   */
-  async reconcileNode(node: { id: string; name: string; grpcAddress: string }, runId: string): Promise<DatabaseReconcileReport> {
-    const report: DatabaseReconcileReport = { compared: 0, repairs: [], removed: [], busy: [], failed: [] };
-    const target = asTarget(node);
-    const held = new Map((await this.deps.agents.listDatabases(target, {})).map((h) => [h.databaseId, h]));
+  /** The databases placed on the node, and what the server holds (one listing per pass). */
+  async listOnNode(node: ConvergeNode): Promise<{ ids: string[]; context: DatabasePassContext }> {
+    const held = new Map((await this.deps.agents.listDatabases(asTarget(node), {})).map((h) => [h.databaseId, h]));
     const rows = await this.deps.databases.listOnNode(node.id);
-    const rowIds = new Set(rows.map((r) => r.id));
-    for (const db of rows) {
-      report.compared++;
-      const drift = driftOf(db, held.get(db.id));
-      if (!drift) continue;
-      try {
-        const done = await this.deps.locks.tryWithApp(db.id, () => this.convergeHeld(db.id, node, journalIdOf(`reconcile-${runId.slice(-24)}-${db.id}`)));
-        if (!done) {
-          report.busy.push(db.id);
-          continue;
-        }
-        report.repairs.push({ node: node.name, databaseId: db.id, reason: drift });
-        this.deps.logger.warn({ node: node.name, databaseId: db.id, reason: drift }, 'database repaired');
-      } catch (e) {
-        report.failed.push({ node: node.name, databaseId: db.id, error: (e as Error).message });
-        this.deps.logger.error({ node: node.name, databaseId: db.id, err: (e as Error).message }, 'could not bring the database to its desired state');
-      }
-    }
-    // What the server holds without a live row: erased only when the row is gone or marked deleted.
-    for (const h of held.values()) {
-      if (rowIds.has(h.databaseId)) continue;
-      const row = await this.deps.databases.getById(h.databaseId);
-      if (row && !row.deletedAt && !row.workspaceDeleted && row.status !== 'deleting') continue; // another server's row, or not placed here
-      try {
-        const done = await this.deps.locks.tryWithApp(h.databaseId, async () => {
-          await this.deps.agents.removeDatabase(target, { operationId: journalIdOf(`reconcile-${runId.slice(-24)}-rm-${h.databaseId}`), databaseId: h.databaseId });
-          if (row) await this.deps.databases.purge(h.databaseId);
-        });
-        if (done) report.removed.push({ node: node.name, databaseId: h.databaseId });
-      } catch (e) {
-        report.failed.push({ node: node.name, databaseId: h.databaseId, error: (e as Error).message });
-      }
-    }
-    return report;
+    return { ids: rows.map((r) => r.id), context: { held, rowIds: new Set(rows.map((r) => r.id)) } };
   }
 
   /**
-   * One database at once (its container exited): compared with what the server holds and repaired like a pass would,
-   * unless a job holds its lock (that job converges it). null when busy or nothing differed.
+   * One database compared with what its server holds and repaired when they differ (a container removed by hand
+   * recreated on its data, a stopped one started for a database meant to run, a running one stopped for a database
+   * meant to be stopped, the status corrected). The caller holds its lock.
    */
-  async reconcileDatabase(node: { id: string; name: string; grpcAddress: string }, databaseId: string, why: string): Promise<string | null> {
+  async convergeOne(node: ConvergeNode, databaseId: string, o: ConvergeOneOptions<DatabasePassContext>): Promise<ConvergeDone[]> {
     const db = await this.deps.databases.getById(databaseId);
-    if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return null;
-    const held = (await this.deps.agents.listDatabases(asTarget(node), { workspaceId: db.workspaceId })).find((h) => h.databaseId === databaseId);
-    const drift = driftOf(db, held);
-    if (!drift) return null;
-    const done = await this.deps.locks.tryWithApp(databaseId, () => this.convergeHeld(databaseId, node, journalIdOf(`event-${Date.now()}-${databaseId}`)));
-    if (!done) return null;
-    this.deps.logger.warn({ node: node.name, databaseId, reason: drift, why }, 'database repaired');
-    return drift;
+    if (!db || db.deletedAt || db.workspaceDeleted || db.status === 'deleting') return [];
+    const fresh = async () => (await this.deps.agents.listDatabases(asTarget(node), { workspaceId: db.workspaceId })).find((h) => h.databaseId === databaseId);
+    // A pass's listing may be older than the last job on the database: a drift is confirmed on a fresh one.
+    let now = o.context ? o.context.held.get(databaseId) : await fresh();
+    let drift = driftOf(db, now);
+    if (drift && o.context) {
+      now = await fresh();
+      drift = driftOf(db, now);
+    }
+    if (!drift) return [];
+    const done: ConvergeDone[] = [];
+    // Bringing the container back waits for the engine to accept connections: meanwhile the status says it is down.
+    if (db.desiredState === 'running' && db.status === 'running' && (!now || now.state !== 'running')) {
+      const message = `${o.why === 'reconcile pass' ? drift : o.why}; the platform is starting it again`;
+      await this.deps.databases.settle(db.id, db.generation, { status: 'failed', statusMessage: sentence(message), runningSince: null });
+      done.push({ kind: 'status', reason: `recorded running, the server shows it ${now?.state ?? 'gone'}` });
+    }
+    await this.convergeHeld(databaseId, node, o.operationId);
+    return [...done, { kind: 'converge', reason: drift }];
+  }
+
+  /** What the server holds without a live row: erased only when the row is gone or marked deleted (data of a live row never). */
+  async afterNode(node: ConvergeNode, o: { runId: string; busy: string[]; context: DatabasePassContext }): Promise<ConvergeDone[]> {
+    const done: ConvergeDone[] = [];
+    for (const h of o.context.held.values()) {
+      if (o.context.rowIds.has(h.databaseId)) continue;
+      const row = await this.deps.databases.getById(h.databaseId);
+      if (row && !row.deletedAt && !row.workspaceDeleted && row.status !== 'deleting') continue; // another server's row, or not placed here
+      const erased = await this.deps.locks.tryHold('database', h.databaseId, async () => {
+        await this.deps.agents.removeDatabase(asTarget(node), { operationId: journalIdOf(`reconcile-${o.runId.slice(-24)}-rm-${h.databaseId}`), databaseId: h.databaseId });
+        if (row) await this.deps.databases.purge(h.databaseId);
+      });
+      if (erased) done.push({ kind: 'erase', reason: `the data of database ${h.databaseId}, whose row is gone or deleted, erased` });
+    }
+    return done;
   }
 
   /** The caller holds the lock. */
@@ -234,6 +220,9 @@ export function driftOf(db: DatabaseRecord, held: DatabaseHeld | undefined): str
   if (wanted === 'running' && held.publicPort !== publicPort) return `the public port is ${held.publicPort || 'closed'}, ${publicPort || 'closed'} wanted`;
   return null;
 }
+
+/** A message as a sentence: its first letter upper case, a full stop at the end. */
+const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${s.endsWith('.') ? '' : '.'}`;
 
 const asTarget = (node: { name: string; grpcAddress: string }): AgentTarget => ({ name: node.name, grpcAddress: node.grpcAddress });
 

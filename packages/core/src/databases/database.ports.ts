@@ -1,7 +1,7 @@
 import type { DatabaseStatus } from '@slipway/contracts';
 import type { OperationJobName } from '../jobs';
 import type { AgentTarget } from '../ports/agents';
-import type { DatabaseEngine } from './engines';
+import type { DatabaseEngine } from '@slipway/contracts';
 
 export type { DatabaseStatus };
 
@@ -96,8 +96,12 @@ export interface DatabaseJobStore {
   listOfWorkspace(workspaceId: string): Promise<DatabaseRecord[]>;
   /** Writes the settlement only while the row's generation is `generation` (a later intent settles it itself). */
   settle(databaseId: string, generation: number, s: DatabaseSettlement): Promise<boolean>;
-  /** The password the engine now has (after a rotation), sealed. */
-  setPassword(databaseId: string, passwordSealed: string): Promise<void>;
+  /**
+   * The password the engine now has (after a rotation), sealed, written whatever the generation; with the settlement
+   * (written only while the generation is `generation`) in the same transaction, so no reader sees the new password
+   * with the rotation still running, or the rotation over with the old password.
+   */
+  setPassword(databaseId: string, passwordSealed: string, settle?: { generation: number; settlement: DatabaseSettlement }): Promise<void>;
   /** Drops the row of a deleted database once its container and data are gone. */
   purge(databaseId: string): Promise<void>;
   nodeOf(workspaceId: string): Promise<{ id: string; name: string; grpcAddress: string; publicIpv4: string[] } | null>;

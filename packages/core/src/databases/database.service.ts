@@ -1,3 +1,4 @@
+import { checkCidr, connectionUrl, DATABASE_ENGINE_FACTS as ENGINES, DATABASE_ENGINES as DATABASE_ENGINE_NAMES, type DatabaseEngine } from '@slipway/contracts';
 import type { ConnectDatabaseRequest, CreateDatabaseRequest, Database, DatabaseConnection, DatabaseEngineInfo, Minimums, PutDatabasePublicRequest, UpdateDatabaseRequest } from '@slipway/contracts';
 import type { WorkspaceAccess } from '../auth/actor';
 import type { SecretBox } from '../auth/secret-box';
@@ -11,15 +12,19 @@ import type { JobQueue } from '../ports/jobs';
 import type { PlanRepository } from '../ports/repositories';
 import type { QuotaService } from '../quota/quota.service';
 import { slugify } from '../workspaces/slug';
-import { checkCidr } from './cidr';
 import type { DatabaseAgent, DatabaseIntent, DatabaseRecord, DatabaseRepository, DatabaseScope, DatabaseStatus } from './database.ports';
-import { connectionUrl, DATABASE_ENGINE_NAMES, ENGINES, newDatabasePassword, type DatabaseEngine } from './engines';
+import { newDatabasePassword } from './engines';
 
 /** Where clients download the CA certificate of public ports. */
 export const DATABASE_CA_PATH = '/v1/database-ca.pem';
 /** How long a create waits for the server to say whether it has the engine's image. */
 const ENGINES_TIMEOUT_MS = 5_000;
 const SLUG_MAX = 30;
+
+/** The status message of a database whose password is being rotated (its engine may have either password meanwhile). */
+export const ROTATING_MESSAGE = 'rotating the password';
+/** How long `rotate-password` waits for the engine to have the new password before it answers. */
+const ROTATE_WAIT_MS = 30_000;
 
 /** Work is running on the database: a second resize or rotation waits for it (409 database_busy). */
 const BUSY: readonly DatabaseStatus[] = ['provisioning', 'updating', 'restoring'];
@@ -212,16 +217,36 @@ export class DatabaseService {
     if (db.status !== 'running' || db.desiredState !== 'running') {
       throw new AppError('invalid_state', `The database is ${db.status === 'running' ? 'being stopped' : db.status}: only a running database can rotate its password`);
     }
-    const moved = await this.intent(
-      { workspaceId: access.workspace.id, databaseId: db.id },
-      {
-        changes: { status: 'updating', statusMessage: 'rotating the password' },
-        from: ['running'],
-        operation: { kind: DATABASE_ROTATE_JOB, nodeId: db.nodeId, payload: { databaseId: db.id, newPasswordSealed: this.deps.secrets.seal(newDatabasePassword()) } },
-      },
-    );
+    const scope = { workspaceId: access.workspace.id, databaseId: db.id };
+    const newPasswordSealed = this.deps.secrets.seal(newDatabasePassword());
+    const moved = await this.intent(scope, {
+      changes: { status: 'updating', statusMessage: ROTATING_MESSAGE },
+      from: ['running'],
+      operation: { kind: DATABASE_ROTATE_JOB, nodeId: db.nodeId, payload: { databaseId: db.id, newPasswordSealed } },
+    });
     if (!moved.ok) throw moved.db.status === 'deleting' ? deletingState() : busy(moved.db);
-    return toDatabase(moved.db, await this.node(access));
+    return toDatabase(await this.rotated(scope, newPasswordSealed), await this.node(access));
+  }
+
+  /**
+   * Answers once the engine has the new password: the job records it only after the engine took it, so from this
+   * answer on the old one is refused and the connection shows the new one. A rotation the server refused, or did not
+   * confirm in time, is 503 with what to do.
+   */
+  private async rotated(scope: DatabaseScope, newPasswordSealed: string): Promise<DatabaseRecord> {
+    const until = Date.now() + ROTATE_WAIT_MS;
+    for (let pause = 50; ; pause = Math.min(500, pause * 2)) {
+      const row = await this.deps.databases.find(scope);
+      if (!row) throw notFoundDatabase();
+      if (row.passwordSealed === newPasswordSealed) return row;
+      if (row.status !== 'updating' || row.statusMessage !== ROTATING_MESSAGE) {
+        throw new AppError('node_unavailable', `The server did not apply the new password (${row.statusMessage ?? `the database is ${row.status}`}); the old password still works: try again`);
+      }
+      if (Date.now() > until) {
+        throw new AppError('node_unavailable', `The server has not confirmed the new password within ${ROTATE_WAIT_MS / 1000} s; the rotation goes on: the database shows running once the engine has it`);
+      }
+      await new Promise((r) => setTimeout(r, pause));
+    }
   }
 
   async setPublic(access: WorkspaceAccess, databaseId: string, input: PutDatabasePublicRequest): Promise<Database> {
@@ -260,6 +285,10 @@ export class DatabaseService {
 
   async connection(access: WorkspaceAccess, databaseId: string): Promise<DatabaseConnection> {
     const db = await this.find(access, databaseId);
+    // Mid-rotation the engine may have either password: none is shown rather than one it may refuse.
+    if (db.status === 'updating' && db.statusMessage === ROTATING_MESSAGE) {
+      throw new AppError('database_busy', 'The password is being rotated: ask again in a moment (the database shows running once it is done)');
+    }
     const parts = this.parts(db);
     const node = await this.node(access);
     const publicHost = publicHostOf(node);

@@ -45,12 +45,36 @@ export interface NoopResult {
   replayed: boolean;
 }
 
+/**
+ * One event of a managed container: `die` (exited), `oom` (the OOM killer struck; a die follows), and with
+ * `{ lifecycle: true }` also `destroy` (removed) and `start` ((re)started).
+ */
 export interface ContainerExitEvent {
   containerId: string;
   action: string;
   exitCode: number;
   labels: Record<string, string>;
   atMs: number;
+  /**
+   * `platform`: the agent itself caused it (its stop, restart, retire or removal, or one the control plane asked for);
+   * `external`: it happened behind the platform's back (docker stop/kill/rm, an exit or crash, the OOM killer, the
+   * engine's restart policy). Absent from agents older than issue 27: judge by the exit code then.
+   */
+  cause?: ContainerEventCause;
+  /** On a die: the kernel's OOM killer ended the process. */
+  oomKilled?: boolean;
+  /** On a die: the signal a kill request sent just before (15 a stop, 9 a kill or rm -f); 0 the process exited on its own. */
+  signal?: number;
+  /** What happened, as a sentence for a status ("The container was removed behind the platform's back (docker rm)"). */
+  reason?: string;
+}
+
+export type ContainerEventCause = 'platform' | 'external';
+
+/** What a container event stream carries beyond exits. */
+export interface WatchContainerEventsOptions {
+  /** Also `destroy` and `start` events (an agent older than issue 27 ignores it and sends exits only). */
+  lifecycle?: boolean;
 }
 
 /**
@@ -178,6 +202,7 @@ export interface AgentGateway {
     onEvent: (e: ContainerExitEvent) => void,
     onEnd: (error: Error | null) => void,
     onSnapshot?: (s: ContainerSnapshot) => void,
+    options?: WatchContainerEventsOptions,
   ): { stop(): void };
   /** The build phase of an image deployment; each log line goes to `onLine` as the agent reports it. */
   prepareImage(target: AgentTarget, input: PrepareImageInput, onLine: (line: string) => void): Promise<DeployResult>;

@@ -1,7 +1,6 @@
-import { journalIdOf, type AppConvergeService, type ConvergeAction } from '../apps/app-converge.service';
-import type { AppLocks } from '../apps/app-locks';
-import type { AppJobStore, DeploymentJobStore } from '../apps/app.ports';
-import type { RoutingService } from '../apps/routing.service';
+import type { ConvergeDone, ConvergeNode, Converger, Repair } from '../convergence/converger';
+import { journalIdOf } from '../convergence/journal-id';
+import type { ResourceKind, ResourceLocks } from '../convergence/resource-locks';
 import { isOperationJob } from '../jobs';
 import type { Logger } from '../logging';
 import { LABELS, type AgentGateway, type ManagedContainer } from '../ports/agents';
@@ -10,7 +9,6 @@ import type { HealthReport, NodeService } from '../nodes/node.service';
 import type { OperationStore } from '../operations/operation.ports';
 import { target } from '../operations/operation.service';
 import { claimedWorkspaceIds, findOrphans } from './orphans';
-import type { DatabaseConvergeService, DatabaseReconcileReport } from '../databases/database-converge.service';
 
 /** Which owner rows exist; reconciliation removes nothing whose owner is still there. */
 export interface OwnerRepository {
@@ -20,37 +18,25 @@ export interface OwnerRepository {
   deletedWorkspaces(ids: string[]): Promise<Map<string, string[]>>;
 }
 
-export interface ReconcileReport {
+export interface ReconcileReport extends ConvergeReport {
   health: HealthReport;
-  nodesCompared: string[];
   orphansRemoved: { node: string; containerId: string; workspaceId: string }[];
   /** Deleted (or unknown) workspaces whose leftovers (containers, networks, images, folders) were removed. */
   workspacesRemoved: { node: string; workspaceId: string; containers: number; networks: number }[];
   requeued: string[];
-  /** Apps compared with their containers. */
-  appsCompared: number;
-  /** What was done to make apps match their desired state (start, recreate, stop, remove, status), with the reason. */
-  repairs: AppRepair[];
-  /** Routes the ingress was missing (or had too many), per node. */
-  routes: { node: string; added: number; removed: number }[];
-  /** Apps left alone this pass: an operation or a deployment held the app's lock (it converges the app itself). */
-  busy: string[];
-  /** Apps whose comparison or repair failed (retried next pass). */
-  failed: { node: string; appId: string; error: string }[];
-  /** Databases compared with what their servers hold (issue 12), per node. */
-  databases?: DatabaseReconcileReport[];
 }
 
-export type AppRepair = ConvergeAction & { node: string };
-export type AppsReport = Pick<ReconcileReport, 'nodesCompared' | 'appsCompared' | 'repairs' | 'routes' | 'busy' | 'failed'>;
-
-/** What comparing apps with their containers needs: the apps, their deployments, the lock and the repairs. */
-export interface AppReconcileDeps {
-  apps: AppJobStore;
-  deployments: DeploymentJobStore;
-  converge: AppConvergeService;
-  locks: AppLocks;
-  routing: RoutingService;
+/** What comparing the workloads of the answering nodes with what they hold found and did. */
+export interface ConvergeReport {
+  nodesCompared: string[];
+  /** Resources compared, per kind. */
+  compared: Record<ResourceKind, number>;
+  /** What was done to make resources match their desired state (start, recreate, stop, remove, status, routes…), with the reason. */
+  repairs: Repair[];
+  /** Resources left alone this pass: a job held the resource's lock (it converges the resource itself). */
+  busy: { resource: ResourceKind; id: string }[];
+  /** Resources whose comparison or repair failed (retried next pass). */
+  failed: { node: string; resource: ResourceKind; id: string; error: string }[];
 }
 
 /**
@@ -58,10 +44,10 @@ export interface AppReconcileDeps {
  * acts on nodes that answered during this run: an offline or unknown node is never cleaned up, so an
  * agent that drops off never causes anything to be deleted.
  *
- * Each app on a node is compared with its containers (AppConvergeService under the app's lock, skipped when an
- * operation holds it): the current container started or recreated for an app meant to run, stopped for one meant to
- * be stopped, containers of deployments no longer current removed, the recorded status corrected both ways; then
- * the node's routes are restored. A container Docker is restarting (its backoff after a crash) is left alone.
+ * Each workload kind is a `Converger` (apps, databases): every resource of a kind placed on a node is compared with
+ * what the node holds and repaired under its lock (`ResourceLocks`), left alone when a job holds it (that job converges
+ * it); then the converger's own per-node step (the node's routes for apps). The same comparison runs for one resource
+ * at once when a container event names it (`convergeNow`).
  */
 export class ReconcileService {
   constructor(
@@ -72,37 +58,24 @@ export class ReconcileService {
       agents: AgentGateway;
       jobs: JobQueue;
       logger: Logger;
-      /** Apps compared with their containers; without it only orphans and stranded operations are handled. */
-      apps?: AppReconcileDeps;
+      locks: ResourceLocks;
+      /** The workload kinds compared with what the servers hold (apps, databases); none: only orphans and stranded operations. */
+      convergers: Converger[];
       /** Queued rows older than this get their job added again (BullMQ ignores a job id it already has). */
       requeueAfterMs?: number;
-      /** Databases compared with their containers (issue 12); without it they are not. */
-      databases?: DatabaseConvergeService;
     },
   ) {}
 
   async run(runId: string): Promise<ReconcileReport> {
     const health = await this.deps.nodes.checkHealth();
-    const report: ReconcileReport = {
-      health,
-      nodesCompared: [],
-      orphansRemoved: [],
-      workspacesRemoved: [],
-      requeued: [],
-      appsCompared: 0,
-      repairs: [],
-      routes: [],
-      busy: [],
-      failed: [],
-    };
+    const report: ReconcileReport = { health, ...emptyConvergeReport(), orphansRemoved: [], workspacesRemoved: [], requeued: [] };
 
     for (const node of await this.deps.nodes.reachable()) {
       const containers = await this.deps.agents.listManagedContainers(target(node));
       const existing = await this.deps.owners.existingWorkspaceIds(claimedWorkspaceIds(containers));
       const orphans = findOrphans(containers, new Set([...existing].map((id) => id.toLowerCase())));
       report.nodesCompared.push(node.name);
-      await this.compareApps(runId, node, containers, report);
-      await this.compareDatabases(runId, node, report);
+      for (const converger of this.deps.convergers) await this.compareKind(runId, node, containers, converger, report);
       if (orphans.length > 0) {
         const { removed } = await this.deps.agents.removeManagedContainers(target(node), {
           operationId: journalIdOf(`reconcile-${runId}-${node.id}`),
@@ -134,13 +107,71 @@ export class ReconcileService {
     return report;
   }
 
-  /** Databases of the node brought to their desired state (a failure is logged; the next pass tries again). */
-  private async compareDatabases(runId: string, node: { id: string; name: string; grpcAddress: string }, report: ReconcileReport): Promise<void> {
-    if (!this.deps.databases) return;
+  /**
+   * The workloads half of a pass alone (no orphan removal, no re-queueing): every resource of the given kinds (all by
+   * default) on each answering node compared and repaired. The tests of convergence use it on an engine they share.
+   */
+  async compareAll(runId: string, kinds?: ResourceKind[]): Promise<ConvergeReport> {
+    const report = emptyConvergeReport();
+    for (const node of await this.deps.nodes.reachable()) {
+      report.nodesCompared.push(node.name);
+      const containers = await this.deps.agents.listManagedContainers(target(node));
+      for (const converger of this.deps.convergers) if (!kinds || kinds.includes(converger.kind)) await this.compareKind(runId, node, containers, converger, report);
+    }
+    return report;
+  }
+
+  /**
+   * One resource, at once (a container event): compared and repaired like a pass would, unless a job holds its lock
+   * (null: busy, its holder converges it).
+   */
+  async convergeNow(node: ConvergeNode, kind: ResourceKind, id: string, why: string): Promise<ConvergeDone[] | null> {
+    const converger = this.deps.convergers.find((c) => c.kind === kind);
+    if (!converger) return [];
+    const done = await this.deps.locks.tryHold(kind, id, () => converger.convergeOne(node, id, { operationId: journalIdOf(`event-${Date.now()}-${id}`), why }));
+    for (const a of done?.value ?? []) this.deps.logger.warn({ node: node.name, resource: kind, id, repair: a.kind, reason: a.reason, why }, 'repaired');
+    return done ? done.value : null;
+  }
+
+  private async compareKind(runId: string, node: ConvergeNode, containers: ManagedContainer[], converger: Converger, report: ConvergeReport): Promise<void> {
+    const kind = converger.kind;
+    let listed: { ids: string[]; context: unknown };
     try {
-      (report.databases ??= []).push(await this.deps.databases.reconcileNode(node, runId));
+      listed = await converger.listOnNode(node, containers);
     } catch (e) {
-      this.deps.logger.error({ node: node.name, err: (e as Error).message }, 'could not compare the databases with their containers');
+      report.failed.push({ node: node.name, resource: kind, id: '*', error: (e as Error).message });
+      this.deps.logger.error({ node: node.name, resource: kind, err: (e as Error).message }, 'could not list the resources of the node');
+      return;
+    }
+    const busy: string[] = [];
+    for (const id of listed.ids) {
+      report.compared[kind]++;
+      try {
+        const operationId = journalIdOf(`reconcile-${runId.slice(-24)}-${id}`);
+        const done = await this.deps.locks.tryHold(kind, id, () => converger.convergeOne(node, id, { operationId, why: 'reconcile pass', context: listed.context }));
+        if (!done) {
+          busy.push(id);
+          report.busy.push({ resource: kind, id });
+          continue;
+        }
+        for (const a of done.value) {
+          report.repairs.push({ node: node.name, resource: kind, id, ...a });
+          this.deps.logger.warn({ node: node.name, resource: kind, id, repair: a.kind, reason: a.reason }, 'repaired');
+        }
+      } catch (e) {
+        report.failed.push({ node: node.name, resource: kind, id, error: (e as Error).message });
+        this.deps.logger.error({ node: node.name, resource: kind, id, err: (e as Error).message }, 'could not bring the resource to its desired state');
+      }
+    }
+    if (!converger.afterNode) return;
+    try {
+      for (const a of await converger.afterNode(node, { runId, busy, context: listed.context })) {
+        report.repairs.push({ node: node.name, resource: kind, id: '*', ...a });
+        this.deps.logger.warn({ node: node.name, resource: kind, repair: a.kind, reason: a.reason }, 'repaired');
+      }
+    } catch (e) {
+      report.failed.push({ node: node.name, resource: kind, id: '*', error: (e as Error).message });
+      this.deps.logger.error({ node: node.name, resource: kind, err: (e as Error).message }, 'could not finish comparing the node');
     }
   }
 
@@ -174,78 +205,10 @@ export class ReconcileService {
       }
     }
   }
-
-  /**
-   * The apps half of a pass alone (no orphan removal, no re-queueing): every app on each answering node compared with
-   * its containers and repaired, then the node's routes. The tests of convergence use it on an engine they share.
-   */
-  async compareAllApps(runId: string): Promise<AppsReport> {
-    const report: AppsReport = { nodesCompared: [], appsCompared: 0, repairs: [], routes: [], busy: [], failed: [] };
-    for (const node of await this.deps.nodes.reachable()) {
-      report.nodesCompared.push(node.name);
-      await this.compareApps(runId, node, await this.deps.agents.listManagedContainers(target(node)), report);
-    }
-    return report;
-  }
-
-  /**
-   * One app, at once (a container event): compared and repaired like a pass would, unless an operation holds its
-   * lock. null when it was busy.
-   */
-  async reconcileApp(node: { id: string; name: string; grpcAddress: string }, appId: string, why: string): Promise<ConvergeAction[] | null> {
-    const deps = this.deps.apps;
-    if (!deps) return [];
-    const inFlight = await deps.deployments.appsWithDeploymentsInFlight([appId]);
-    const done = await deps.locks.tryWithApp(appId, () =>
-      deps.converge.converge(target(node), appId, { operationId: journalIdOf(`event-${Date.now()}-${appId}`), settleDeploying: !inFlight.has(appId) }),
-    );
-    for (const a of done?.value.actions ?? []) this.deps.logger.warn({ node: node.name, appId, repair: a.kind, reason: a.reason, why }, 'app repaired');
-    return done ? done.value.actions : null;
-  }
-
-  private async compareApps(runId: string, node: { id: string; name: string; grpcAddress: string }, containers: ManagedContainer[], report: AppsReport): Promise<void> {
-    const deps = this.deps.apps;
-    if (!deps) return;
-    const apps = await deps.apps.listOnNode(node.id);
-    const inFlight = await deps.deployments.appsWithDeploymentsInFlight(apps.map((a) => a.id));
-    let busy = 0;
-    for (const app of apps) {
-      report.appsCompared++;
-      const snapshot = containers.filter((c) => c.labels[LABELS.app] === app.id);
-      try {
-        const done = await deps.locks.tryWithApp(app.id, () =>
-          deps.converge.converge(target(node), app.id, {
-            operationId: journalIdOf(`reconcile-${runId.slice(-24)}-${app.id}`),
-            snapshot,
-            settleDeploying: !inFlight.has(app.id),
-          }),
-        );
-        if (!done) {
-          report.busy.push(app.id);
-          busy++;
-          continue;
-        }
-        for (const a of done.value.actions) {
-          report.repairs.push({ node: node.name, ...a });
-          this.deps.logger.warn({ node: node.name, appId: app.id, repair: a.kind, reason: a.reason }, 'app repaired');
-        }
-      } catch (e) {
-        report.failed.push({ node: node.name, appId: app.id, error: (e as Error).message });
-        this.deps.logger.error({ node: node.name, appId: app.id, err: (e as Error).message }, 'could not bring the app to its desired state');
-      }
-    }
-    // A rollout moves its route before its deployment is recorded live: while one runs, the routes wait a pass.
-    if (busy) return;
-    try {
-      const routes = await deps.routing.syncRoutes(node);
-      if (routes.added || routes.removed) {
-        report.routes.push({ node: node.name, ...routes });
-        this.deps.logger.warn({ node: node.name, ...routes }, 'routes restored');
-      }
-    } catch (e) {
-      this.deps.logger.error({ node: node.name, err: (e as Error).message }, 'could not restore the routes');
-    }
-  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function emptyConvergeReport(): ConvergeReport {
+  return { nodesCompared: [], compared: { app: 0, database: 0 }, repairs: [], busy: [], failed: [] };
+}

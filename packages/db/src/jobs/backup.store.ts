@@ -1,4 +1,4 @@
-import type { BackupJobStore, BackupRecord, BackupSource, DatabaseEngine, NewBackup } from '@slipway/core';
+import { backupSources, databaseMoveFrom, type BackupJobStore, type BackupRecord, type BackupSource, type DatabaseEngine, type DatabaseStatus, type NewBackup } from '@slipway/core';
 import type { Db } from '../client';
 import { newBackupData, toBackupRecord } from '../repositories/backup-rows';
 import { isUniqueViolation } from '../repositories/errors';
@@ -22,23 +22,23 @@ export class PrismaBackupJobStore implements BackupJobStore {
   }
 
   async claim(backupId: string, now: Date): Promise<boolean> {
-    const { count } = await this.db.databaseBackup.updateMany({ where: { id: backupId, status: 'pending' }, data: { status: 'running', startedAt: now, error: null } });
+    const { count } = await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: backupSources('running').filter((s) => s === 'pending') } }, data: { status: 'running', startedAt: now, error: null } });
     return count > 0;
   }
 
   async release(backupId: string, error: string): Promise<void> {
-    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: 'running' }, data: { status: 'pending', error } });
+    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: backupSources('pending') } }, data: { status: 'pending', error } });
   }
 
   async complete(backupId: string, file: { sizeBytes: number; sha256: string; path: string; format: string }, now: Date): Promise<void> {
     await this.db.databaseBackup.updateMany({
-      where: { id: backupId, status: { in: ['pending', 'running'] } },
+      where: { id: backupId, status: { in: backupSources('completed') } },
       data: { status: 'completed', sizeBytes: BigInt(file.sizeBytes), sha256: file.sha256, path: file.path, format: file.format, completedAt: now, error: null },
     });
   }
 
   async fail(backupId: string, error: string, now: Date): Promise<void> {
-    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: ['pending', 'running'] } }, data: { status: 'failed', error, completedAt: now } });
+    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: backupSources('failed') } }, data: { status: 'failed', error, completedAt: now } });
   }
 
   async setVerification(backupId: string, v: { status: 'passed' | 'failed'; message: string }, now: Date): Promise<void> {
@@ -78,8 +78,11 @@ export class PrismaBackupJobStore implements BackupJobStore {
   }
 
   async setDatabaseStatus(databaseId: string, from: readonly string[], status: string, message: string | null): Promise<boolean> {
+    // What the caller allows, narrowed to what the databases' state table allows.
+    const sources = databaseMoveFrom(from as DatabaseStatus[], status as DatabaseStatus);
+    if (!sources.length) return false;
     const { count } = await this.db.database.updateMany({
-      where: { id: databaseId, deletedAt: null, status: { in: [...from] } },
+      where: { id: databaseId, deletedAt: null, status: { in: sources } },
       data: { status, statusMessage: message, ...(status === 'running' ? { runningSince: new Date() } : {}) },
     });
     return count > 0;

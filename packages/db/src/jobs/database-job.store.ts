@@ -1,4 +1,4 @@
-import type { DatabaseJobStore, DatabaseRecord, DatabaseSettlement } from '@slipway/core';
+import { databaseSources, type DatabaseJobStore, type DatabaseRecord, type DatabaseSettlement } from '@slipway/core';
 import type { Db } from '../client';
 import { toDatabaseRecord } from '../repositories/database-rows';
 
@@ -26,20 +26,15 @@ export class PrismaDatabaseJobStore implements DatabaseJobStore {
   }
 
   async settle(databaseId: string, generation: number, s: DatabaseSettlement): Promise<boolean> {
-    const { count } = await this.db.database.updateMany({
-      where: { id: databaseId, generation, status: { not: 'deleting' } },
-      data: {
-        status: s.status,
-        statusMessage: s.statusMessage,
-        ...(s.runningSince !== undefined ? { runningSince: s.runningSince } : {}),
-        ...(s.applied ? { appliedCpuMillis: s.applied.cpuMillis, appliedMemoryMb: s.applied.memoryMb } : {}),
-      },
-    });
+    const { count } = await this.db.database.updateMany(settlementOf(databaseId, generation, s));
     return count > 0;
   }
 
-  async setPassword(databaseId: string, passwordSealed: string): Promise<void> {
-    await this.db.database.updateMany({ where: { id: databaseId }, data: { passwordSealed } });
+  async setPassword(databaseId: string, passwordSealed: string, settle?: { generation: number; settlement: DatabaseSettlement }): Promise<void> {
+    await this.db.$transaction([
+      this.db.database.updateMany({ where: { id: databaseId }, data: { passwordSealed } }),
+      ...(settle ? [this.db.database.updateMany(settlementOf(databaseId, settle.generation, settle.settlement))] : []),
+    ]);
   }
 
   async purge(databaseId: string): Promise<void> {
@@ -50,4 +45,18 @@ export class PrismaDatabaseJobStore implements DatabaseJobStore {
     const w = await this.db.workspace.findUnique({ where: { id: workspaceId }, select: { node: { select: { id: true, name: true, grpcAddress: true, publicIpv4: true } } } });
     return w?.node ?? null;
   }
+}
+
+/** The conditional update of a settlement: only while the row's generation is the one the work read. */
+function settlementOf(databaseId: string, generation: number, s: DatabaseSettlement) {
+  return {
+    // The state table says from where the settlement's status may be written (never from deleting).
+    where: { id: databaseId, generation, status: { in: databaseSources(s.status) } },
+    data: {
+      status: s.status,
+      statusMessage: s.statusMessage,
+      ...(s.runningSince !== undefined ? { runningSince: s.runningSince } : {}),
+      ...(s.applied ? { appliedCpuMillis: s.applied.cpuMillis, appliedMemoryMb: s.applied.memoryMb } : {}),
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
-import { PgAppLocks } from './app-locks';
+import { PgResourceLocks } from './resource-locks';
 import { PrismaBackupJobStore } from './backup.store';
 import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
@@ -28,4 +28,4 @@ export function createJobStores(db: Db) {
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgAppLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore };
+export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore };

@@ -1,4 +1,4 @@
-import type { BackupRecord, BackupRepository, BackupScope, NewBackup } from '@slipway/core';
+import { databaseMoveFrom, type BackupRecord, type BackupRepository, type BackupScope, type NewBackup } from '@slipway/core';
 import type { Db } from '../client';
 import { newBackupData, toBackupRecord } from './backup-rows';
 
@@ -56,7 +56,7 @@ export class PrismaBackupRepository implements BackupRepository {
 
   async beginRestore(scope: BackupScope, message: string): Promise<boolean> {
     const { count } = await this.db.database.updateMany({
-      where: { id: scope.databaseId, workspaceId: scope.workspaceId, deletedAt: null, status: 'running', desiredState: 'running' },
+      where: { id: scope.databaseId, workspaceId: scope.workspaceId, deletedAt: null, status: { in: databaseMoveFrom(['running'], 'restoring') }, desiredState: 'running' },
       data: { status: 'restoring', statusMessage: message },
     });
     return count > 0;

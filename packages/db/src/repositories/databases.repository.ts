@@ -1,4 +1,4 @@
-import type { DatabaseIntent, DatabaseRecord, DatabaseRepository, DatabaseScope, NewDatabase } from '@slipway/core';
+import { canMoveDatabase, type DatabaseIntent, type DatabaseRecord, type DatabaseRepository, type DatabaseScope, type DatabaseStatus, type NewDatabase } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
 import { toDatabaseRecord } from './database-rows';
@@ -76,7 +76,9 @@ export class PrismaDatabaseRepository implements DatabaseRepository {
         SELECT status, node_id, public_port FROM databases
         WHERE id = ${scope.databaseId}::uuid AND workspace_id = ${scope.workspaceId}::uuid AND deleted_at IS NULL FOR UPDATE`;
       if (!locked) return null;
-      if (!intent.from.includes(locked.status as never)) {
+      // The intent's own sources, and for a status it writes, the state table's.
+      const status = locked.status as DatabaseStatus;
+      if (!intent.from.includes(status) || (intent.changes.status !== undefined && !canMoveDatabase(status, intent.changes.status))) {
         return { db: toDatabaseRecord(await tx.database.findUniqueOrThrow({ where: { id: scope.databaseId } })), moved: false };
       }
       let publicPort: number | null | undefined;

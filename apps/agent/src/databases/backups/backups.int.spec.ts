@@ -15,9 +15,9 @@ import { AgentPool, BackupsPool, DatabasesPool, type EnsureDatabaseInput } from 
 import { TEST_SERVICES } from '@slipway/testing';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import Docker from 'dockerode';
+import type { DatabaseEngine } from '@slipway/contracts';
 import { LABELS } from '@slipway/core';
 import { DockerRuntime } from '../../containers/docker.runtime';
-import type { EngineName } from '../engines';
 
 jest.setTimeout(300_000);
 
@@ -29,12 +29,26 @@ function run(cmd: string, args: string[]): Promise<{ code: number; out: string }
   });
 }
 
-type Engine = Exclude<EngineName, 'mongodb'>;
+type Engine = Exclude<DatabaseEngine, 'mongodb'>;
 const USER: Record<Engine, string> = { postgres: 'app', mysql: 'app', redis: 'default' };
 const DBNAME: Record<Engine, string> = { postgres: 'appdb', mysql: 'appdb', redis: '0' };
 
 describe('database backups on the agent (real Docker, real engines)', () => {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
+
+  /** The first container carrying `label` to start, inspected at once (a throw-away one lives only seconds). */
+  function inspectOnStart(label: string): { info: Promise<Docker.ContainerInspectInfo> } {
+    const info = (async () => {
+      const stream = (await docker.getEvents({ filters: { type: ['container'], event: ['start'], label: [label] } })) as unknown as NodeJS.ReadableStream & { destroy(): void };
+      try {
+        const id = await new Promise<string>((resolve) => stream.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString().split('\n')[0]!) as { id: string }).id)));
+        return await docker.getContainer(id).inspect();
+      } finally {
+        stream.destroy();
+      }
+    })();
+    return { info };
+  }
   let ca: CertificateAuthority;
   let caDir: string;
   let t: TestAgent;
@@ -143,8 +157,21 @@ describe('database backups on the agent (real Docker, real engines)', () => {
       for await (const chunk of dl.stream) hash.update(chunk as Buffer);
       expect({ sha: hash.digest('hex'), header: dl.sha256, size: dl.sizeBytes }).toEqual({ sha, header: sha, size: made.sizeBytes });
       expect(await backups.verifyBackup(t.target, { databaseId: a.id, backupId, ...a.creds })).toMatchObject({ ok: true });
-      // The strongest check: loaded into a throw-away container (no network), removed afterwards.
+      // The strongest check: loaded into a throw-away container (no network, the hardening of every workload), removed afterwards.
+      const seen = inspectOnStart(`slipway.backup-verify=${backupId}`);
       expect(await backups.verifyBackup(t.target, { databaseId: a.id, backupId, ...a.creds, load: true })).toMatchObject({ ok: true, method: 'load' });
+      const verifier = await seen.info;
+      expect(verifier.HostConfig).toMatchObject({
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID'],
+        SecurityOpt: ['no-new-privileges:true'],
+        PidsLimit: 512,
+        Privileged: false,
+        Memory: 512 * 1024 * 1024,
+        RestartPolicy: { Name: 'no' },
+      });
+      expect(verifier.Config.Labels).toMatchObject({ [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: 'backup-verify' });
       expect(await docker.listContainers({ all: true, filters: { label: [`slipway.backup-verify=${backupId}`] } })).toEqual([]);
     });
 

@@ -3,10 +3,12 @@ import { createReadStream } from 'node:fs';
 import { chown, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
+import { isDatabaseEngine, redact, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
+import type { Containers } from '../../containers/containers';
 import type { DockerRuntime } from '../../containers/docker.runtime';
 import { execFromSource, execToSink } from '../../containers/exec-stream';
-import { ENGINES, isEngineName, type EngineName } from '../engines';
+import { ENGINES } from '../engines';
 import { DUMPERS, mysqlSessions, redisCommand, redisPersistence, type BackupContext, type CommandSpec, type Dumper } from './dumpers';
 
 /** Which database, and how to get in (the control plane sends the password in every request; never stored here). */
@@ -18,7 +20,7 @@ export interface BackupTarget extends BackupContext {
 export interface BackupFile {
   backupId: string;
   databaseId: string;
-  engine: EngineName;
+  engine: DatabaseEngine;
   /** Relative to the agent's data folder: `backups/<databaseId>/<backupId>.<ext>`. */
   path: string;
   sizeBytes: number;
@@ -35,7 +37,7 @@ export interface VerifyResult {
 export interface BackupsRuntimeOptions {
   dataDir: string;
   /** The engine's image on this server (the databases' setting): what a load check runs. */
-  imageOf?: (engine: EngineName) => string;
+  imageOf?: (engine: DatabaseEngine) => string;
   /** How long a dump or a load may take (default 6 h). */
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -44,6 +46,10 @@ export interface BackupsRuntimeOptions {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const DEFAULT_TIMEOUT_MS = 6 * 3600_000;
 const STOP_GRACE_MS = 30_000;
+/** A load check's throw-away engine: its memory, its workspace label (it belongs to none) and its own label. */
+const LOAD_CHECK_MEMORY_MB = 512;
+const VERIFY_WORKSPACE = 'backup-verify';
+const VERIFY_LABEL = 'slipway.backup-verify';
 /** A load check gives up after this long (the throw-away container is removed either way). */
 const LOAD_CHECK_TIMEOUT_MS = 30 * 60_000;
 
@@ -63,6 +69,7 @@ export class BackupsRuntime {
 
   constructor(
     private readonly docker: DockerRuntime,
+    private readonly containers: Containers,
     private readonly o: BackupsRuntimeOptions,
     private readonly logger: Logger,
   ) {
@@ -72,10 +79,7 @@ export class BackupsRuntime {
   /** Partial files of dumps cut by an agent restart are removed (they never counted). */
   async start(): Promise<void> {
     await mkdir(this.root, { recursive: true, mode: 0o700 });
-    // Throw-away containers of load checks cut by a restart, and their scratch folders.
-    for (const c of (await this.docker.containersWith(['slipway.backup-verify'])).filter((x) => x.Labels[LABELS.platform] === this.docker.platformId)) {
-      await this.docker.removeContainer(c.Id).catch(() => undefined);
-    }
+    // Scratch folders of load checks cut by a restart (their throw-away containers go at the next check).
     for (const db of await readdir(this.root).catch(() => [] as string[])) {
       if (db.startsWith('.verify-')) {
         await rm(path.join(this.root, db), { recursive: true, force: true });
@@ -145,7 +149,7 @@ export class BackupsRuntime {
           if (state && !state.Running) throw failed(`The ${t.engine} engine stopped during the backup (after ${mbText(size)}): start the database and back up again.`);
           throw failed(`The ${t.engine} dump tool failed (exit ${r.exitCode}): ${redact(r.stderr.trim(), [t.password]).slice(-600) || 'no message'}`);
         }
-        const problem = checkDump(t.engine as EngineName, Buffer.concat(head), tail, size);
+        const problem = checkDump(t.engine as DatabaseEngine, Buffer.concat(head), tail, size);
         if (problem) throw failed(`The ${t.engine} dump is not complete: ${problem}. Back up again; if it repeats, the engine's log says why.`);
         await fh.sync();
         await fh.close();
@@ -160,7 +164,7 @@ export class BackupsRuntime {
       const file: BackupFile = {
         backupId: t.backupId,
         databaseId: t.databaseId,
-        engine: t.engine as EngineName,
+        engine: t.engine as DatabaseEngine,
         path: path.relative(this.o.dataDir, final),
         sizeBytes: size,
         sha256: hash.digest('hex'),
@@ -224,10 +228,9 @@ export class BackupsRuntime {
     const image = this.o.imageOf?.(file.engine) ?? '';
     if (!image || !(await this.docker.inspectImage(image))) return { ok: false, method: 'load', message: `the ${file.engine} image ${image || '(none set)'} is not on this server` };
     const engine = ENGINES[file.engine];
-    const ctx = { username: 'verify', databaseName: 'verify', password: randomBytes(24).toString('base64url'), memoryMb: 512, cpuMillis: 1000 };
+    const ctx = { username: 'verify', databaseName: 'verify', password: randomBytes(24).toString('base64url'), memoryMb: LOAD_CHECK_MEMORY_MB, cpuMillis: 1000 };
     const abs = path.join(this.o.dataDir, file.path);
     const scratch = path.join(this.root, `.verify-${file.backupId}`);
-    let id: string | null = null;
     try {
       // The engine's data on a scratch folder (bind-mounted over the image's VOLUME: no anonymous volume is left).
       const data = path.join(scratch, 'data');
@@ -235,39 +238,40 @@ export class BackupsRuntime {
       if (file.engine === 'redis') await copyFile(abs, path.join(data, 'dump.rdb'));
       for (const f of await readdir(data)) await chown(path.join(data, f), engine.uid, engine.gid);
       await chown(data, engine.uid, engine.gid);
-      const binds = [`${data}:${engine.dataPath}`];
-      id = await this.docker.createContainer({
-        name: `slipway-verify-${file.backupId}`,
-        Image: image,
-        Env: Object.entries(engine.env(ctx)).map(([k, v]) => `${k}=${v}`),
-        Labels: { [LABELS.workspace]: 'backup-verify', [LABELS.platform]: this.docker.platformId, 'slipway.backup-verify': file.backupId },
-        // No network at all: nothing reaches it, and it reaches nothing. Redis loads dump.rdb and keeps no AOF.
-        ...(file.engine === 'redis' ? { Cmd: ['redis-server', '--appendonly', 'no', '--save', '', '--dir', engine.dataPath] } : {}),
-        HostConfig: { NetworkMode: 'none', Memory: ctx.memoryMb * 1024 * 1024, Binds: binds },
-      });
-      await this.docker.startContainer(id);
       const probe: CommandSpec = file.engine === 'redis' ? { cmd: ['redis-cli', 'PING'], ok: (o) => o.trim() === 'PONG' } : engine.probe(ctx);
-      const deadline = Date.now() + (this.o.readyTimeoutMs ?? 180_000);
-      for (;;) {
-        const r = await this.docker.exec(id, { ...probe, timeoutMs: 10_000 }).catch(() => null);
-        if (r && r.exitCode === 0 && (!probe.ok || probe.ok(r.stdout))) break;
-        const state = await this.docker.containerState(id);
-        if (!state.Running) return { ok: false, method: 'load', message: `the throw-away ${file.engine} stopped: ${(await this.docker.lastLines(id, 8)).join(' ').slice(-400)}` };
-        if (Date.now() > deadline) return { ok: false, method: 'load', message: `the throw-away ${file.engine} did not start in time` };
-        await sleep(250);
-      }
-      if (file.engine === 'redis') {
-        const r = await this.docker.exec(id, { cmd: ['redis-cli', 'DBSIZE'], timeoutMs: 10_000 });
-        return { ok: r.exitCode === 0, method: 'load', message: `loaded into a throw-away redis: ${r.stdout.trim()} keys` };
-      }
-      const dumper = DUMPERS[file.engine]!;
-      if (dumper.restore.mode !== 'sql') return { ok: false, method: 'load', message: 'no load for this engine' };
-      const load = dumper.restore.load(ctx);
-      const r = await execFromSource(this.docker, id, { ...load, timeoutMs: LOAD_CHECK_TIMEOUT_MS }, createReadStream(abs, { highWaterMark: 256 * 1024 }));
-      const ok = r.exitCode === 0;
-      return { ok, method: 'load', message: ok ? `loaded into a throw-away ${file.engine}` : `loading into a throw-away ${file.engine} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(-400)}` };
+      return await this.containers.throwaway(
+        {
+          name: `slipway-verify-${file.backupId}`,
+          image,
+          workspaceId: VERIFY_WORKSPACE,
+          labels: { [VERIFY_LABEL]: file.backupId },
+          env: engine.env(ctx),
+          limits: { cpuMillis: ctx.cpuMillis, memoryMb: ctx.memoryMb },
+          mounts: [{ hostPath: data, containerPath: engine.dataPath }],
+          port: null,
+          capabilities: engine.capabilities,
+          // No network at all: nothing reaches it, and it reaches nothing. Redis loads dump.rdb and keeps no AOF.
+          command: file.engine === 'redis' ? ['redis-server', '--appendonly', 'no', '--save', '', '--dir', engine.dataPath] : undefined,
+        },
+        { probe: { kind: 'exec', ...probe }, timeoutMs: this.o.readyTimeoutMs ?? 180_000, settleMs: 0, hostPort: 0, subject: `The throw-away ${file.engine}` },
+        async (id) => {
+          if (file.engine === 'redis') {
+            const r = await this.docker.exec(id, { cmd: ['redis-cli', 'DBSIZE'], timeoutMs: 10_000 });
+            return { ok: r.exitCode === 0, method: 'load', message: `loaded into a throw-away redis: ${r.stdout.trim()} keys` };
+          }
+          const dumper = DUMPERS[file.engine]!;
+          if (dumper.restore.mode !== 'sql') return { ok: false, method: 'load', message: 'no load for this engine' };
+          const load = dumper.restore.load(ctx);
+          const r = await execFromSource(this.docker, id, { ...load, timeoutMs: LOAD_CHECK_TIMEOUT_MS }, createReadStream(abs, { highWaterMark: 256 * 1024 }));
+          const ok = r.exitCode === 0;
+          return { ok, method: 'load', message: ok ? `loaded into a throw-away ${file.engine}` : `loading into a throw-away ${file.engine} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(-400)}` };
+        },
+      );
+    } catch (e) {
+      // The throw-away engine never came up (it stopped, or did not answer in time): the file is not proven.
+      if (e instanceof AppError && e.code === 'rollout_failed') return { ok: false, method: 'load', message: redact(e.message, [ctx.password]).slice(0, 600) };
+      throw e;
     } finally {
-      if (id) await this.docker.removeContainer(id).catch(() => undefined);
       await rm(scratch, { recursive: true, force: true });
     }
   }
@@ -318,14 +322,14 @@ export class BackupsRuntime {
       await chown(`${conf}.tmp`, owner.uid, owner.gid);
       await rename(`${conf}.tmp`, conf);
     };
-    await this.docker.stopContainer(containerId, STOP_GRACE_MS);
+    await this.containers.stop(containerId, STOP_GRACE_MS);
     try {
       await rm(path.join(data, 'appendonlydir'), { recursive: true, force: true });
       await copyFile(abs, path.join(data, 'dump.rdb.tmp'));
       await chown(path.join(data, 'dump.rdb.tmp'), ENGINES.redis.uid, ENGINES.redis.gid);
       await rename(path.join(data, 'dump.rdb.tmp'), path.join(data, 'dump.rdb'));
       await writeConf(original.replace(/^appendonly yes$/m, 'appendonly no'));
-      await this.docker.startContainer(containerId);
+      await this.containers.start(containerId);
       await this.waitRedis(containerId, t);
       await this.run(containerId, { ...redisCommand(t, 'CONFIG', 'SET', 'appendonly', 'yes'), ok: (o) => o.trim() === 'OK' }, 'could not turn the append-only file back on');
       const deadline = Date.now() + 600_000;
@@ -429,7 +433,7 @@ export class BackupsRuntime {
 
   private dumperOf(t: BackupTarget): Dumper {
     checkId(t.databaseId, 'database_id');
-    if (!isEngineName(t.engine)) throw new AppError('validation_failed', `Unknown engine ${t.engine}`);
+    if (!isDatabaseEngine(t.engine)) throw new AppError('validation_failed', `Unknown engine ${t.engine}`);
     const dumper = DUMPERS[t.engine];
     if (!dumper) throw new AppError('engine_unavailable', `Backups of ${t.engine} databases are not available on this platform yet`);
     if (!t.password) throw new AppError('validation_failed', 'password is required');
@@ -466,7 +470,7 @@ export class BackupsRuntime {
 }
 
 /** What is wrong with a finished dump (null: nothing seen), from its first bytes, last bytes and size. */
-export function checkDump(engine: EngineName, head: Buffer, tail: Buffer, size: number): string | null {
+export function checkDump(engine: DatabaseEngine, head: Buffer, tail: Buffer, size: number): string | null {
   if (size === 0) return 'the dump tool wrote nothing';
   if (engine === 'postgres' && !head.subarray(0, 5).equals(Buffer.from('PGDMP'))) return 'it does not start like a pg_dump archive';
   if (engine === 'mysql') {
@@ -553,7 +557,3 @@ function checkId(id: string, field: string): void {
 
 const mbText = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function redact(text: string, secrets: string[]): string {
-  return secrets.filter(Boolean).reduce((t, s) => t.split(s).join('********'), text);
-}

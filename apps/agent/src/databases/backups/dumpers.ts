@@ -11,7 +11,7 @@
  *   by the server at start with the append-only file turned off, then rewritten as the new AOF (backups.runtime.ts);
  * - mongodb: not yet (its image is not on the platform's servers): `engine_unavailable` with the reason.
  */
-import type { EngineName } from '../engines';
+import type { DatabaseEngine } from '@slipway/contracts';
 
 export interface BackupContext {
   username: string;
@@ -142,7 +142,7 @@ export const redisDumper: Dumper = {
   verifyCommand: () => null,
 };
 
-export const DUMPERS: Partial<Record<EngineName, Dumper>> = { postgres: postgresDumper, mysql: mysqlDumper, redis: redisDumper };
+export const DUMPERS: Partial<Record<DatabaseEngine, Dumper>> = { postgres: postgresDumper, mysql: mysqlDumper, redis: redisDumper };
 
 /** The connection ids of a MySQL user (killed before its database is dropped and made again). */
 export const mysqlSessions = (ctx: BackupContext): CommandSpec => ({

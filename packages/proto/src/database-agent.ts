@@ -1,5 +1,5 @@
 import type { DatabaseAgent } from '@slipway/core';
-import type { DatabasesPool } from '@slipway/proto';
+import type { DatabasesPool } from './databases.client';
 
 /** The DatabaseAgent port of @slipway/core over packages/proto's DatabasesPool (the agents' Databases service). */
 export function databaseAgentOf(pool: DatabasesPool): DatabaseAgent {

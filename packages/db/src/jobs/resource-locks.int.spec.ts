@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@slipway/testing';
 import { Pool } from 'pg';
-import { PgAppLocks } from './app-locks';
+import { PgResourceLocks } from './resource-locks';
 
 // Two worker processes, as two pools: one holder per app; a holder that dies (its connection closed) frees the app.
-describe('PgAppLocks (real PostgreSQL)', () => {
+describe('PgResourceLocks (real PostgreSQL)', () => {
   let database: TestDatabase;
   const pools: Pool[] = [];
   const pool = () => {
@@ -23,39 +23,52 @@ describe('PgAppLocks (real PostgreSQL)', () => {
   });
 
   it('runs the work on one app one at a time across processes, and other apps at once', async () => {
-    const a = new PgAppLocks(pool());
-    const b = new PgAppLocks(pool(), 10_000);
+    const a = new PgResourceLocks(pool());
+    const b = new PgResourceLocks(pool(), 10_000);
     const app = randomUUID();
     const order: string[] = [];
     let release!: () => void;
-    const first = a.withApp(app, async () => {
+    const first = a.hold('app', app, async () => {
       order.push('a in');
       await new Promise<void>((r) => (release = r));
       order.push('a out');
     });
     await new Promise((r) => setTimeout(r, 200));
-    expect(await b.tryWithApp(app, async () => 'b')).toBeNull();
-    expect(await b.tryWithApp(randomUUID(), async () => 'other app')).toEqual({ value: 'other app' });
-    const second = b.withApp(app, async () => void order.push('b'));
+    expect(await b.tryHold('app', app, async () => 'b')).toBeNull();
+    expect(await b.tryHold('app', randomUUID(), async () => 'other app')).toEqual({ value: 'other app' });
+    const second = b.hold('app', app, async () => void order.push('b'));
     await new Promise((r) => setTimeout(r, 300));
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['a in', 'a out', 'b']);
   });
 
+  it('gives each kind its own key space: a database and an app of the same id do not wait for each other', async () => {
+    const a = new PgResourceLocks(pool());
+    const b = new PgResourceLocks(pool());
+    const id = randomUUID();
+    let release!: () => void;
+    const held = a.hold('app', id, () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await b.tryHold('app', id, async () => 'app')).toBeNull();
+    expect(await b.tryHold('database', id, async () => 'database')).toEqual({ value: 'database' });
+    release();
+    await held;
+  });
+
   it('a holder whose connection dies (a killed worker) frees the app at once', async () => {
     const dying = pool();
-    const a = new PgAppLocks(dying);
-    const b = new PgAppLocks(pool());
+    const a = new PgResourceLocks(dying);
+    const b = new PgResourceLocks(pool());
     const app = randomUUID();
-    const held = a.withApp(app, () => new Promise((r) => setTimeout(r, 1_500)));
+    const held = a.hold('app', app, () => new Promise((r) => setTimeout(r, 1_500)));
     await new Promise((r) => setTimeout(r, 200));
-    expect(await b.tryWithApp(app, async () => 1)).toBeNull();
+    expect(await b.tryHold('app', app, async () => 1)).toBeNull();
     // What PostgreSQL sees of a SIGKILLed worker: its connections close.
     const admin = pool();
     await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`);
     await new Promise((r) => setTimeout(r, 200));
-    expect(await b.tryWithApp(app, async () => 'taken over')).toEqual({ value: 'taken over' });
+    expect(await b.tryHold('app', app, async () => 'taken over')).toEqual({ value: 'taken over' });
     // The dead holder's work ends without an unhandled error; its broken client is dropped, not reused.
     await held;
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { DatabaseCertificates } from '@slipway/core';
-import { createCertificateAuthority, createFilesOnce, issueKeyAndCert, readFiles } from '@slipway/pki';
+import { createFilesOnce, readFiles } from './files';
+import { createCertificateAuthority, issueKeyAndCert } from './x509';
 
 /**
  * The certificate authority of databases' public TLS ports, under `<dataDir>/databases-ca` (ca.key 0600, ca.crt), apart
@@ -8,8 +8,9 @@ import { createCertificateAuthority, createFilesOnce, issueKeyAndCert, readFiles
  * for nothing but that server's database ports. Each server gets one certificate (`<dataDir>/databases-tls/<nodeId>/server.{key,crt}`), made
  * once and kept, naming its public addresses and loopback; clients verify with the CA (GET /v1/database-ca.pem).
  * Files are created with O_EXCL (createFilesOnce): the API and the workers may race to make them, one wins.
+ * It is the DatabaseCertificates port of @slipway/core (shape-compatible; pki imports nothing of ours).
  */
-export class FileDatabaseCertificates implements DatabaseCertificates {
+export class FileDatabaseCertificates {
   private ca: { keyPem: string; certPem: string } | null = null;
   private readonly servers = new Map<string, { certPem: string; keyPem: string }>();
 

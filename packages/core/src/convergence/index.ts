@@ -1,0 +1,3 @@
+export * from './resource-locks';
+export * from './journal-id';
+export * from './converger';

@@ -1,0 +1,42 @@
+/** The kinds of resources whose work is serialized; each has its own key space (an app and a database never share a lock). */
+export const RESOURCE_KINDS = ['app', 'database'] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/**
+ * One holder at a time per resource (kind and id), across every worker process: a deployment's rollout, the power and
+ * database jobs, backups and restores of a database, and the reconciler's repairs take it, so the work on one
+ * resource never interleaves. packages/db implements it with PostgreSQL advisory locks held by a connection (released
+ * when the holder's process dies, so it survives worker restarts), one key space per kind.
+ */
+export interface ResourceLocks {
+  /** Runs `work` holding the resource's lock, waiting for it as long as the implementation allows. */
+  hold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<T>;
+  /** Runs `work` holding the resource's lock only when it is free now; null when another holder has it. */
+  tryHold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null>;
+}
+
+/** Locks of one process (unit tests, and a runner composed without a database). */
+export class InProcessResourceLocks implements ResourceLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async hold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<T> {
+    const key = `${kind}:${id}`;
+    const before = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = before.then(() => mine);
+    this.tails.set(key, tail);
+    await before;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+
+  async tryHold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null> {
+    if (this.tails.has(`${kind}:${id}`)) return null;
+    return { value: await this.hold(kind, id, work) };
+  }
+}

@@ -11,11 +11,11 @@ import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent
 jest.setTimeout(60_000);
 
 describe('managed containers over gRPC (real Docker)', () => {
-  /** A managed container of this platform running `sleep 600`. */
+  /** A managed container of this platform that exits 143 on SIGTERM (a shell trapping it, as an app would). */
   const sleeper = async (name: string) => {
     const c = await docker.createContainer({
       Image: TEST_IMAGE,
-      Cmd: ['/bin/busybox', 'sleep', '600'],
+      Cmd: ['/bin/busybox', 'sh', '-c', 'trap "exit 143" TERM; while :; do /bin/busybox usleep 100000; done'],
       Labels: { [LABELS.platform]: t.agent.platformId, [LABELS.workspace]: workspaceId, [LABELS.app]: name },
     });
     await c.start();
@@ -114,9 +114,9 @@ describe('managed containers over gRPC (real Docker)', () => {
     const eventsOf = (id: string, actions: string[]) => eventsIn(events, id, actions);
 
     const stopped = await start('stopped');
-    await stopped.stop({ t: 1 });
+    await stopped.stop({ t: 10 });
     const [stopDie] = await eventsOf(stopped.id, ['die']);
-    expect(stopDie).toMatchObject({ exitCode: 137, cause: 'external', signal: 9, oomKilled: false }); // busybox sleep ignores SIGTERM as PID 1: killed after the grace
+    expect(stopDie).toMatchObject({ exitCode: 143, cause: 'external', signal: 15, oomKilled: false, reason: expect.stringContaining('docker stop') });
 
     const killed = await start('killed');
     await killed.kill();

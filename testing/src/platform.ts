@@ -66,6 +66,8 @@ export async function startTestPlatform(
     databaseImages?: Partial<Record<'postgres' | 'mysql' | 'redis' | 'mongodb', string>>;
     /** Database backups (issue 13): the clock and settings of the backup jobs (tests drive the nightly schedule). */
     backups?: { clock?: Clock; settings?: BackupSettings };
+    /** 'base': the API's own address is its public origin (see serveApi); client() then sends it as Origin. */
+    publicOrigin?: 'base';
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -100,6 +102,7 @@ export async function startTestPlatform(
     { db, sql, redis, jobs, logger, ...settingsDeps(config), sessionKey: TEST_SESSION_KEY, ...agentGateways(agents), maxZipUploadBytes: options.maxZipUploadBytes ?? config.limits.uploadZipBytes },
     'platform-test',
     [],
+    { publicOrigin: options.publicOrigin },
   );
   return {
     base,
@@ -111,7 +114,7 @@ export async function startTestPlatform(
     images,
     violations,
     appsDomain: config.apps.domain,
-    client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
+    client: () => new ApiClient(base, { origin: options.publicOrigin === 'base' ? base : TEST_PUBLIC_ORIGIN }),
     viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
     async close() {
       await stopServer();

@@ -1,7 +1,7 @@
 // The API as main.ts composes and mounts it (services over the given deps, plan catalog seeded), on a free port of 127.0.0.1, for the test API and the platform harness. Every
 // response is checked against the OpenAPI document; close() fails when one broke it.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { apiRouter, createApp, createServices, type AppDeps, type ContractViolation, type ServiceDeps, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 
@@ -16,7 +16,15 @@ export interface ServedApi {
   close(): Promise<void>;
 }
 
-export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDeps['readiness']): Promise<ServedApi> {
+/**
+ * `publicOrigin: 'base'` makes the API's own address its public origin (for clients that reach it there and send that
+ * Origin, as the user CLI does when it signs in with a password); TEST_PUBLIC_ORIGIN otherwise.
+ */
+export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDeps['readiness'], options: { publicOrigin?: 'base' } = {}): Promise<ServedApi> {
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const services = createServices(deps);
   await services.plans.seed();
   const violations: ContractViolation[] = [];
@@ -25,18 +33,17 @@ export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDe
     readiness,
     v1: [
       apiRouter(services, {
-        publicOrigin: TEST_PUBLIC_ORIGIN,
+        publicOrigin: options.publicOrigin === 'base' ? base : TEST_PUBLIC_ORIGIN,
         secureCookies: false,
         bodyLimitBytes: 1024 * 1024,
         onContractViolation: (v) => violations.push(v),
       }),
     ],
   });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
+  server.on('request', app);
   return {
     services,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    base,
     violations,
     async close() {
       server.closeAllConnections();

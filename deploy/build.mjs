@@ -78,6 +78,11 @@ export async function buildAll(only) {
       plugins: [layoutPlugin(path.dirname(outfile))],
     });
   }
+  // The user CLI is one self-contained file (every dependency inside, Node >= 20): apps/slipway/build.mjs.
+  if (!only?.length || only.includes('slipway')) {
+    const { buildCli } = await import('../apps/slipway/build.mjs');
+    entries.push({ out: path.relative(ROOT, await buildCli()) });
+  }
   process.stdout.write(`built ${entries.map((e) => e.out).join(', ')} in ${Date.now() - started} ms\n`);
 }
 

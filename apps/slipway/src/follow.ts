@@ -3,7 +3,11 @@
 // more is waiting.
 import { unwrap, type Schemas } from '@slipway/api-client';
 import type { Context } from './context';
-import { colours } from './output';
+import { colours, useColour } from './output';
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const plain = !useColour(process.stdout);
 
 const PAGE = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,7 +17,8 @@ type Line = Schemas['LogChunk']['data'][number];
 
 export function formatLine(line: Line, withTime = false): string {
   const prefix = line.phase === 'build' ? colours.dim('build │ ') : line.phase === 'deploy' ? colours.cyan('deploy │ ') : '';
-  return `${withTime ? colours.dim(`${line.at} `) : ''}${prefix}${line.text}`;
+  // The app's own colours stay on a terminal; piped or with NO_COLOR, the text is plain.
+  return `${withTime ? colours.dim(`${line.at} `) : ''}${prefix}${plain ? line.text.replace(ANSI, '') : line.text}`;
 }
 
 /**

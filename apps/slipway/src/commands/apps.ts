@@ -215,6 +215,23 @@ export function appCommands(program: Command): void {
     }),
   );
 
+  example(
+    program
+      .command('redeploy')
+      .description('A new release of the live image with the current variables and size, without a build (what env changes need)')
+      .argument('[app]')
+      .option('--no-follow', 'return once it is queued'),
+    'slipway env set LOG_LEVEL=debug && slipway redeploy',
+  ).action(
+    action({}, async (ctx: Context, o: { follow: boolean }, appArg?: string) => {
+      const { workspaceId, appId, app } = await ctx.appPath(appArg);
+      if (!app.currentDeployment) throw new CliError(`${app.name} has no live release to redeploy: slipway deploy`, EXIT.wrongState, 'app_not_deployed');
+      const deployment = await unwrap(ctx.api.POST('/v1/workspaces/{workspaceId}/apps/{appId}/deployments/{deploymentId}/rollback', { params: { path: { workspaceId, appId, deploymentId: app.currentDeployment.id } } }));
+      if (!ctx.json) note(colours.dim(`Redeploying #${app.currentDeployment.number} as #${deployment.number}`));
+      await finish(ctx, workspaceId, appId, deployment, o.follow);
+    }),
+  );
+
   example(program.command('deployments').description('Deployment history, newest first').option('--limit <n>', 'how many', '20'), 'slipway deployments --limit 5').action(
     action({}, async (ctx: Context, o: { limit: string }) => {
       const { workspaceId, appId, app } = await ctx.appPath();
@@ -259,7 +276,7 @@ export function appCommands(program: Command): void {
     }),
   );
 
-  const env = program.command('env').description('Environment variables of the app (applied at the next deployment or restart)');
+  const env = program.command('env').description('Environment variables of the app (applied by the next deployment: slipway redeploy)');
   example(env, 'slipway env set DATABASE_URL=postgres://… --secret');
   example(env.command('list').alias('ls').description('Variables; secret values are not shown'), 'slipway env list').action(
     action({}, async (ctx: Context) => {
@@ -278,7 +295,7 @@ export function appCommands(program: Command): void {
       const list = await putEnv(ctx, workspaceId, appId, (vars) => {
         for (const [key, value] of parsed) vars.set(key, { value, secret: Boolean(o.secret) });
       });
-      if (!ctx.json) note(colours.dim('Applies at the next deployment or restart (slipway restart)'));
+      if (!ctx.json) note(colours.dim('Applies from the next deployment (slipway redeploy)'));
       printEnv(ctx, list);
     }),
   );
@@ -288,7 +305,7 @@ export function appCommands(program: Command): void {
       const list = await putEnv(ctx, workspaceId, appId, (vars) => {
         for (const key of keys) if (!vars.delete(key)) note(colours.yellow(`${key} was not set`));
       });
-      if (!ctx.json) note(colours.dim('Applies at the next deployment or restart (slipway restart)'));
+      if (!ctx.json) note(colours.dim('Applies from the next deployment (slipway redeploy)'));
       printEnv(ctx, list);
     }),
   );
@@ -299,7 +316,7 @@ export function appCommands(program: Command): void {
       const list = await putEnv(ctx, workspaceId, appId, (vars) => {
         for (const [key, value] of Object.entries(values)) vars.set(key, { value, secret: Boolean(o.secret) });
       });
-      if (!ctx.json) note(colours.dim(`Imported ${Object.keys(values).length} variables; they apply at the next deployment or restart`));
+      if (!ctx.json) note(colours.dim(`Imported ${Object.keys(values).length} variables; they apply from the next deployment (slipway redeploy)`));
       printEnv(ctx, list);
     }),
   );

@@ -2,6 +2,7 @@
 // log, exit when live) against the same upload done by hand in the same run: `zip` + `curl --data-binary` of the same
 // files, then polling the deployment every 250 ms until live. Runs alternate (curl, cli, curl, cli, …) on one app after
 // a warm-up deployment that fills the dependency cache, so both sides build the same way.
+// The upload step alone (until the deployment is queued) is timed too, for reference.
 // Usage: npx tsx bench/cli/run.ts [--runs 3]. See bench/cli/README.md.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,34 +68,58 @@ async function main() {
       if (r.code !== 0) throw new Error(`slipway deploy exited ${r.code}: ${r.stderr}`);
       return ms;
     };
-    const curl = async () => {
-      const started = performance.now();
+    /** Until the deployment is live (untimed when `started` is undefined). */
+    const untilLive = async (id: string) => {
+      for (;;) {
+        const d = (await client.withBearer(token).get(`/v1/workspaces/${ws.id}/apps/${appId}/deployments/${id}`)).body;
+        if (d.status === 'live') return;
+        if (['failed', 'cancelled'].includes(d.status)) throw new Error(`deployment ${d.status}: ${d.failureReason}`);
+        await sleep(250);
+      }
+    };
+    const curlUpload = async () => {
       const zip = path.join(tmp, 'upload.zip');
       rmSync(zip, { force: true });
       const z = await run('zip', ['-q', '-r', zip, '.', '-x', 'node_modules/*', '.git/*', 'big-assets/*', '.env*'], { cwd: project });
       if (z.code !== 0) throw new Error(`zip exited ${z.code}: ${z.stderr}`);
       const up = await run('curl', ['-sS', '--fail-with-body', '-X', 'POST', '-H', `Authorization: Bearer ${token}`, '-H', 'Content-Type: application/zip', '--data-binary', `@${zip}`, `${p.base}/v1/workspaces/${ws.id}/apps/${appId}/deployments/upload`], { cwd: project });
       if (up.code !== 0) throw new Error(`curl exited ${up.code}: ${up.stdout}${up.stderr}`);
-      const id = JSON.parse(up.stdout).id as string;
-      for (;;) {
-        const d = (await client.withBearer(token).get(`/v1/workspaces/${ws.id}/apps/${appId}/deployments/${id}`)).body;
-        if (d.status === 'live') break;
-        if (['failed', 'cancelled'].includes(d.status)) throw new Error(`curl deployment ${d.status}: ${d.failureReason}`);
-        await sleep(250);
-      }
+      return JSON.parse(up.stdout).id as string;
+    };
+    const curl = async () => {
+      const started = performance.now();
+      await untilLive(await curlUpload());
       return performance.now() - started;
+    };
+    // The upload step alone: from the command to the queued deployment (then its rollout is awaited, untimed).
+    const uploadOnly = async (side: 'cli' | 'curl') => {
+      const started = performance.now();
+      let id: string;
+      if (side === 'curl') id = await curlUpload();
+      else {
+        const r = await run(process.execPath, [BIN, 'deploy', '--app', appId, '--no-follow', '--json'], { cwd: project, env });
+        if (r.code !== 0) throw new Error(`slipway deploy --no-follow exited ${r.code}: ${r.stderr}`);
+        id = JSON.parse(r.stdout).id as string;
+      }
+      const ms = performance.now() - started;
+      await untilLive(id);
+      return ms;
     };
 
     process.stdout.write('warm-up deployment (fills the dependency cache)…\n');
     touch('warm-up');
     await cli();
-    const times = { cli: [] as number[], curl: [] as number[] };
+    const times = { cli: [] as number[], curl: [] as number[], cliUpload: [] as number[], curlUpload: [] as number[] };
     for (let i = 0; i < RUNS; i++) {
       try {
         touch(`curl ${i}`);
         times.curl.push(await curl());
         touch(`cli ${i}`);
         times.cli.push(await cli());
+        touch(`curl upload ${i}`);
+        times.curlUpload.push(await uploadOnly('curl'));
+        touch(`cli upload ${i}`);
+        times.cliUpload.push(await uploadOnly('cli'));
       } catch (e) {
         failed++;
         process.stdout.write(`run ${i} failed: ${(e as Error).message}\n`);
@@ -104,6 +129,9 @@ async function main() {
     process.stdout.write(`\nzip + curl + poll (baseline): ${fmt(times.curl)}\n`);
     process.stdout.write(`slipway deploy:              ${fmt(times.cli)}\n`);
     process.stdout.write(`the CLI adds ${((ratio - 1) * 100).toFixed(1)} % (target ≤ 10 %): ${verdict(ratio <= 1.1, failed)}\n`);
+    process.stdout.write(`\nthe upload step alone (command → deployment queued), for reference:\n`);
+    process.stdout.write(`zip + curl:                  ${fmt(times.curlUpload)}\n`);
+    process.stdout.write(`slipway deploy --no-follow:  ${fmt(times.cliUpload)} (Node start, walking the folder with the ignore rules, zip, upload)\n`);
   } finally {
     await p.close();
     rmSync(tmp, { recursive: true, force: true });

@@ -117,6 +117,8 @@ export class Context {
     if (this.workspaceCache) return this.workspaceCache;
     this.requireToken();
     const wanted = this.options.workspace ?? findLink(this.cwd)?.link.workspace ?? (process.env.SLIPWAY_TOKEN ? undefined : this.config.workspaceId);
+    // An id is used as is (a wrong one answers 404 at the first call): one round trip less for every command.
+    if (wanted && isUuid(wanted)) return (this.workspaceCache = wanted);
     const list = await unwrap(this.api.GET('/v1/workspaces'));
     let found: Schemas['Workspace'] | undefined;
     if (wanted) {

@@ -264,6 +264,33 @@ describe('slipway, the user CLI, against a real platform', () => {
     expect(statSync(path.join(tmp, 'main.dump')).size).toBe(JSON.parse(backup.stdout).sizeBytes);
   });
 
+  it('files, domains, metrics, members and tokens speak the API', async () => {
+    const local = path.join(tmp, 'note.txt');
+    writeFileSync(local, 'written by slipway files put\n');
+    expect((await slipway(['files', 'put', local, 'data/note.txt'])).code).toBe(0);
+    expect((await slipway(['files', 'ls', 'data'])).stdout).toMatch(/^note\.txt +29 B /m);
+    expect((await slipway(['files', 'mv', 'data/note.txt', 'data/moved.txt'])).code).toBe(0);
+    expect((await slipway(['files', 'get', 'data/moved.txt', '-'])).stdout).toBe('written by slipway files put\n');
+    expect((await slipway(['files', 'rm', 'data', '-r'])).code).toBe(0);
+    expect((await slipway(['files', 'ls', 'data'])).code).toBe(3);
+
+    const added = await slipway(['domains', 'add', 'www.example.test']);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^TXT +\S+ +\S+/m);
+    const domains = await slipway(['domains', 'list', '--json']);
+    expect(JSON.parse(domains.stdout)).toEqual((await owner.get(apiPath('/domains'))).body);
+    expect((await slipway(['domains', 'rm', 'www.example.test'])).code).toBe(0);
+
+    const metrics = await slipway(['metrics', '--range', '1h']);
+    expect(metrics.code).toBe(0);
+    expect(metrics.stdout).toMatch(/^cpu +.* now /m);
+    expect((await slipway(['members', 'list'])).stdout).toContain(email);
+    // lastUsedAt moves with the CLI's own calls: the rest must be the API's.
+    const unused = (list: { data: { lastUsedAt?: unknown }[] }) => list.data.map(({ lastUsedAt: _used, ...t }) => t);
+    const tokens = await slipway(['tokens', 'list', '--json']);
+    expect(unused(JSON.parse(tokens.stdout))).toEqual(unused((await owner.get(`/v1/workspaces/${ws.id}/tokens`)).body));
+  });
+
   it('logout forgets the token', async () => {
     expect((await slipway(['logout'])).code).toBe(0);
     const after = await slipway(['status']);

@@ -82,6 +82,27 @@ export function writeLink(dir: string, link: LinkFile): string {
   return file;
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT']);
+const TRANSIENT = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * fetch that tries an idempotent request twice more when the connection broke (a kept-alive socket the server closed,
+ * the API restarting): a follow loop of several minutes must not die of one reset. Other requests fail at once.
+ */
+export async function retryingFetch(input: Request): Promise<Response> {
+  if (!IDEMPOTENT.has(input.method)) return fetch(input);
+  for (let attempt = 0; ; attempt++) {
+    const request = input.clone();
+    try {
+      return await fetch(request);
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 2 || !code || !TRANSIENT.has(code)) throw error;
+      await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+    }
+  }
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
 
@@ -100,7 +121,7 @@ export class Context {
     if (!url) throw new CliError('Not logged in: run slipway login --url URL (or set SLIPWAY_URL and SLIPWAY_TOKEN)', EXIT.notAllowed, 'not_logged_in');
     this.url = url.replace(/\/+$/, '');
     this.token = process.env.SLIPWAY_TOKEN || config.token;
-    this.api = createApiClient({ baseUrl: this.url, token: this.token, headers: { 'user-agent': `slipway-cli/${VERSION} node/${process.versions.node}` } });
+    this.api = createApiClient({ baseUrl: this.url, token: this.token, headers: { 'user-agent': `slipway-cli/${VERSION} node/${process.versions.node}` }, fetch: retryingFetch });
   }
 
   get json(): boolean {

@@ -1,8 +1,8 @@
 // Prints every command path with its --help text as JSON (cli.spec.ts: commander is an ES module jest cannot load,
 // so the spec runs this through tsx).
 import type { Command } from 'commander';
-import { commandTree } from '../src/commands/completion';
-import { buildProgram } from '../src/program';
+import { commandTree } from './commands/completion';
+import { buildProgram } from './program';
 
 const program = buildProgram();
 const out = commandTree(program).map(({ path }) => {

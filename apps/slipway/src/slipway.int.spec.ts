@@ -4,7 +4,9 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { GitRepo, startGithubDouble, type GithubDouble } from '@slipway/testing/github';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+import { nodeSample } from '@slipway/testing/samples';
 import { waitFor } from '@slipway/testing/worker';
 
 // The built `slipway` (dist/slipway.js, as published) run as a subprocess against the whole platform (API, workers,
@@ -34,6 +36,10 @@ describe('slipway, the user CLI, against a real platform', () => {
   const project = path.join(tmp, 'web');
   let appId: string;
   let url: string;
+  let gh: GithubDouble;
+  let repo: GitRepo;
+  let installation: { id: number };
+  const shas: Record<string, string> = {};
 
   /** The environment the CLI runs with: only this test's config home (no SLIPWAY_* of the machine), NO_COLOR on. */
   const cliEnv = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: tmp, XDG_CONFIG_HOME: home, NO_COLOR: '1', ...extra });
@@ -54,9 +60,9 @@ describe('slipway, the user CLI, against a real platform', () => {
     });
   }
   const apiPath = (rest = '') => `/v1/workspaces/${ws.id}/apps/${appId}${rest}`;
-  const served = (p2: string, check: (body: string) => boolean) =>
+  const served = (p2: string, check: (body: string) => boolean, at?: string) =>
     waitFor(async () => {
-      const r = await p.viaIngress(url, p2).catch(() => null);
+      const r = await p.viaIngress(at ?? url, p2).catch(() => null);
       return r?.status === 200 && check(r.body) ? r.body : null;
     }, 60_000, `${url}${p2} to answer as expected`);
 
@@ -71,7 +77,13 @@ describe('slipway, the user CLI, against a real platform', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, [path.join(ROOT, 'apps/slipway/build.mjs')], { cwd: ROOT });
-    p = await startTestPlatform({ name: 'slipway-cli', publicOrigin: 'self', readyTimeoutMs: 30_000, stopGraceMs: 2_000, build: { extraCaBundle: CA, cpus: 2, memoryMb: 2048 } });
+    // A GitHub API double with one repository (two commits) for `deploy --github`.
+    gh = await startGithubDouble();
+    repo = await GitRepo.create();
+    shas.v1 = await repo.commit(nodeSample('v1'), 'first version');
+    shas.v2 = await repo.commit(nodeSample('v2'), 'second version');
+    installation = gh.addInstallation('acme', [gh.addRepository('acme/shop', repo).id]);
+    p = await startTestPlatform({ name: 'slipway-cli', publicOrigin: 'self', readyTimeoutMs: 30_000, stopGraceMs: 2_000, build: { extraCaBundle: CA, cpus: 2, memoryMb: 2048 }, env: gh.env() });
     owner = p.client();
     ({ email, password } = await signUp(owner));
     ws = await createWorkspace(owner);
@@ -89,6 +101,8 @@ describe('slipway, the user CLI, against a real platform', () => {
 
   afterAll(async () => {
     await p?.close();
+    await gh?.close();
+    await repo?.remove();
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -288,6 +302,26 @@ describe('slipway, the user CLI, against a real platform', () => {
     const wrong = await slipway(['deploy', '--image', p.images.v2]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/^error source_mismatch: web is built from uploads/);
+    // Deleting asks for --yes; deleted, its quota is free for the next app.
+    expect((await slipway(['apps', 'delete', 'img'])).code).toBe(2);
+    expect((await slipway(['apps', 'delete', 'img', '--yes'])).code).toBe(0);
+    expect((await slipway(['apps', 'show', 'img'])).code).toBe(3);
+  });
+
+  it('deploy --github deploys a commit, then the head of the branch', async () => {
+    const state = (await owner.get(`/v1/workspaces/${ws.id}/github/install-url`)).body.state as string;
+    expect((await owner.get(`/v1/github/setup?installation_id=${installation.id}&state=${encodeURIComponent(state)}&setup_action=install`)).status).toBe(200);
+    const created = await slipway(['apps', 'create', 'shop', '--source', 'github', '--github-installation', String(installation.id), '--repo', 'acme/shop', '--branch', 'main', '--memory', '128', '--json']);
+    expect(created.stderr).toBe('');
+    const shop = JSON.parse(created.stdout) as { url: string };
+    const pinned = await slipway(['deploy', '--app', 'shop', '--github', '--commit', shas.v1!]);
+    expect(pinned.code).toBe(0);
+    expect(pinned.stdout).toContain(`✔ Deployment #1 is live at ${shop.url}`);
+    await served('/', (b) => b === 'node v1 1m\n', shop.url);
+    const head = await slipway(['deploy', '--app', 'shop', '--github', '--json']);
+    expect(head.code).toBe(0);
+    expect(JSON.parse(head.stdout)).toMatchObject({ status: 'live', source: 'github', commit: { sha: shas.v2 } });
+    await served('/', (b) => b === 'node v2 1m\n', shop.url);
   });
 
   it('files, domains, metrics, members and tokens speak the API', async () => {

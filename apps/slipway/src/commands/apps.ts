@@ -98,9 +98,11 @@ export function appCommands(program: Command): void {
       .option('--github-installation <id>', 'GitHub apps: the installation id')
       .option('--repo <owner/name>', 'GitHub apps: the repository')
       .option('--branch <branch>', 'GitHub apps: the branch', 'main')
+      .option('--root-dir <dir>', 'GitHub apps: the folder of the repository to build')
       .option('--link', 'link this folder to the new app'),
     'slipway apps create web --memory 512M --link',
     'slipway apps create api --source image --image ghcr.io/acme/api:1 --port 3000',
+    'slipway apps create shop --source github --github-installation 4242 --repo acme/shop --branch main',
   ).action(
     action({}, async (ctx: Context, o: Record<string, string | boolean | undefined>, name: string) => {
       const workspaceId = await ctx.workspaceId();
@@ -113,7 +115,7 @@ export function appCommands(program: Command): void {
         ...(o.disk ? { diskMb: parseMegabytes(String(o.disk)) } : {}),
         ...(o.image ? { image: String(o.image) } : {}),
         ...(o.port ? { port: Number(o.port) } : {}),
-        ...(o.source === 'github' ? { github: { installationId: Number(o.githubInstallation), repoFullName: String(o.repo), branch: String(o.branch) } } : {}),
+        ...(o.source === 'github' ? { github: { installationId: Number(o.githubInstallation), repoFullName: String(o.repo), branch: String(o.branch), ...(o.rootDir ? { rootDir: String(o.rootDir) } : {}) } } : {}),
       };
       const app = await unwrap(ctx.api.POST('/v1/workspaces/{workspaceId}/apps', { params: { path: { workspaceId } }, body }));
       if (o.link) writeLink(ctx.cwd, { workspace: workspaceId, app: app.id });

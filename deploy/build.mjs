@@ -78,14 +78,15 @@ export async function buildAll(only) {
       plugins: [layoutPlugin(path.dirname(outfile))],
     });
   }
-  // The user CLI is one self-contained file (every dependency inside, Node >= 20): apps/slipway/build.mjs.
-  if (!only?.length || only.includes('slipway')) {
-    const { buildCli } = await import('../apps/slipway/build.mjs');
-    entries.push({ out: path.relative(ROOT, await buildCli()) });
-  }
   process.stdout.write(`built ${entries.map((e) => e.out).join(', ')} in ${Date.now() - started} ms\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  await buildAll(process.argv.slice(2));
+  const only = process.argv.slice(2);
+  await buildAll(only);
+  // The user CLI: one self-contained file (every dependency inside, Node >= 20), see apps/slipway/build.mjs.
+  if (!only.length || only.includes('slipway')) {
+    const { buildCli } = await import('../apps/slipway/build.mjs');
+    process.stdout.write(`built ${path.relative(ROOT, await buildCli())}\n`);
+  }
 }

@@ -1,7 +1,7 @@
 // Following logs as they are written: the deployment's build and deploy log until it is done, and an app's runtime
-// log for `logs -f`. The log endpoints are paged by `after`; we ask at most once a second unless a full page says
-// more is waiting.
-import { unwrap, type Schemas } from '@slipway/api-client';
+// log for `logs -f`. The log endpoints are paged by `after`: a deployment's log is long-polled (`wait`) where the
+// platform offers it; otherwise, and for runtime logs, we ask at most once a second unless a full page says more waits.
+import { ApiError, unwrap, type Schemas } from '@slipway/api-client';
 import type { Context } from './context';
 import { colours, useColour } from './output';
 
@@ -10,6 +10,7 @@ const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 const plain = !useColour(process.stdout);
 
 const PAGE = 500;
+const LONG_POLL_S = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const FINISHED = new Set(['live', 'failed', 'cancelled', 'superseded', 'crashed']);
 
@@ -29,13 +30,28 @@ export async function followDeployment(ctx: Context, appId: string, deploymentId
   const workspaceId = await ctx.workspaceId();
   const path = { workspaceId, appId, deploymentId };
   let after = 0;
+  // A platform that knows `wait` holds the answer until a line comes (long polling); an older one refuses the
+  // parameter (400 validation_failed) and is polled once a second instead.
+  let longPoll = true;
   for (;;) {
     const started = Date.now();
-    const chunk = await unwrap(ctx.api.GET('/v1/workspaces/{workspaceId}/apps/{appId}/deployments/{deploymentId}/logs', { params: { path, query: { after, limit: PAGE } } }));
+    const query = { after, limit: PAGE, ...(longPoll ? { wait: LONG_POLL_S } : {}) };
+    let chunk: Schemas['LogChunk'];
+    try {
+      chunk = await unwrap(ctx.api.GET('/v1/workspaces/{workspaceId}/apps/{appId}/deployments/{deploymentId}/logs', { params: { path, query: query as { after: number; limit: number } } }));
+    } catch (error) {
+      if (longPoll && error instanceof ApiError && error.code === 'validation_failed') {
+        longPoll = false;
+        continue;
+      }
+      throw error;
+    }
     if (print) for (const line of chunk.data) process.stdout.write(`${formatLine(line)}\n`);
     after = chunk.nextAfter;
     if (chunk.done) break;
-    if (chunk.data.length < PAGE) await sleep(Math.max(0, 1000 - (Date.now() - started)));
+    // Polling: at most once a second. Long polling: at once after lines, but never a tight loop of empty answers.
+    const pause = longPoll ? chunk.data.length === 0 : chunk.data.length < PAGE;
+    if (pause) await sleep(Math.max(0, 1000 - (Date.now() - started)));
   }
   // `done` says every line was read and the deployment is finished: its status is final now.
   for (;;) {

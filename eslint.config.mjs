@@ -3,7 +3,7 @@ import jest from 'eslint-plugin-jest';
 import tseslint from 'typescript-eslint';
 
 const TESTING_ONLY = { group: ['@slipway/testing', '@slipway/testing/*'], message: 'Only *.spec.ts files and bench/ use @slipway/testing.' };
-const NO_APPS = { group: ['@slipway/api', '@slipway/api/*', '@slipway/worker', '@slipway/worker/*', '@slipway/agent', '@slipway/agent/*', '@slipway/cli', '@slipway/cli/*'], message: 'Packages never import an app (CONTRIBUTING.md, Where things go).' };
+const NO_APPS = { group: ['@slipway/api', '@slipway/api/*', '@slipway/worker', '@slipway/worker/*', '@slipway/agent', '@slipway/agent/*', '@slipway/admin', '@slipway/admin/*', '@slipway/cli', '@slipway/cli/*'], message: 'Packages never import an app (CONTRIBUTING.md, Where things go).' };
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', 'packages/proto/src/generated/**', 'packages/api-client/src/generated/**', 'deploy/images/**', 'fixtures/**'] },
@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/config/**', 'testing/**', 'bench/**', '**/*.spec.ts', 'jest.config.ts', 'prisma.config.ts', 'apps/*/src/main.ts', 'apps/cli/src/**'],
+    files: ['packages/config/**', 'testing/**', 'bench/**', '**/*.spec.ts', 'jest.config.ts', 'prisma.config.ts', 'apps/*/src/main.ts', 'apps/cli/src/**', 'apps/slipway/src/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

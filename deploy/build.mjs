@@ -82,5 +82,11 @@ export async function buildAll(only) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  await buildAll(process.argv.slice(2));
+  const only = process.argv.slice(2);
+  await buildAll(only);
+  // The user CLI: one self-contained file (every dependency inside, Node >= 20), see apps/slipway/build.mjs.
+  if (!only.length || only.includes('slipway')) {
+    const { buildCli } = await import('../apps/slipway/build.mjs');
+    process.stdout.write(`built ${path.relative(ROOT, await buildCli())}\n`);
+  }
 }

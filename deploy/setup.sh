@@ -16,6 +16,9 @@ start_services
 install_node_deps
 say "compiling the platform (deploy/build.mjs)"
 (cd "$REPO_ROOT" && node deploy/build.mjs >/dev/null) || die "the build failed"
+# The user CLI on the platform's Node (apps/slipway/dist/slipway.js, built above).
+printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$SLIPWAY_NODE_DIR/bin/node" "$REPO_ROOT/apps/slipway/dist/slipway.js" >/usr/local/bin/slipway
+chmod 755 /usr/local/bin/slipway
 
 # Base images: the official ones when a registry answers, otherwise built here from Debian packages.
 if [[ ${SLIPWAY_SKIP_IMAGES:-0} != 1 ]]; then

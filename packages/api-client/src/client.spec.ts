@@ -37,10 +37,10 @@ beforeEach(() => (seen = []));
 
 describe('createApiClient', () => {
   it('sends the bearer token and returns the data', async () => {
-    const api = createApiClient({ baseUrl, token: 'swt_abc', headers: { 'user-agent': 'slipway-test' } });
+    const api = createApiClient({ baseUrl, token: 'svc_abc', headers: { 'user-agent': 'slipway-test' } });
     const me = await unwrap(api.GET('/v1/auth/me'));
     expect(me).toEqual({ user: { id: 'u1', email: 'a@example.com' } });
-    expect(seen[0]?.headers.authorization).toBe('Bearer swt_abc');
+    expect(seen[0]?.headers.authorization).toBe('Bearer svc_abc');
     expect(seen[0]?.headers['user-agent']).toBe('slipway-test');
   });
 

@@ -6,7 +6,8 @@ const transform: Config['transform'] = {
 };
 const roots = ['<rootDir>/apps', '<rootDir>/packages', '<rootDir>/testing'];
 
-// Two projects: `unit` needs no services; `integration` talks to real PostgreSQL, Redis, Docker and Caddy.
+// Three projects: `unit` needs no services; `integration` talks to real PostgreSQL, Redis, Docker and Caddy; `browser`
+// drives the web console in Chromium against the same.
 const config: Config = {
   // Jest reads testTimeout from the top level only (a project's own is ignored): integration tests wait on real
   // builds and rollouts, which take more than the default 5 s on a loaded machine.
@@ -17,13 +18,21 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$', '\\.browser\\.spec\\.ts$'],
     },
     {
       displayName: 'integration',
       roots,
       transform,
       testMatch: ['**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
+    },
+    {
+      // The web console in Debian's Chromium against the real platform (issue 28; testing/src/browser.ts).
+      displayName: 'browser',
+      roots,
+      transform,
+      testMatch: ['**/*.browser.spec.ts'],
       globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
   ],

@@ -19,12 +19,14 @@ import { createTestDatabase, type TestDatabase } from './database';
 import { TEST_DATABASE_IMAGES } from './databases';
 import { getWithHost, type HostResponse } from './http';
 import { ensureAppImages, APP_IMAGES } from './images';
-import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from './serve';
+import { assertNoViolations, serveApi } from './serve';
 import { TEST_SERVICES } from './services';
 import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix } from './worker';
 
 export interface TestPlatform {
   base: string;
+  /** The origin cookie writes must come from (see the `publicOrigin` option). */
+  publicOrigin: string;
   db: Db;
   docker: Docker;
   agent: TestAgent;
@@ -66,6 +68,8 @@ export async function startTestPlatform(
     databaseImages?: Partial<Record<'postgres' | 'mysql' | 'redis' | 'mongodb', string>>;
     /** Database backups (issue 13): the clock and settings of the backup jobs (tests drive the nightly schedule). */
     backups?: { clock?: Clock; settings?: BackupSettings };
+    /** 'self': the API's own address is its public origin, so a browser on the console it serves may write (issue 28). */
+    publicOrigin?: 'self';
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -96,13 +100,15 @@ export async function startTestPlatform(
   const redis = createRedisConnection(TEST_SERVICES.redisUrl);
   const jobs = new BullJobQueue({ connection: redis, prefix });
   const agents = new AgentPool(ca.client);
-  const { services, base, violations, close: stopServer } = await serveApi(
+  const { services, base, publicOrigin, violations, close: stopServer } = await serveApi(
     { db, sql, redis, jobs, logger, ...settingsDeps(config), sessionKey: TEST_SESSION_KEY, ...agentGateways(agents), maxZipUploadBytes: options.maxZipUploadBytes ?? config.limits.uploadZipBytes },
     'platform-test',
     [],
+    { publicOrigin: options.publicOrigin },
   );
   return {
     base,
+    publicOrigin,
     db,
     docker,
     agent,
@@ -111,7 +117,7 @@ export async function startTestPlatform(
     images,
     violations,
     appsDomain: config.apps.domain,
-    client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
+    client: () => new ApiClient(base, { origin: publicOrigin }),
     viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
     async close() {
       await stopServer();

@@ -1,7 +1,7 @@
 // The API as main.ts composes and mounts it (services over the given deps, plan catalog seeded), on a free port of 127.0.0.1, for the test API and the platform harness. Every
 // response is checked against the OpenAPI document; close() fails when one broke it.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import { apiRouter, createApp, createServices, type AppDeps, type ContractViolation, type ServiceDeps, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
 
@@ -11,32 +11,45 @@ export const TEST_PUBLIC_ORIGIN = 'http://api.slipway.test';
 export interface ServedApi {
   services: Services;
   base: string;
+  /** The origin cookie writes must come from: TEST_PUBLIC_ORIGIN, or `base` itself (a browser on the console). */
+  publicOrigin: string;
   violations: ContractViolation[];
   /** Stops the server; throws when a response broke the contract. */
   close(): Promise<void>;
 }
 
-export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDeps['readiness']): Promise<ServedApi> {
+export async function serveApi(
+  deps: ServiceDeps,
+  name: string,
+  readiness: AppDeps['readiness'],
+  options: { publicOrigin?: 'self' } = {},
+): Promise<ServedApi> {
   const services = createServices(deps);
   await services.plans.seed();
   const violations: ContractViolation[] = [];
+  // Listening first: with publicOrigin 'self' the API's public origin is its own address (a browser on the console).
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const publicOrigin = options.publicOrigin === 'self' ? base : TEST_PUBLIC_ORIGIN;
   const app = createApp({
     logger: createLogger(name, 'silent'),
     readiness,
     v1: [
       apiRouter(services, {
-        publicOrigin: TEST_PUBLIC_ORIGIN,
+        publicOrigin,
         secureCookies: false,
         bodyLimitBytes: 1024 * 1024,
         onContractViolation: (v) => violations.push(v),
       }),
     ],
   });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
+  server.on('request', app);
   return {
     services,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    base,
+    publicOrigin,
     violations,
     async close() {
       server.closeAllConnections();

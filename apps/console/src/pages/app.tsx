@@ -165,7 +165,7 @@ function Overview({ app, reload }: { app: App; reload(): void }) {
             {app.source !== 'image' && <Field label="Build command" name="buildCommand" value={buildCommand} onChange={setBuildCommand} error={save.error} />}
             {app.source !== 'image' && <Field label="Start command" name="startCommand" value={startCommand} onChange={setStartCommand} error={save.error} />}
           </div>
-          <p className="hint">Changes apply from the next deployment or restart.</p>
+          <p className="hint">Changes apply from the next deployment.</p>
           <ErrorText error={save.error} />
           <button className="primary" disabled={save.busy}>
             Save settings
@@ -391,6 +391,35 @@ function Env({ app }: { app: App }) {
   const [saved, setSaved] = useState(false);
   if (!rows) return env.error ? <ErrorText error={env.error} /> : <Loading what="variables" />;
   const set = (i: number, patch: Partial<(typeof rows)[number]>) => setRows(rows.map((r, k) => (k === i ? { ...r, ...patch } : r)));
+  if (!canWrite)
+    return (
+      <div>
+        <h2>Environment variables</h2>
+        {rows.length === 0 ? (
+          <p>No variables.</p>
+        ) : (
+          <table>
+            <caption className="visually-hidden">Environment variables</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.key}>
+                  <td>
+                    <code>{r.key}</code>
+                  </td>
+                  <td>{r.secret ? '•••••• (secret)' : r.value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    );
   return (
     <form
       aria-labelledby="env-title"
@@ -405,48 +434,38 @@ function Env({ app }: { app: App }) {
       }}
     >
       <h2 id="env-title">Environment variables</h2>
-      <p className="hint">Secret values are write-only: shown masked, kept when left empty. Changes apply from the next deployment or restart.</p>
+      <p className="hint">Secret values are write-only: shown masked, kept when left empty. Changes apply from the next deployment (Redeploy).</p>
       {rows.length === 0 && <p>No variables.</p>}
       {rows.map((r, i) => (
         <div className="row env" key={i}>
           <Field label={`Name ${i + 1}`} name={`variables/${i}/key`} value={r.key} onChange={(v) => set(i, { key: v })} error={save.error} />
-          {canWrite ? (
-            <Field
-              label={`Value of ${r.key || `variable ${i + 1}`}`}
-              name={`variables/${i}/value`}
-              type={r.secret ? 'password' : 'text'}
-              placeholder={r.secret && r.stored ? '•••••• (unchanged)' : ''}
-              value={r.value}
-              onChange={(v) => set(i, { value: v })}
-              error={save.error}
-            />
-          ) : (
-            <span>{r.secret ? '••••••' : r.value}</span>
-          )}
-          {canWrite && (
-            <label className="check">
-              <input type="checkbox" checked={r.secret} disabled={r.stored && r.secret} onChange={(e) => set(i, { secret: e.target.checked })} /> Secret
-            </label>
-          )}
-          {canWrite && (
-            <button type="button" aria-label={`Remove ${r.key || `variable ${i + 1}`}`} onClick={() => setRows(rows.filter((_, k) => k !== i))}>
-              Remove
-            </button>
-          )}
+          <Field
+            label={`Value of ${r.key || `variable ${i + 1}`}`}
+            name={`variables/${i}/value`}
+            type={r.secret ? 'password' : 'text'}
+            placeholder={r.secret && r.stored ? '•••••• (unchanged)' : ''}
+            value={r.value}
+            onChange={(v) => set(i, { value: v })}
+            error={save.error}
+          />
+          <label className="check">
+            <input type="checkbox" checked={r.secret} disabled={r.stored && r.secret} onChange={(e) => set(i, { secret: e.target.checked })} /> Secret
+          </label>
+          <button type="button" aria-label={`Remove ${r.key || `variable ${i + 1}`}`} onClick={() => setRows(rows.filter((_, k) => k !== i))}>
+            Remove
+          </button>
         </div>
       ))}
       <ErrorText error={save.error} />
-      {saved && <p role="status">Saved. Redeploy or restart the app to use them.</p>}
-      {canWrite && (
-        <div className="row">
-          <button type="button" onClick={() => setRows([...rows, { key: '', value: '', secret: false, stored: false }])}>
-            Add variable
-          </button>
-          <button className="primary" disabled={save.busy}>
-            Save variables
-          </button>
-        </div>
-      )}
+      {saved && <p role="status">Saved. Redeploy the app to use them.</p>}
+      <div className="row">
+        <button type="button" onClick={() => setRows([...rows, { key: '', value: '', secret: false, stored: false }])}>
+          Add variable
+        </button>
+        <button className="primary" disabled={save.busy}>
+          Save variables
+        </button>
+      </div>
     </form>
   );
 }

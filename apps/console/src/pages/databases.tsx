@@ -170,7 +170,7 @@ export function DatabasePage() {
             </ConfirmButton>
           )}
           <ConfirmButton label="Rotate password" title={`Rotate the password of ${d.name}?`} onConfirm={() => run('rotate')}>
-            The current password stops working at once: apps connected through a variable get the new one at their next deployment or restart.
+            The current password stops working at once: apps connected through a variable get the new one from their next deployment.
           </ConfirmButton>
           <ConfirmButton
             label={`Delete ${d.name}`}
@@ -249,7 +249,7 @@ function ConnectApp({ database }: { database: Schemas['Database'] }) {
           const r = await unwrap(
             api.POST('/v1/workspaces/{workspaceId}/databases/{databaseId}/connect', { params: { path: { workspaceId: workspace.id, databaseId: database.id } }, body: { appId, variable } }),
           );
-          setDone(`${r.variable} is set on the app; it applies at its next deployment or restart.`);
+          setDone(`${r.variable} is set on the app; it applies from its next deployment.`);
         });
       }}
     >

@@ -81,5 +81,5 @@ fi
 bash "$REPO_ROOT/deploy/platform.sh" start agent
 
 wait_for 90 "readiness (database, Redis, agent)" curl -fsS "http://127.0.0.1:${API_PORT}/readyz"
-say "Slipway is running: API http://localhost:${API_PORT}  (readiness: /readyz, reference: /docs)"
+say "Slipway is running: web console http://localhost:${API_PORT}/  API http://localhost:${API_PORT}/v1  (readiness: /readyz, reference: /docs)"
 say "apps are served at http://<subdomain>.${SLIPWAY_APPS_DOMAIN}:${SLIPWAY_INGRESS_HTTP_PORT}; setup took $((SECONDS - started))s"

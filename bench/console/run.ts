@@ -70,8 +70,8 @@ async function main() {
       await visible(tab.page.getByRole('link', { name: app.name, exact: true }));
       // Timed in the page, from the click to the frame where the app's heading and its Restart button are both there
       // (Playwright's own waiting polls with back-off, which would round the figure up).
-      const ms = await tab.page.evaluate<number, string>(
-        `(name) => new Promise((resolve) => {
+      const ms = await tab.page.evaluate<number>(
+        `((name) => new Promise((resolve) => {
           const link = [...document.querySelectorAll('a')].find((a) => a.textContent === name);
           const t0 = performance.now();
           link.click();
@@ -82,13 +82,11 @@ async function main() {
             else requestAnimationFrame(check);
           };
           check();
-        })`,
-        app.name,
+        }))(${JSON.stringify(app.name)})`,
       );
       // The floor: the same app read by the page with fetch, nothing rendered.
-      const api = await tab.page.evaluate<number, string>(
-        `async (url) => { const t0 = performance.now(); await (await fetch(url)).json(); return performance.now() - t0; }`,
-        `/v1/workspaces/${ws.id}/apps/${app.id}`,
+      const api = await tab.page.evaluate<number>(
+        `(async (url) => { const t0 = performance.now(); await (await fetch(url)).json(); return performance.now() - t0; })(${JSON.stringify(`/v1/workspaces/${ws.id}/apps/${app.id}`)})`,
       );
       // Run 0 warms the app page's chunk.
       if (run > 0) {

@@ -32,6 +32,8 @@ export interface ConsoleTab {
   output: string[];
   /** Runs one step; when it throws, saves `<name>.png` and `<name>.console.txt` and says where. */
   step<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Saves a screenshot of the page as it is (`<label>-<name>.png` in BROWSER_ARTIFACTS), for people to look at. */
+  keep(name: string): Promise<string>;
   /** axe-core on the page as it is: throws listing every serious or critical violation. */
   axe(screen: string): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +61,12 @@ export async function openTab(browser: Browser, baseURL: string, label: string):
         (e as Error).message += `\n(browser: screenshot and console output in ${base}.png / .console.txt)`;
         throw e;
       }
+    },
+    async keep(name) {
+      await mkdir(BROWSER_ARTIFACTS, { recursive: true });
+      const file = path.join(BROWSER_ARTIFACTS, `${label}-${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
     },
     async axe(screen) {
       const result = await new AxeBuilder({ page }).analyze();

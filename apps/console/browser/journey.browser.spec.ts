@@ -112,6 +112,8 @@ describe('the web console, one user journey', () => {
       await deploymentGoesLive();
       await tab('Deployments');
       await visible(page().getByRole('row', { name: /#3 live rollback/ }));
+      // The README's picture of the app page.
+      await owner.keep('app-page');
     });
   });
 

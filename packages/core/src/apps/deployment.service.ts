@@ -22,7 +22,7 @@ const CURSOR_MAX = 200;
  * no build) and the build/deploy log in chunks. The rollout itself is DeploymentRunner's, in the worker.
  */
 /** How often a followed log is read again while it waits for a line. */
-const FOLLOW_POLL_MS = 250;
+const FOLLOW_POLL_MS = 100;
 
 export class DeploymentService {
   constructor(
@@ -136,7 +136,7 @@ export class DeploymentService {
 
   /**
    * `logs`, but when nothing is after `after` and the deployment runs, waits up to `waitMs` for a line (checked every
-   * 250 ms, stopped by `signal`): a client follows a build with one request per batch of lines instead of polling.
+   * 100 ms, stopped by `signal`): a client follows a build with one request per batch of lines instead of polling.
    */
   async follow(
     access: WorkspaceAccess,

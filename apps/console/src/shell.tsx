@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation, useParams } from 'wouter';
 import { api, unwrap, type Schemas } from './api';
 import { useLoad } from './hooks';
-import { SignIn, SignUp } from './pages/auth';
+import { safeNext, SignIn, SignUp } from './pages/auth';
 import { AppsList } from './pages/apps';
 import { NewWorkspace, Members, Tokens, Plan } from './pages/workspace';
 import { canWriteAs, ErrorText, isAdminAs, Loading, WorkspaceContext } from './ui';
@@ -16,14 +16,13 @@ const DatabasePage = lazy(() => import('./pages/databases').then((m) => ({ defau
 export function Shell() {
   const [location, navigate] = useLocation();
   const [user, setUser] = useState<Schemas['User'] | null>();
-  const [authKey, setAuthKey] = useState(0);
   useEffect(() => {
     api.GET('/v1/auth/me').then(({ data }) => setUser(data?.user ?? null), () => setUser(null));
-  }, [authKey]);
-  const signedIn = () => setAuthKey((k) => k + 1);
+  }, []);
+  const signedIn = (u: Schemas['User']) => setUser(u);
   if (user === undefined) return <Loading what="your account" />;
   if (location === '/signin' || location === '/signup') {
-    if (user) return <Redirect to="/" />;
+    if (user) return <Redirect to={safeNext(window.location.search)} />;
     return (
       <main id="main" className="narrow">
         {location === '/signin' ? <SignIn onDone={signedIn} /> : <SignUp onDone={signedIn} />}

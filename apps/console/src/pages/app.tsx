@@ -100,6 +100,7 @@ function Overview({ app, reload }: { app: App; reload(): void }) {
   const [port, setPort] = useState(app.port ? String(app.port) : '');
   const [buildCommand, setBuildCommand] = useState(app.buildCommand ?? '');
   const [startCommand, setStartCommand] = useState(app.startCommand ?? '');
+  const [rootDirectory, setRootDirectory] = useState(app.rootDirectory ?? '');
   const save = useAction();
   const run = (what: 'start' | 'stop' | 'restart') => act.run(() => unwrap(api.POST(`/v1/workspaces/{workspaceId}/apps/{appId}/${what}`, { params }))).then(reload);
   return (
@@ -147,6 +148,7 @@ function Overview({ app, reload }: { app: App; reload(): void }) {
                       ...(app.source === 'image' && image ? { image } : {}),
                       ...(port ? { port: Number(port) } : {}),
                       ...(app.source !== 'image' ? { buildCommand: buildCommand || null, startCommand: startCommand || null } : {}),
+                      ...(app.source === 'upload' ? { rootDirectory: rootDirectory || null } : {}),
                     },
                   }),
                 ),
@@ -164,6 +166,7 @@ function Overview({ app, reload }: { app: App; reload(): void }) {
             <Field label="Port" name="port" type="number" value={port} onChange={setPort} error={save.error} />
             {app.source !== 'image' && <Field label="Build command" name="buildCommand" value={buildCommand} onChange={setBuildCommand} error={save.error} />}
             {app.source !== 'image' && <Field label="Start command" name="startCommand" value={startCommand} onChange={setStartCommand} error={save.error} />}
+            {app.source === 'upload' && <Field label="Root folder of the .zip" name="rootDirectory" value={rootDirectory} onChange={setRootDirectory} error={save.error} />}
           </div>
           <p className="hint">Changes apply from the next deployment.</p>
           <ErrorText error={save.error} />

@@ -1,16 +1,20 @@
 import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { api, unwrap } from '../api';
+import { api, unwrap, type Schemas } from '../api';
 import { useAction } from '../hooks';
 import { ErrorText, Field } from '../ui';
 
-function useNext(): string {
-  const next = new URLSearchParams(useSearch()).get('next');
-  // Only a path of this console: never a link elsewhere.
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+/** Where `?next=` points, when it is a path of this console (never a link elsewhere); `/` otherwise. */
+export function safeNext(search: string): string {
+  const next = new URLSearchParams(search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
 }
 
-export function SignIn({ onDone }: { onDone(): void }) {
+function useNext(): string {
+  return safeNext(useSearch());
+}
+
+export function SignIn({ onDone }: { onDone(user: Schemas['User']): void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction();
@@ -21,10 +25,12 @@ export function SignIn({ onDone }: { onDone(): void }) {
       aria-labelledby="signin-title"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (await action.run(() => unwrap(api.POST('/v1/auth/login', { body: { email, password } })))) {
+        await action.run(async () => {
+          const { user } = await unwrap(api.POST('/v1/auth/login', { body: { email, password } }));
+          // Both in one render: the user is known when the page it pointed to draws.
+          onDone(user);
           navigate(next);
-          onDone();
-        }
+        });
       }}
     >
       <h1 id="signin-title">Sign in to Slipway</h1>
@@ -41,7 +47,7 @@ export function SignIn({ onDone }: { onDone(): void }) {
   );
 }
 
-export function SignUp({ onDone }: { onDone(): void }) {
+export function SignUp({ onDone }: { onDone(user: Schemas['User']): void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -53,10 +59,11 @@ export function SignUp({ onDone }: { onDone(): void }) {
       aria-labelledby="signup-title"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (await action.run(() => unwrap(api.POST('/v1/auth/signup', { body: { name, email, password } })))) {
+        await action.run(async () => {
+          const { user } = await unwrap(api.POST('/v1/auth/signup', { body: { name, email, password } }));
+          onDone(user);
           navigate(next);
-          onDone();
-        }
+        });
       }}
     >
       <h1 id="signup-title">Create your Slipway account</h1>

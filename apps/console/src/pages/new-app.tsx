@@ -88,6 +88,19 @@ export function NewApp() {
       {source === 'github' && installs.data && (
         <fieldset>
           <legend>Repository</legend>
+          <p>
+            <button
+              type="button"
+              onClick={() =>
+                void action.run(async () => {
+                  const link = await unwrap(api.GET('/v1/workspaces/{workspaceId}/github/install-url', { params: { path: { workspaceId } } }));
+                  window.location.assign(link.url);
+                })
+              }
+            >
+              {installs.data.length ? 'Install the GitHub App on another account' : 'Install the GitHub App on GitHub'}
+            </button>
+          </p>
           <Select
             label="Installation"
             value={installationId}

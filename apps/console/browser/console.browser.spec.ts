@@ -5,6 +5,18 @@ import { ApiClient, createWorkspace, signUp, type SignedUp } from '@slipway/test
 import { startTestApi, type TestApi } from '@slipway/testing/api';
 import { ensureConsoleBuilt, launchChromium, openTab, visible, type Browser, type ConsoleTab } from '@slipway/testing/browser';
 
+/** The times of the page's requests to the API from now on. */
+function apiReads(tab: ConsoleTab): number[] {
+  const reads: number[] = [];
+  tab.page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/v1/')) reads.push(Date.now());
+  });
+  return reads;
+}
+
+/** A tab name from the test's name (kept in failure artifacts). */
+const currentTest = (): string => expect.getState().currentTestName ?? 'case';
+
 describe('the web console, focused cases', () => {
   let api: TestApi;
   let browser: Browser;
@@ -25,7 +37,7 @@ describe('the web console, focused cases', () => {
   });
 
   beforeEach(async () => {
-    tab = await openTab(browser, api.base, expect.getState().currentTestName ?? 'case');
+    tab = await openTab(browser, api.base, currentTest());
   });
 
   afterEach(async () => {
@@ -96,8 +108,7 @@ describe('the web console, focused cases', () => {
       await tab.page.goto(`/w/${ws.id}/apps/${app.id}`);
       await signIn();
       await visible(tab.page.getByRole('heading', { name: 'focus', exact: true }));
-      const reads: number[] = [];
-      tab.page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/v1/') && reads.push(Date.now())));
+      const reads = apiReads(tab);
       await tab.page.waitForTimeout(6_000);
       expect(reads.length).toBeGreaterThan(0);
       expect(reads.length).toBeLessThanOrEqual(6);

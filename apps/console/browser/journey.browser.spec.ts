@@ -112,7 +112,8 @@ describe('the web console, one user journey', () => {
       await deploymentGoesLive();
       await tab('Deployments');
       await visible(page().getByRole('row', { name: /#3 live rollback/ }));
-      // The README's picture of the app page.
+      // The README's picture of the app page, once the page has seen the app running again.
+      await visible(page().locator('.row.spread .status', { hasText: /^running$/ }), 30_000);
       await owner.keep('app-page');
     });
   });
@@ -236,6 +237,11 @@ describe('the web console, one user journey', () => {
         await visible(v.getByRole('cell', { name: 'GREETING' }));
         expect(await v.getByRole('button', { name: 'Save variables' }).count()).toBe(0);
         await viewer.axe('variables (viewer)');
+        await v.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Files' }).click();
+        await visible(v.getByRole('cell', { name: 'notes.txt', exact: true }));
+        expect(await v.getByLabel(/^Upload a file/).count()).toBe(0);
+        expect(await v.getByRole('link', { name: 'Download notes.txt' }).count()).toBe(0);
+        expect(await v.getByRole('button', { name: /^(Rename|Delete) / }).count()).toBe(0);
         await v.goto(`/w/${state.ws}/apps`);
         expect(await v.getByRole('link', { name: 'New app' }).count()).toBe(0);
       });

@@ -285,7 +285,7 @@ function Deployments({ app, reload }: { app: App; reload(): void }) {
                         Its build stops; the live deployment stays.
                       </ConfirmButton>
                     )}
-                    {d.imageAvailable && d.id !== app.currentDeployment?.id && !RUNNING_DEPLOYMENT.has(d.status) && (
+                    {d.imageAvailable && d.status !== 'live' && d.id !== app.currentDeployment?.id && !RUNNING_DEPLOYMENT.has(d.status) && (
                       <ConfirmButton
                         danger={false}
                         label={`Roll back to #${d.number}`}

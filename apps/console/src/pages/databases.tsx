@@ -386,7 +386,7 @@ function Backups({ database }: { database: Schemas['Database'] }) {
                 </td>
                 <td>{b.sizeBytes !== null ? `${Math.ceil(b.sizeBytes / 1024)} KB` : ''}</td>
                 <td className="row">
-                  {b.status === 'completed' && (
+                  {canWrite && b.status === 'completed' && (
                     <a className="button" href={`/v1/workspaces/${workspace.id}/databases/${database.id}/backups/${b.id}/download`} aria-label={`Download the backup of ${when(b.createdAt)}`}>
                       Download
                     </a>

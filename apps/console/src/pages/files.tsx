@@ -80,7 +80,7 @@ export function Files({ app }: { app: App }) {
                   <td>{f.type === 'file' ? `${f.size} B` : ''}</td>
                   <td>{when(f.modifiedAt)}</td>
                   <td className="row">
-                    {f.type === 'file' && (
+                    {canWrite && f.type === 'file' && (
                       <a className="button" href={contentUrl(p)} download={f.name} aria-label={`Download ${f.name}`}>
                         Download
                       </a>

@@ -31,12 +31,17 @@ export function NewApp() {
   const [watchRootOnly, setWatchRootOnly] = useState(false);
   const action = useAction();
   const min = plan.data?.minimums.app;
+  const [repoPage, setRepoPage] = useState(1);
   const repos = useLoad(
     () =>
       installationId
-        ? unwrap(api.GET('/v1/workspaces/{workspaceId}/github/installations/{installationId}/repositories', { params: { path: { workspaceId, installationId: Number(installationId) } } }))
+        ? unwrap(
+            api.GET('/v1/workspaces/{workspaceId}/github/installations/{installationId}/repositories', {
+              params: { path: { workspaceId, installationId: Number(installationId) }, query: { page: repoPage, perPage: 100 } },
+            }),
+          )
         : Promise.resolve(undefined),
-    [workspaceId, installationId],
+    [workspaceId, installationId, repoPage],
   );
   const sources: { value: Source; label: string }[] = [
     { value: 'image', label: 'A container image' },
@@ -105,7 +110,7 @@ export function NewApp() {
             label="Installation"
             value={installationId}
             options={[{ value: '', label: 'Choose…' }, ...installs.data.map((i) => ({ value: String(i.id), label: i.account.login }))]}
-            onChange={setInstallationId}
+            onChange={(v) => (setInstallationId(v), setRepoPage(1))}
           />
           {repos.data && (
             <Select
@@ -118,6 +123,23 @@ export function NewApp() {
                 if (found) setBranch(found.defaultBranch);
               }}
             />
+          )}
+          {repos.data && (repos.data.page > 1 || repos.data.nextPage) && (
+            <div className="row" role="group" aria-label="Pages of repositories">
+              <span>
+                Page {repos.data.page} of {Math.max(1, Math.ceil(repos.data.total / repos.data.perPage))}
+              </span>
+              {repos.data.page > 1 && (
+                <button type="button" onClick={() => setRepoPage(repoPage - 1)}>
+                  Previous repositories
+                </button>
+              )}
+              {repos.data.nextPage && (
+                <button type="button" onClick={() => setRepoPage(repos.data!.nextPage!)}>
+                  More repositories
+                </button>
+              )}
+            </div>
           )}
           <Field label="Branch" name="github/branch" value={branch} onChange={setBranch} error={action.error} />
           <Field label="Root folder (rootDir)" name="github/rootDir" value={rootDir} onChange={setRootDir} error={action.error} placeholder="apps/web" />

@@ -157,6 +157,10 @@ describe('the web console, one user journey', () => {
       );
       await owner.axe('metrics');
 
+      await tab('Logs');
+      await visible(page().getByRole('log', { name: 'Runtime log' }).getByText(/listening on/));
+      await owner.axe('runtime logs');
+
       await tab('Files');
       await owner.axe('files');
       await page().getByLabel('Upload a file to /').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('kept in the project folder\n') });
@@ -180,6 +184,9 @@ describe('the web console, one user journey', () => {
       await visible(page().getByRole('status').filter({ hasText: 'DATABASE_URL is set' }));
       await page().getByRole('button', { name: 'Back up now' }).click();
       await visible(page().getByRole('row', { name: /manual completed/ }), 180_000);
+      // One manual backup an hour: the second is refused with the time it is allowed again.
+      await page().getByRole('button', { name: 'Back up now' }).click();
+      await visible(page().getByRole('alert').filter({ hasText: /the next is allowed at/ }));
       await page().getByRole('button', { name: /^Restore into a new database/ }).click();
       await owner.axe('restore dialog');
       await page().getByRole('dialog').getByRole('button', { name: 'Restore into a new database' }).click();
@@ -198,6 +205,22 @@ describe('the web console, one user journey', () => {
       await visible(card.getByRole('row', { name: /^TXT/ }));
       await visible(card.getByRole('row', { name: /^(A|CNAME) / }).first());
       await owner.axe('domains');
+    });
+  });
+
+  it('creates a token shown once, and shows the plan and usage', async () => {
+    await owner.step('tokens-plan', async () => {
+      await page().getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Tokens' }).click();
+      await page().getByLabel('Token name').fill('ci');
+      await page().getByRole('button', { name: 'Create token' }).click();
+      await visible(page().getByRole('status').filter({ hasText: 'shown only once' }));
+      const token = await page().locator('.notice code').textContent();
+      expect(token).toMatch(/^svc_/);
+      await visible(page().getByRole('cell', { name: 'ci', exact: true }));
+      await owner.axe('tokens');
+      await page().getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Plan and usage' }).click();
+      await visible(page().getByRole('progressbar', { name: 'Memory' }));
+      await owner.axe('plan and usage');
     });
   });
 

@@ -103,6 +103,22 @@ describe('the web console, focused cases', () => {
     });
   });
 
+  it('cancels a queued deployment from its log page, after asking', async () => {
+    await tab.step('cancel', async () => {
+      const d = (await client.post(`/v1/workspaces/${ws.id}/apps/${app.id}/deployments`, {})).body;
+      await tab.page.goto(`/w/${ws.id}/apps/${app.id}/deployments/${d.id}`);
+      await signIn();
+      await visible(tab.page.getByRole('log', { name: 'Build and deploy log' }));
+      await visible(tab.page.getByText(/following…/));
+      await tab.page.getByRole('button', { name: `Cancel #${d.number}` }).click();
+      await tab.axe('cancel dialog');
+      await tab.page.getByRole('dialog').getByRole('button', { name: 'Cancel deployment' }).click();
+      await visible(tab.page.getByRole('heading', { name: `Deployment #${d.number}` }).getByText('cancelled'));
+      await visible(tab.page.getByText(/lines, finished/));
+      expect((await client.get(`/v1/workspaces/${ws.id}/apps/${app.id}/deployments/${d.id}`)).body.status).toBe('cancelled');
+    });
+  });
+
   it('reads at most once a second, and nothing while the tab is hidden', async () => {
     await tab.step('polling', async () => {
       await tab.page.goto(`/w/${ws.id}/apps/${app.id}`);

@@ -359,7 +359,7 @@ function useDeploymentLog(workspaceId: string, appId: string, deploymentId: stri
 }
 
 function DeploymentPage({ app }: { app: App }) {
-  const { workspace } = useWorkspace();
+  const { workspace, canWrite } = useWorkspace();
   const { deploymentId } = useParams<{ deploymentId: string }>();
   const log = useDeploymentLog(workspace.id, app.id, deploymentId);
   const d = useLoad(
@@ -373,6 +373,19 @@ function DeploymentPage({ app }: { app: App }) {
         Deployment {d.data ? `#${d.data.number}` : ''} {d.data && <Status value={d.data.status} />}
       </h2>
       {d.data?.failureReason && <p className="error">{d.data.failureReason}</p>}
+      {canWrite && d.data && (d.data.status === 'queued' || d.data.status === 'building') && (
+        <ConfirmButton
+          label={`Cancel #${d.data.number}`}
+          title={`Cancel deployment #${d.data.number}?`}
+          confirmLabel="Cancel deployment"
+          onConfirm={async () => {
+            await unwrap(api.POST('/v1/workspaces/{workspaceId}/apps/{appId}/deployments/{deploymentId}/cancel', { params: { path: { workspaceId: workspace.id, appId: app.id, deploymentId } } }));
+            d.reload();
+          }}
+        >
+          Its build stops; the live deployment stays.
+        </ConfirmButton>
+      )}
       <ErrorText error={log.error ?? d.error} />
       <LogView label="Build and deploy log" lines={log.lines} version={log.version} />
       <p className="hint" aria-live="polite">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap, type Schemas } from '../api';
 import { useAction } from '../hooks';
@@ -10,29 +10,29 @@ export function safeNext(search: string): string {
   return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
 }
 
-function useNext(): string {
-  return safeNext(useSearch());
+/** Submits a sign-in or sign-up; on success the shell learns the user and the page goes where `?next=` pointed. */
+function useAuthSubmit(onDone: (user: Schemas['User']) => void, call: () => Promise<{ user: Schemas['User'] }>) {
+  const action = useAction();
+  const next = safeNext(useSearch());
+  const [, navigate] = useLocation();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    await action.run(async () => {
+      const { user } = await call();
+      // Both in one render: the user is known when the page it pointed to draws.
+      onDone(user);
+      navigate(next);
+    });
+  };
+  return { action, next, submit };
 }
 
 export function SignIn({ onDone }: { onDone(user: Schemas['User']): void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const action = useAction();
-  const next = useNext();
-  const [, navigate] = useLocation();
+  const { action, next, submit } = useAuthSubmit(onDone, () => unwrap(api.POST('/v1/auth/login', { body: { email, password } })));
   return (
-    <form
-      aria-labelledby="signin-title"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        await action.run(async () => {
-          const { user } = await unwrap(api.POST('/v1/auth/login', { body: { email, password } }));
-          // Both in one render: the user is known when the page it pointed to draws.
-          onDone(user);
-          navigate(next);
-        });
-      }}
-    >
+    <form aria-labelledby="signin-title" onSubmit={submit}>
       <h1 id="signin-title">Sign in to Slipway</h1>
       <Field label="Email" name="email" type="email" autoComplete="username" value={email} onChange={setEmail} error={action.error} required />
       <Field label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={action.error} required />
@@ -51,21 +51,9 @@ export function SignUp({ onDone }: { onDone(user: Schemas['User']): void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const action = useAction();
-  const next = useNext();
-  const [, navigate] = useLocation();
+  const { action, submit } = useAuthSubmit(onDone, () => unwrap(api.POST('/v1/auth/signup', { body: { name, email, password } })));
   return (
-    <form
-      aria-labelledby="signup-title"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        await action.run(async () => {
-          const { user } = await unwrap(api.POST('/v1/auth/signup', { body: { name, email, password } }));
-          onDone(user);
-          navigate(next);
-        });
-      }}
-    >
+    <form aria-labelledby="signup-title" onSubmit={submit}>
       <h1 id="signup-title">Create your Slipway account</h1>
       <Field label="Name" name="name" autoComplete="name" value={name} onChange={setName} error={action.error} required />
       <Field label="Email" name="email" type="email" autoComplete="username" value={email} onChange={setEmail} error={action.error} required />

@@ -6,9 +6,9 @@ const transform: Config['transform'] = {
 };
 const roots = ['<rootDir>/apps', '<rootDir>/packages', '<rootDir>/testing'];
 
-// Three projects (CONTRIBUTING.md, Tests): `unit` needs no services; `api` runs the API over real PostgreSQL and Redis
-// with a recording job queue and no agent (`*.api.spec.ts`); `integration` talks to real PostgreSQL, Redis, Docker
-// and Caddy (`*.int.spec.ts`). Browser and fleet suites will get projects of their own.
+// Projects (CONTRIBUTING.md, Tests): `unit` needs no services; `api` runs the API over real PostgreSQL and Redis with a
+// recording job queue and no agent (`*.api.spec.ts`); `integration` talks to real PostgreSQL, Redis, Docker and Caddy
+// (`*.int.spec.ts`); `browser` drives the web console in Chromium against the same (`*.browser.spec.ts`).
 const config: Config = {
   // The default reporter, then how many cases were skipped and why (issue 35).
   reporters: ['default', '<rootDir>/testing/src/skip-reporter.ts'],
@@ -21,7 +21,7 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.(int|api)\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.(int|api|browser)\\.spec\\.ts$'],
     },
     {
       displayName: 'api',
@@ -35,6 +35,14 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
+    },
+    {
+      // The web console in Debian's Chromium against the real platform (issue 28; testing/src/browser.ts).
+      displayName: 'browser',
+      roots,
+      transform,
+      testMatch: ['**/*.browser.spec.ts'],
       globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
   ],

@@ -6,6 +6,7 @@
 // a path relative to the bundle that esbuild resolved from the importing package, so pnpm's strict
 // layout, native addons (argon2), Prisma's runtime and grpc load exactly as they do from source.
 // Modules that read `__dirname` (proto files, migrations, API reference) keep their source folder.
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -60,9 +61,19 @@ function layoutPlugin(outDir) {
   };
 }
 
+/** The web console (issue 28): type-checked, then bundled by Vite into apps/console/dist (.br and .gz beside each file). */
+export function buildConsole() {
+  const dir = path.join(ROOT, 'apps/console');
+  for (const [cmd, args] of [['tsc', ['-p', 'tsconfig.json']], ['vite', ['build', '--logLevel', 'warn']]]) {
+    const r = spawnSync(path.join(dir, 'node_modules/.bin', cmd), args, { cwd: dir, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`the console's ${cmd} failed (exit ${r.status ?? r.signal})`);
+  }
+}
+
 export async function buildAll(only) {
   const started = Date.now();
   const entries = ENTRIES.filter((e) => !only?.length || only.includes(e.name));
+  if (!only?.length || only.includes('console')) buildConsole();
   for (const e of entries) {
     const outfile = path.join(ROOT, e.out);
     await build({
@@ -78,7 +89,7 @@ export async function buildAll(only) {
       plugins: [layoutPlugin(path.dirname(outfile))],
     });
   }
-  process.stdout.write(`built ${entries.map((e) => e.out).join(', ')} in ${Date.now() - started} ms\n`);
+  process.stdout.write(`built ${[...entries.map((e) => e.out), ...(!only?.length || only.includes('console') ? ['apps/console/dist'] : [])].join(', ')} in ${Date.now() - started} ms\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -90,5 +90,5 @@ if [[ -f $SLIPWAY_RUN_DIR/api.boot-id ]]; then
   [[ $answered == "$(<"$SLIPWAY_RUN_DIR/api.boot-id")" ]] ||
     die "the API answering on port ${API_PORT} is not the one setup started (boot id ${answered:-none}, expected $(<"$SLIPWAY_RUN_DIR/api.boot-id")): another process holds the port ($(ss -Hltnp "sport = :${API_PORT}" 2>/dev/null)); run deploy/platform.sh restart api"
 fi
-say "Slipway is running: API http://localhost:${API_PORT}  (readiness: /readyz, reference: /docs)"
+say "Slipway is running: web console http://localhost:${API_PORT}/  API http://localhost:${API_PORT}/v1  (readiness: /readyz, reference: /docs)"
 say "apps are served at http://<subdomain>.${SLIPWAY_APPS_DOMAIN}:${SLIPWAY_INGRESS_HTTP_PORT}; setup took $((SECONDS - started))s"

@@ -34,9 +34,18 @@ if [[ ${SLIPWAY_SKIP_IMAGES:-0} != 1 ]]; then
   bash "$REPO_ROOT/deploy/images/build.sh"
 fi
 
+# The web console's browser tests (issue 28) drive Debian's Chromium (Playwright's own download is not reachable).
+if ! command -v chromium >/dev/null; then
+  say "installing chromium (browser tests)"
+  (export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq chromium >"$SLIPWAY_LOG_DIR/apt-chromium.log" 2>&1) ||
+    die "apt-get install chromium failed (see $SLIPWAY_LOG_DIR/apt-chromium.log)"
+fi
+
 cd "$REPO_ROOT"
 say "type check"
 npx tsc -p tsconfig.json
+say "web console: type check and build (apps/console/dist)"
+node deploy/build.mjs console
 say "lint"
 npx eslint --max-warnings 0 .
 if [[ $drift == 1 ]]; then
@@ -47,4 +56,7 @@ fi
 say "unit, API and integration tests"
 # CI's machine is its own: the fault suite may restart its Docker engine (testing/src/faults).
 export SLIPWAY_FAULTS_DOCKER=${SLIPWAY_FAULTS_DOCKER:-1}
+# A failing browser test leaves a screenshot and the page's console output here.
+export SLIPWAY_BROWSER_ARTIFACTS=${SLIPWAY_BROWSER_ARTIFACTS:-$REPO_ROOT/.slipway/browser-artifacts}
+say "browser tests (jest project browser) keep failure screenshots and page consoles in $SLIPWAY_BROWSER_ARTIFACTS"
 npx jest --ci --runInBand "$@"

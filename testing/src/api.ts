@@ -55,6 +55,8 @@ export interface TestApiOptions {
   domains?: ServiceDeps['domains'];
   /** Where the databases' CA lives (default none: GET /v1/database-ca.pem answers 503). */
   dataDir?: string;
+  /** 'self': the API's own address is its public origin, so a browser on the console it serves may write (issue 28). */
+  publicOrigin?: 'self';
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -66,7 +68,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const logger = createLogger('api-test', 'silent');
   const jobs = new RecordingJobQueue();
   const deps = { db, sql, redis, jobs, logger, sessionKey: TEST_SESSION_KEY, redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN };
-  const { services, base, violations, close } = await serveApi({ ...deps, ...options }, 'api-test', [databaseCheck(db), redisCheck(redis)]);
+  const { publicOrigin: origin, ...serviceOptions } = options;
+  const { services, base, publicOrigin, violations, close } = await serveApi({ ...deps, ...serviceOptions }, 'api-test', [databaseCheck(db), redisCheck(redis)], { publicOrigin: origin });
   const node = options.node ? await options.node(db) : await insertNode(db);
   return {
     base,
@@ -78,7 +81,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     jobs,
     node,
     violations,
-    client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
+    client: () => new ApiClient(base, { origin: publicOrigin }),
     async close() {
       await close();
       const keys = await redis.keys(`${redisPrefix}:*`);

@@ -2,6 +2,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger as Pino } from 'pino';
 import { healthRoutes, type ReadinessCheck } from './health.routes';
+import { consoleRouter } from './http/console';
 import { docsRouter } from './http/docs';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestLog } from './http/request-log';
@@ -16,6 +17,8 @@ export interface AppDeps {
   v1: Router[];
   /** Issue 15: the HTTP latency histogram every request is timed into, and GET /metrics when a token opens it. */
   observability?: { http: LatencyHistogram; metrics?: RequestHandler };
+  /** Issue 28: the folder of the built web console, served at `/` (default: apps/console/dist when built; false: none). */
+  console?: string | false;
 }
 
 /** Builds the Express app from its dependencies; main.ts and the tests both call it. */
@@ -33,6 +36,8 @@ export function createApp(deps: AppDeps): Express {
   for (const router of deps.v1) app.use('/v1', router);
   app.use(healthRoutes(deps.readiness, deps.bootId));
   app.use(docsRouter());
+  const web = deps.console === false ? undefined : consoleRouter(deps.console);
+  if (web) app.use(web);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -1,5 +1,13 @@
 import type { AppService, DeploymentService, DomainService } from '@slipway/core';
+import type { Response } from 'express';
 import type { HandlerTable } from '../http/operations';
+
+function closedSignal(res: Response): AbortSignal {
+  const ac = new AbortController();
+  // 'close' on the response: sent, or the connection dropped before (the listener goes with the response).
+  res.once('close', () => ac.abort());
+  return ac.signal;
+}
 
 export function appRoutes(s: { apps: AppService; deployments: DeploymentService; domains?: DomainService }): HandlerTable {
   return {
@@ -29,8 +37,12 @@ export function appRoutes(s: { apps: AppService; deployments: DeploymentService;
       return s.deployments.upload(access, params.appId, body, length !== undefined ? Number(length) : undefined);
     },
     getDeployment: ({ access, params }) => s.deployments.get(access, params.appId, params.deploymentId),
-    getDeploymentLogs: ({ access, params, query }) =>
-      s.deployments.logs(access, params.appId, params.deploymentId, { after: query.after ?? 0, limit: query.limit ?? 500 }),
+    getDeploymentLogs: ({ access, params, query, res }) =>
+      s.deployments.follow(access, params.appId, params.deploymentId, { after: query.after ?? 0, limit: query.limit ?? 500 }, {
+        waitMs: (query.wait ?? 0) * 1000,
+        // A client that went away stops the wait.
+        signal: closedSignal(res),
+      }),
     rollbackDeployment: ({ access, params }) => s.deployments.rollback(access, params.appId, params.deploymentId),
     cancelDeployment: ({ access, params }) => s.deployments.cancel(access, params.appId, params.deploymentId),
   };

@@ -409,7 +409,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Build and deploy log lines after `after`; call again with nextAfter until done */
+        /**
+         * Build and deploy log lines after `after`; call again with nextAfter until done
+         * @description To follow a running deployment, call again with `after=nextAfter&wait=20`: each answer comes as soon as there are new lines.
+         */
         get: operations["getDeploymentLogs"];
         put?: never;
         post?: never;
@@ -6271,6 +6274,8 @@ export interface operations {
                 /** @description the last seq already read (nextAfter); lines are numbered in 32 bits */
                 after?: number;
                 limit?: number;
+                /** @description follow: when no line is after `after` and the deployment is not finished, wait up to this many seconds for one before answering (an empty chunk when none came); absent or 0 answers at once */
+                wait?: number;
             };
             header?: never;
             path: {

@@ -97,6 +97,23 @@ export const LogQuery = {
   },
 } as const;
 
+/** Deployment logs can be followed: `wait` holds the answer until a line comes (long polling, issue 28). */
+export const DeploymentLogQuery = {
+  ...LogQuery,
+  properties: {
+    ...LogQuery.properties,
+    limit: { type: 'integer', minimum: 1, maximum: 5000, default: 500 },
+    wait: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 25,
+      description:
+        'follow: when no line is after `after` and the deployment is not finished, wait up to this many seconds for ' +
+        'one before answering (an empty chunk when none came); absent or 0 answers at once',
+    },
+  },
+} as const;
+
 export const DEPLOYMENTS = {
   tag: { name: 'deployments', description: 'builds and zero-downtime rollouts of an app, their logs, cancel and rollback' },
   schemas: { DeploymentStatus, Deployment, DeploymentPage, CreateDeploymentRequest, LogChunk },
@@ -149,9 +166,10 @@ export const DEPLOYMENTS = {
       path: '/v1/workspaces/{workspaceId}/apps/{appId}/deployments/{deploymentId}/logs',
       tag: 'deployments',
       summary: 'Build and deploy log lines after `after`; call again with nextAfter until done',
+      description: 'To follow a running deployment, call again with `after=nextAfter&wait=20`: each answer comes as soon as there are new lines.',
       auth: 'any',
       permission: 'apps.read',
-      query: LogQuery,
+      query: DeploymentLogQuery,
       success: { status: 200, description: 'a chunk of log lines', schema: LogChunk },
       errors: { 400: ['validation_failed'] },
     },

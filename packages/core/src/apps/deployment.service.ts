@@ -21,6 +21,9 @@ const CURSOR_MAX = 200;
  * history, cancel (conditional move from queued or building), rollback (a new deployment from an earlier image,
  * no build) and the build/deploy log in chunks. The rollout itself is DeploymentRunner's, in the worker.
  */
+/** How often a followed log is read again while it waits for a line. */
+const FOLLOW_POLL_MS = 100;
+
 export class DeploymentService {
   constructor(
     private readonly deps: {
@@ -129,6 +132,25 @@ export class DeploymentService {
       done: finished && lines.length <= page.limit,
       truncated: false,
     };
+  }
+
+  /**
+   * `logs`, but when nothing is after `after` and the deployment runs, waits up to `waitMs` for a line (checked every
+   * 100 ms, stopped by `signal`): a client follows a build with one request per batch of lines instead of polling.
+   */
+  async follow(
+    access: WorkspaceAccess,
+    appId: string,
+    deploymentId: string,
+    page: { after: number; limit: number },
+    wait: { waitMs: number; signal?: AbortSignal },
+  ): Promise<LogChunk> {
+    const deadline = Date.now() + wait.waitMs;
+    for (;;) {
+      const chunk = await this.logs(access, appId, deploymentId, page);
+      if (chunk.data.length || chunk.done || Date.now() >= deadline || wait.signal?.aborted) return chunk;
+      await new Promise((r) => setTimeout(r, Math.min(FOLLOW_POLL_MS, deadline - Date.now())));
+    }
   }
 
   private async queue(

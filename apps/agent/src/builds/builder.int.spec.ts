@@ -1,3 +1,4 @@
+import { ImageGate } from './image-gate';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +25,7 @@ function builder(o: Partial<BuilderOptions> = {}): Builder {
   return new Builder({
     docker: new DockerRuntime('/var/run/docker.sock', 'builder-test'),
     buildsDir: path.join(work, 'builds'),
+    gate: new ImageGate(),
     images: DEFAULT_BASE_IMAGES,
     runtimes: DEFAULT_RUNTIMES,
     extraCaBundle: CA,

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
-import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
+import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, type BaseImages } from './dockerfiles';
+import { failureReason } from './failure-reason';
+import type { ImageGate } from './image-gate';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
 import { extractTarGz } from './extract-tar';
 import { applySettings, narrowToRoot, NO_SETTINGS, withStartCommand, type AppBuildSettings } from './settings';
@@ -27,6 +29,8 @@ export interface BuilderOptions {
   /** Disk a build may write (MB): its steps' layers above the base image; past it the build is stopped. */
   diskMb: number;
   extractLimits?: ExtractLimits;
+  /** Shared with image removal on this server: removal waits while builds run. */
+  gate: ImageGate;
   logger: Logger;
 }
 
@@ -121,11 +125,24 @@ export class Builder {
           emit('The extra CA bundle is trusted during the build');
         }
         if (plan.language === 'python' && plan.requirements !== null) await writeFile(path.join(dir, CONTEXT.requirements), plan.requirements);
+        const install = plan.language === 'node' ? installScript(plan) : null;
+        if (install !== null) await writeFile(path.join(dir, CONTEXT.install), install);
         emit('Generated Dockerfile:');
         for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
       }
       const imageRef = builtImageRef(req.appId, req.deploymentId);
-      const imageId = await this.dockerBuild(context, imageRef, req, dockerfile === null ? labels : {}, emit);
+      const buildLabels = dockerfile === null ? labels : {};
+      // Image removal (teardown, pruning) waits while builds run (image-gate.ts); a build that still meets a parent
+      // layer removed under it (by hand, by another tool) runs once more without the cache before it fails.
+      const imageId = await this.o.gate.building(async () => {
+        try {
+          return await this.dockerBuild(context, imageRef, req, buildLabels, emit, false);
+        } catch (e) {
+          if (!(e instanceof VanishedParent)) throw e;
+          emit(`A cached layer this build reused was removed while it ran (${e.message}): building once more without the cache`);
+          return this.dockerBuild(context, imageRef, req, buildLabels, emit, true);
+        }
+      });
       emit(`Built ${imageRef} (${imageId.slice(0, 19)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       return { imageId, imageRef, language: plan.language };
     } finally {
@@ -134,7 +151,7 @@ export class Builder {
     }
   }
 
-  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit): Promise<string> {
+  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit, nocache: boolean): Promise<string> {
     const abort = new AbortController();
     let why: 'timeout' | 'cancelled' | 'disk' | null = null;
     const onCancel = () => {
@@ -163,7 +180,18 @@ export class Builder {
         abort.abort();
       }
     };
+    // The current step and its output: a failure's reason is the error the tool printed, never the Dockerfile line.
+    let step = '';
+    let stepLines: string[] = [];
     const onLine = (line: string) => {
+      const stepLine = /^Step \d+\/\d+ : (.*)$/.exec(line);
+      if (stepLine) {
+        step = stepLine[1]!;
+        stepLines = [];
+      } else {
+        stepLines.push(line);
+        if (stepLines.length > 400) stepLines.splice(0, stepLines.length - 200);
+      }
       const running = /^ ---> Running in ([0-9a-f]{12,64})$/.exec(line);
       const produced = /^ ---> ([0-9a-f]{12,64})$/.exec(line);
       if (running) disk.step = running[1]!;
@@ -192,6 +220,7 @@ export class Builder {
           rm: true,
           forcerm: true,
           pull: false,
+          nocache,
           memory,
           memswap: memory,
           cpuperiod: CPU_PERIOD,
@@ -219,8 +248,9 @@ export class Builder {
     }
     if (why === 'disk') throw diskExceeded(this.o.diskMb, disk.written);
     if (failure) {
-      const oom = /returned a non-zero code: 137/.test(failure) ? ` (killed: the build may have run out of its ${this.o.memoryMb} MB of memory)` : '';
-      throw new BuildError(`The build failed: ${String(failure).trim()}${oom}`);
+      const text = String(failure).trim();
+      if (/unknown parent image ID|failed to set parent/i.test(text)) throw new VanishedParent(text);
+      throw new BuildError(failureReason(step, stepLines, text, this.o.memoryMb));
     }
     const id = await this.o.docker.imageId(imageRef);
     if (!id) throw new BuildError('The build finished without an image');
@@ -253,6 +283,9 @@ export class Builder {
     this.waiting.shift()?.();
   }
 }
+
+/** The engine lost a parent layer the build had reused (removed while the build ran). */
+class VanishedParent extends Error {}
 
 function diskExceeded(capMb: number, writtenBytes: number): BuildError {
   return new BuildError(`The build wrote more than ${capMb} MB to disk (${Math.round(writtenBytes / 1024 / 1024)} MB when it was stopped), this server's limit for one build`);

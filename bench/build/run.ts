@@ -54,7 +54,7 @@ async function main() {
       const ms = performance.now() - t0;
       const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
       const lines = log.data.map((l) => l.text);
-      const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN npm ci/.test(l));
+      const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|sh \/usr\/local\/bin\/slipway-install)/.test(l));
       return { ms, cached: install >= 0 && /Using cache/.test(lines[install + 1] ?? '') };
     };
 

@@ -97,7 +97,7 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
         const image = await docker.getImage(`slipway-app/${app.id}:${id}`).inspect();
         const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
         const lines = log.data.map((l) => l.text);
-        const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack)/.test(l));
+        const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack|sh \/usr\/local\/bin\/slipway-install)/.test(l));
         return { ms, imageMb: image.Size / 1e6, cached: install >= 0 && /Using cache/.test(lines[install + 1] ?? '') };
       };
 

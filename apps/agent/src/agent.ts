@@ -77,7 +77,7 @@ export interface AgentOptions {
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
 export const DEFAULT_NETWORKS: NetworkSettings = { range: '100.64.0.0/10', subnetPrefix: 24 };
 
-export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb'>;
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb' | 'engine' | 'dockerCli'>;
 
 export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   images: DEFAULT_BASE_IMAGES,
@@ -188,7 +188,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
   server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, disk, logger: o.logger }));
   // Uploads built on this server: a service of its own too (build.proto).
-  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, buildsDir: path.join(o.dataDir, 'builds'), gate: imageGate, logger: o.logger });
+  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, dockerSocket: o.dockerSocket, buildsDir: path.join(o.dataDir, 'builds'), gate: imageGate, logger: o.logger });
   server.addService(
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),

@@ -114,7 +114,7 @@ describe('Builder: sample apps built into images that answer', () => {
     const second = await build(b, zipOf(sample('node', 'w2')));
     if (second.result instanceof Error) throw second.result;
     // The install step's "Using cache" follows its RUN line.
-    const i = second.lines.findIndex((l) => /RUN npm ci/.test(l) && /^Step \d+\/\d+/.test(l));
+    const i = second.lines.findIndex((l) => /RUN (npm ci|sh \/usr\/local\/bin\/slipway-install)/.test(l) && /^Step \d+\/\d+/.test(l));
     expect(i).toBeGreaterThan(0);
     expect(second.lines[i + 1]).toMatch(/Using cache/);
     // The source changed: the COPY of it is not cached.
@@ -150,10 +150,10 @@ describe('Builder: failures', () => {
     expect(await readdir(path.dirname(work))).not.toContain('escaped.txt');
   });
 
-  it('a failing RUN step fails the build with docker’s message', async () => {
+  it('a failing RUN step of an own Dockerfile fails the build naming the step and its exit code', async () => {
     const { result, lines } = await build(builder(), zipOf({ Dockerfile: 'FROM slipway/node:24\nRUN echo about to fail && exit 3\n' }));
     expect(result).toBeInstanceOf(BuildError);
-    expect((result as Error).message).toMatch(/The build failed: .*returned a non-zero code: 3/);
+    expect((result as Error).message).toBe('The step "RUN echo about to fail && exit 3" failed (exit code 3); the build log above shows its output');
     expect(lines).toContain('about to fail');
   });
 

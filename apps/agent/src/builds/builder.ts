@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
-import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, type BaseImages } from './dockerfiles';
+import { buildWithBuildKit } from './buildkit';
+import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, VARIABLES_SECRET, WITH_ENV_SCRIPT, type BaseImages } from './dockerfiles';
 import { failureReason } from './failure-reason';
 import type { ImageGate } from './image-gate';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
@@ -31,6 +33,16 @@ export interface BuilderOptions {
   extractLimits?: ExtractLimits;
   /** Shared with image removal on this server: removal waits while builds run. */
   gate: ImageGate;
+  /**
+   * `buildkit`: the docker CLI with BuildKit (cache mounts per app, the app's variables as a build secret; Docker
+   * 20.10's BuildKit applies no memory, CPU or disk limit to a build). `classic`: the Engine API's classic builder,
+   * in the build's own cgroup limits, without variables. docs/decisions/0018.
+   */
+  engine?: 'classic' | 'buildkit';
+  /** The docker CLI for BuildKit builds (Debian's 20.10 client). */
+  dockerCli?: string;
+  /** The engine's socket, for the CLI. */
+  dockerSocket?: string;
   logger: Logger;
 }
 
@@ -45,6 +57,8 @@ export interface BuildRequest {
   settings?: AppBuildSettings;
   /** Aborting it stops the build (a cancelled deployment). */
   signal?: AbortSignal;
+  /** The app's variables, given to its build command (BuildKit only: as a build secret, never in a layer or the log). */
+  variables?: { key: string; value: string; secret: boolean }[];
 }
 
 export interface BuildResult {
@@ -111,7 +125,13 @@ export class Builder {
       const plan = applied.plan;
       for (const r of [...applied.lines, ...plan.reasons]) emit(r);
       const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
-      const generated = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      const buildkit = this.o.engine === 'buildkit';
+      const variables = req.variables ?? [];
+      const generated = dockerfileFor(plan, {
+        images: this.o.images,
+        extraCa: this.o.extraCaBundle !== null,
+        buildkit: buildkit ? { cacheId: `slipway-${req.appId}`, variables: variables.length > 0, variablesDigest: this.digestOf(variables) } : null,
+      });
       // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).
       const dockerfile = generated === null ? null : `${generated}LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`;
       let context = app;
@@ -127,6 +147,13 @@ export class Builder {
         if (plan.language === 'python' && plan.requirements !== null) await writeFile(path.join(dir, CONTEXT.requirements), plan.requirements);
         const install = plan.language === 'node' ? installScript(plan) : null;
         if (install !== null) await writeFile(path.join(dir, CONTEXT.install), install);
+        if (buildkit && plan.language === 'node' && variables.length) {
+          await writeFile(path.join(dir, CONTEXT.withEnv), WITH_ENV_SCRIPT);
+          const names = variables.map((v) => (v.secret ? `${v.key} (secret)` : v.key));
+          emit(`The app's variables reach the build command as a build secret, never in the image or this log: ${names.join(', ')}`);
+        } else if (!buildkit && plan.language === 'node' && variables.length) {
+          emit("The app's variables are not given to the build on this server (the classic builder has no build secrets); they reach the running app");
+        }
         emit('Generated Dockerfile:');
         for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
       }
@@ -135,6 +162,7 @@ export class Builder {
       // Image removal (teardown, pruning) waits while builds run (image-gate.ts); a build that still meets a parent
       // layer removed under it (by hand, by another tool) runs once more without the cache before it fails.
       const imageId = await this.o.gate.building(async () => {
+        if (buildkit) return this.buildkitBuild(dir, context, imageRef, req, buildLabels, variables, emit);
         try {
           return await this.dockerBuild(context, imageRef, req, buildLabels, emit, false);
         } catch (e) {
@@ -147,8 +175,55 @@ export class Builder {
       return { imageId, imageRef, language: plan.language };
     } finally {
       await rm(dir, { recursive: true, force: true }).catch((e: Error) => this.o.logger.warn({ dir, err: e.message }, 'could not remove a build folder'));
+      await rm(`${dir}.secret`, { recursive: true, force: true }).catch(() => undefined);
       this.release();
     }
+  }
+
+  /** A keyed digest of the variables: a changed variable rebuilds the build step, and no value can be read back from it. */
+  private readonly digestKey = randomBytes(32);
+  private digestOf(variables: { key: string; value: string }[]): string | null {
+    if (!variables.length) return null;
+    const h = createHmac('sha256', this.digestKey);
+    for (const v of [...variables].sort((a, b) => a.key.localeCompare(b.key))) h.update(`${v.key}\0${v.value}\0`);
+    return h.digest('hex').slice(0, 32);
+  }
+
+  /** BuildKit through the docker CLI; the variables as a secret file outside the context (0600), removed after. */
+  private async buildkitBuild(
+    dir: string,
+    context: string,
+    imageRef: string,
+    req: BuildRequest,
+    labels: Record<string, string>,
+    variables: { key: string; value: string }[],
+    emit: Emit,
+  ): Promise<string> {
+    const secrets: Record<string, string> = {};
+    const secretDir = `${dir}.secret`;
+    await mkdir(secretDir, { recursive: true, mode: 0o700 });
+    if (variables.length) {
+      const file = path.join(secretDir, 'variables.json');
+      await writeFile(file, JSON.stringify(Object.fromEntries(variables.map((v) => [v.key, v.value]))), { mode: 0o600 });
+      secrets[VARIABLES_SECRET] = file;
+    }
+    emit(`docker build with BuildKit (${this.o.cpus} CPU and ${this.o.memoryMb} MB are not enforced by this engine's BuildKit; at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
+    return buildWithBuildKit(
+      {
+        dockerCli: this.o.dockerCli ?? '/usr/bin/docker',
+        dockerSocket: this.o.dockerSocket ?? '/var/run/docker.sock',
+        context,
+        imageRef,
+        labels,
+        secrets,
+        iidfile: path.join(secretDir, 'image-id'),
+        nocache: false,
+        timeoutMs: this.o.timeoutMs,
+        memoryMb: this.o.memoryMb,
+        signal: req.signal,
+      },
+      emit,
+    );
   }
 
   private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit, nocache: boolean): Promise<string> {

@@ -63,6 +63,7 @@ describe('Node', () => {
       '',
       'FROM deps AS build',
       'COPY app/ ./',
+      'ENV NODE_ENV=production',
       'RUN npm run build',
       'RUN rm -rf node_modules',
       '',
@@ -133,7 +134,7 @@ describe('framework presets', () => {
     expect(p.summary).toBe('Next.js · Node 24 from engines.node >=20.9.0 · npm ci · next build · next start (standalone server)');
     expect(p.output).toEqual({ kind: 'next-standalone' });
     const df = dockerfileFor(p, { images, extraCa: false })!;
-    expect(df).toContain('ENV NEXT_TELEMETRY_DISABLED=1 NEXT_PRIVATE_STANDALONE=1\nRUN npm run build');
+    expect(df).toContain('ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 NEXT_PRIVATE_STANDALONE=1\nRUN npm run build');
     // The previous release's caches in the project folder are dropped when the build changed.
     expect(df).toMatch(/^CMD \["sh","-c","if \[ \\"\$\(cat \.next\/BUILD_ID .*rm -rf \.next\/cache \.next\/server\/route-cache; .* && exec node server\.js"\]$/m);
   });
@@ -296,7 +297,7 @@ describe("the frameworks' own starters (fixtures/starters, made by their generat
   });
   it('Angular SSR: node dist/<name>/server/server.mjs', async () => {
     const p = await plan('angular-ssr');
-    expect(p).toMatchObject({ framework: 'Angular', start: 'node dist/angular-ssr/server/server.mjs', output: { kind: 'app' } });
+    expect(p).toMatchObject({ framework: 'Angular', start: 'node dist/angular-ssr/server/server.mjs', output: { kind: 'app' }, env: { NG_ALLOWED_HOSTS: '*' } });
   });
   it('Astro without an adapter: dist/ as a static site', async () => {
     const p = await plan('astro');
@@ -329,6 +330,22 @@ describe("the frameworks' own starters (fixtures/starters, made by their generat
     const script = installScript(p)!;
     expect(script).toContain('{ npm ci --no-audit --no-fund; echo $? > /tmp/slipway-install.rc; } 2>&1 | tee "$log"');
     expect(script).toContain("if grep -qE 'in sync|Missing: .* from lock file|Invalid: lock file' \"$log\"; then");
+  });
+});
+
+describe('BuildKit', () => {
+  it("cache mounts of the app's own for the package manager and the framework's build cache; variables as a secret", () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    const df = dockerfileFor(p, { images, extraCa: false, buildkit: { cacheId: 'app-1', variables: true } })!;
+    expect(df).toContain('RUN --mount=type=cache,id=app-1-pm,target=/cache,sharing=locked sh /usr/local/bin/slipway-install && mkdir -p node_modules');
+    expect(df).toContain('COPY slipway/with-env.cjs /usr/local/share/slipway/with-env.cjs');
+    expect(df).toContain(
+      'RUN --mount=type=cache,id=app-1-build,target=/app/.next/cache,sharing=locked --mount=type=secret,id=slipway-variables,target=/run/secrets/slipway-variables.json node /usr/local/share/slipway/with-env.cjs npm run build',
+    );
+  });
+  it('the classic builder gets neither', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    expect(dockerfileFor(p, { images, extraCa: false })).not.toMatch(/--mount|with-env/);
   });
 });
 

@@ -225,7 +225,12 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
     if (ng && !procfileWeb && (!startText || /^ng (serve|s)\b/.test(startText))) {
       if (ng.ssr) {
         start = startShort = `node ${shellQuote(`${ng.dir}/server/server.mjs`)}`;
-        reasons.push(`Angular with server rendering (project ${ng.project}): started with ${start}${startText ? ` instead of ${startText}, Angular's development server` : ''}`);
+        // Angular's SSR engine refuses hosts outside allowedHosts (the starter's list is empty). Behind the ingress
+        // the Host is always one of the app's own domains; the app's own NG_ALLOWED_HOSTS variable wins over this.
+        env.NG_ALLOWED_HOSTS = '*';
+        reasons.push(
+          `Angular with server rendering (project ${ng.project}): started with ${start}${startText ? ` instead of ${startText}, Angular's development server` : ''}; NG_ALLOWED_HOSTS=* (the ingress passes only the app's own hosts; set the variable to narrow it)`,
+        );
       } else {
         output = { kind: 'static', dirs: [ng.browser ? `${ng.dir}/browser` : ng.dir], spa: true };
         start = startShort = 'static site';

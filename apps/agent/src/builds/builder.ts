@@ -36,7 +36,7 @@ export interface BuilderOptions {
   /**
    * `buildkit`: the docker CLI with BuildKit (cache mounts per app, the app's variables as a build secret; Docker
    * 20.10's BuildKit applies no memory, CPU or disk limit to a build). `classic`: the Engine API's classic builder,
-   * in the build's own cgroup limits, without variables. docs/decisions/0018.
+   * in the build's own cgroup limits, without variables. docs/decisions/0030.
    */
   engine?: 'classic' | 'buildkit';
   /** The docker CLI for BuildKit builds (Debian's 20.10 client). */

@@ -28,7 +28,7 @@ export interface BuildKitRun {
 
 /**
  * `docker build` with BuildKit, through the docker CLI spawned with an argv array (the Engine API builds with BuildKit
- * without a session, but secrets need the session only the CLI speaks: docs/decisions/0018). Output comes as
+ * without a session, but secrets need the session only the CLI speaks: docs/decisions/0030). Output comes as
  * `--progress=plain`; each step's lines are emitted as they come, `CACHED` steps are named, and a failed step's
  * reason is the tool's own error (failure-reason.ts). Returns the image id (`--iidfile`).
  */
@@ -68,6 +68,7 @@ export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<str
     if (rest === 'CACHED') {
       const name = steps.get(vertex);
       if (name && !name.startsWith('FROM ')) emit(`  cached: ${name}`);
+      if (name?.includes('slipway-install')) emit('Dependencies reused from the build cache (package.json and the lockfile are unchanged)');
       return;
     }
     const err = /^ERROR: (.*)$/.exec(rest);

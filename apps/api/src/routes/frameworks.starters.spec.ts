@@ -7,7 +7,7 @@ import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
-// Issue 30: the frameworks' own generators' starters (fixtures/starters) with no settings, each uploaded as a .zip,
+// Issue 30 (jest project `starters`: npx jest --selectProjects starters): the frameworks' own generators' starters (fixtures/starters) with no settings, each uploaded as a .zip,
 // built on the server and served through the ingress. One platform for the file; every upload is sent at once and the
 // agent builds two at a time (its build slots), so the file costs about the sum of the builds over two.
 jest.setTimeout(1_500_000);

@@ -177,7 +177,7 @@ describe('Builder: failures', () => {
     // Wait until the RUN step is running, then cancel both.
     for (let i = 0; i < 100 && !(await runningWith(marker)); i++) await new Promise((r) => setTimeout(r, 200));
     expect(await runningWith(marker)).toBe(true);
-    expect(secondLines[0]).toMatch(/Waiting for a build slot/);
+    expect(secondLines[0]).toBe('Waiting for a build slot (1 build at a time on this server): number 1 in the queue');
     waiting.abort();
     running.abort();
     expect(((await first).result as Error).message).toBe('The build was cancelled');

@@ -88,7 +88,12 @@ export class Builder {
 
   async build(req: BuildRequest, emit: Emit): Promise<BuildResult> {
     if (req.signal?.aborted) throw cancelled();
-    if (this.running >= this.o.concurrency) emit(`Waiting for a build slot (${this.o.concurrency} build${this.o.concurrency === 1 ? '' : 's'} at a time on this server)`);
+    if (this.running >= this.o.concurrency) {
+      emit(
+        `Waiting for a build slot (${this.o.concurrency} build${this.o.concurrency === 1 ? '' : 's'} at a time on this server): ` +
+          `number ${this.waiting.length + 1} in the queue`,
+      );
+    }
     await this.acquire(req.signal);
     const dir = path.join(this.o.buildsDir, req.deploymentId);
     try {

@@ -333,6 +333,24 @@ describe("the frameworks' own starters (fixtures/starters, made by their generat
   });
 });
 
+describe('out-of-sync lockfiles of pnpm and yarn', () => {
+  it('pnpm: --frozen-lockfile first, --no-frozen-lockfile when pnpm says the lockfile is outdated', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a.js' } }), 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" })), 'node');
+    const script = installScript(p)!;
+    expect(script).toContain('{ corepack install -g pnpm@9 && pnpm install --frozen-lockfile; echo $? > /tmp/slipway-install.rc; } 2>&1 | tee "$log"');
+    expect(script).toContain("if grep -qE 'ERR_PNPM_OUTDATED_LOCKFILE|ERR_PNPM_LOCKFILE_CONFIG_MISMATCH|not up to date with' \"$log\"; then");
+    expect(script).toContain('  pnpm install --no-frozen-lockfile');
+  });
+  it('yarn 1: --frozen-lockfile first, then yarn install', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a.js' } }), 'yarn.lock': '# yarn lockfile v1\n' })), 'node');
+    expect(installScript(p)).toContain("if grep -qE 'lockfile needs to be updated' \"$log\"; then");
+  });
+  it('no lockfile: a plain install, no script', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a.js' } }) })), 'node');
+    expect(installScript(p)).toBeNull();
+  });
+});
+
 describe('BuildKit', () => {
   it("cache mounts of the app's own for the package manager and the framework's build cache; variables as a secret", () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');

@@ -36,6 +36,8 @@ describe('buildWithBuildKit', () => {
       [
         '#1 [internal] load build definition from Dockerfile',
         '#1 DONE 0.0s',
+        '#4 [deps 3/5] COPY slipway/install.sh /usr/local/bin/slipway-install',
+        '#4 CACHED',
         '#5 [deps 4/5] RUN --mount=type=cache,id=slipway-a-pm,target=/cache,sharing=locked sh /usr/local/bin/slipway-install && mkdir -p node_modules',
         '#5 CACHED',
         '#7 [build 2/3] RUN npm run build',
@@ -49,6 +51,8 @@ describe('buildWithBuildKit', () => {
     const lines: string[] = [];
     expect(await run(cli, lines)).toBe('sha256:abc');
     expect(lines).toEqual([
+      '[deps 3/5] COPY slipway/install.sh /usr/local/bin/slipway-install',
+      '  cached: COPY slipway/install.sh /usr/local/bin/slipway-install',
       '[deps 4/5] RUN --mount=type=cache,id=slipway-a-pm,target=/cache,sharing=locked sh /usr/local/bin/slipway-install && mkdir -p node_modules',
       '  cached: RUN --mount=type=cache,id=slipway-a-pm,target=/cache,sharing=locked sh /usr/local/bin/slipway-install && mkdir -p node_modules',
       'Dependencies reused from the build cache (package.json and the lockfile are unchanged)',

@@ -68,7 +68,7 @@ export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<str
     if (rest === 'CACHED') {
       const name = steps.get(vertex);
       if (name && !name.startsWith('FROM ')) emit(`  cached: ${name}`);
-      if (name?.includes('slipway-install')) emit('Dependencies reused from the build cache (package.json and the lockfile are unchanged)');
+      if (name?.startsWith('RUN ') && name.includes('sh /usr/local/bin/slipway-install')) emit('Dependencies reused from the build cache (package.json and the lockfile are unchanged)');
       return;
     }
     const err = /^ERROR: (.*)$/.exec(rest);

@@ -79,7 +79,7 @@ async function bareDockerBuild(name: string, nonce: string, marker: string, engi
         'FROM slipway/node-build:24',
         'WORKDIR /app',
         'COPY slipway-ca.crt /tmp/ca.crt',
-        'ENV NODE_EXTRA_CA_CERTS=/tmp/ca.crt npm_config_cafile=/etc/ssl/certs/ca-certificates.crt',
+        'ENV NODE_EXTRA_CA_CERTS=/tmp/ca.crt npm_config_cafile=/tmp/ca.crt',
         'COPY package.json package-lock.json ./',
         'RUN npm ci --no-audit --no-fund',
         'COPY . .',
@@ -89,7 +89,7 @@ async function bareDockerBuild(name: string, nonce: string, marker: string, engi
     );
     await writeFile(path.join(dir, '.dockerignore'), 'node_modules\n.git\n');
     const t0 = performance.now();
-    execFileSync('/usr/bin/docker', ['build', '-q', '-t', `slipway-bench-bare/${name}:latest`, dir], { env: { ...process.env, DOCKER_BUILDKIT: engine === 'buildkit' ? '1' : '0' }, stdio: 'ignore' });
+    execFileSync('/usr/bin/docker', ['build', '-q', '-t', `slipway-bench-bare/${name}:latest`, dir], { env: { ...process.env, DOCKER_BUILDKIT: engine === 'buildkit' ? '1' : '0' }, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 20_000_000 });
     return performance.now() - t0;
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -26,7 +26,9 @@ const fmt = (xs: number[]) => `p50 ${(p50(xs) / 1000).toFixed(1)} s, min ${(Math
 async function main() {
   await globalSetup();
   const starters = process.argv.indexOf('--starters');
-  if (starters > 0) return benchStarters(process.argv[starters + 1] ?? 'nextjs,express', arg('runs', 1), arg('cpus', 2), CA, process.argv.includes('--verbose'));
+  const engineAt = process.argv.indexOf('--engine');
+  const engine = engineAt > 0 && process.argv[engineAt + 1] === 'classic' ? 'classic' : 'buildkit';
+  if (starters > 0) return benchStarters(process.argv[starters + 1] ?? 'nextjs,express', arg('runs', 1), arg('cpus', 2), CA, process.argv.includes('--verbose'), engine);
   const p = await startTestPlatform({ name: 'bench-build', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: CA, cpus: 1, memoryMb: 1024 } });
   try {
     const client = p.client();
@@ -54,7 +56,7 @@ async function main() {
       const ms = performance.now() - t0;
       const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
       const lines = log.data.map((l) => l.text);
-      const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN npm ci/.test(l));
+      const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|sh \/usr\/local\/bin\/slipway-install)/.test(l));
       return { ms, cached: install >= 0 && /Using cache/.test(lines[install + 1] ?? '') };
     };
 

@@ -24,7 +24,9 @@ interface Starter {
 
 const ALL: Record<string, Starter> = {
   nextjs: { edit: { file: 'app/page.tsx', from: 'To get started, edit the', to: (m) => `To get started ${m}, edit the` }, path: '/', memoryMb: 256, targets: { coldS: 60, warmS: 20, imageMb: 300 } },
-  express: { edit: { file: 'public/index.html', from: 'Welcome to Express', to: (m) => `Welcome to Express ${m}` }, path: '/', memoryMb: 128, targets: { coldS: 15 } },
+  express: { edit: { file: 'public/index.html', from: 'Welcome to Express', to: (m) => `Welcome to Express ${m}` }, path: '/', memoryMb: 128, targets: { coldS: 10, warmS: 4 } },
+  'sveltekit-node': { edit: { file: 'src/routes/+page.svelte', from: 'Welcome to SvelteKit', to: (m) => `Welcome to SvelteKit ${m}` }, path: '/', memoryMb: 256, targets: { warmS: 20 } },
+  nuxt: { edit: { file: 'app/app.vue', from: '<NuxtWelcome />', to: (m) => `<p>${m}</p>\n    <NuxtWelcome />` }, path: '/', memoryMb: 256, targets: { warmS: 20 } },
   'vite-react': { edit: { file: 'index.html', from: '<title>vite-react</title>', to: (m) => `<title>vite-react ${m}</title>` }, path: '/', memoryMb: 128, targets: {} },
   nestjs: { edit: { file: 'src/app.service.ts', from: "'Hello World!'", to: (m) => `'Hello World! ${m}'` }, path: '/', memoryMb: 256, targets: {} },
   fastify: { edit: { file: 'routes/root.js', from: 'return { root: true }', to: (m) => `return { root: true, marker: '${m}' }` }, path: '/', memoryMb: 128, targets: {} },
@@ -54,12 +56,52 @@ async function zipOf(name: string, nonce: string, marker: string): Promise<Buffe
   }
 }
 
-export async function benchStarters(list: string, runs: number, cpus: number, ca: string, verbose = false): Promise<void> {
+/**
+ * The baseline of the same run: a bare `docker build` of the same starter on the same engine, with the Dockerfile a
+ * user would write by hand (install from the lockfile, then the build), cold (a package.json no build has seen) and
+ * warm (one source file changed). No platform: no upload, extraction, detection, rollout or ingress.
+ */
+async function bareDockerBuild(name: string, nonce: string, marker: string, engine: 'classic' | 'buildkit', ca: string): Promise<number> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `slipway-bare-${name}-`));
+  try {
+    await cp(path.join(STARTERS, name), dir, { recursive: true });
+    await cp(ca, path.join(dir, 'slipway-ca.crt'));
+    const pkgPath = path.join(dir, 'package.json');
+    const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(pkgPath, JSON.stringify({ ...pkg, description: `bare ${nonce}` }, null, 2) + '\n');
+    const { edit } = ALL[name]!;
+    const file = path.join(dir, edit.file);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(edit.from, edit.to(marker)));
+    const hasBuild = typeof (pkg.scripts as Record<string, unknown> | undefined)?.build === 'string';
+    await writeFile(
+      path.join(dir, 'Dockerfile'),
+      [
+        'FROM slipway/node-build:24',
+        'WORKDIR /app',
+        'COPY slipway-ca.crt /tmp/ca.crt',
+        'ENV NODE_EXTRA_CA_CERTS=/tmp/ca.crt npm_config_cafile=/tmp/ca.crt',
+        'COPY package.json package-lock.json ./',
+        'RUN npm ci --no-audit --no-fund',
+        'COPY . .',
+        ...(hasBuild ? ['RUN npm run build'] : []),
+        '',
+      ].join('\n'),
+    );
+    await writeFile(path.join(dir, '.dockerignore'), 'node_modules\n.git\n');
+    const t0 = performance.now();
+    execFileSync('/usr/bin/docker', ['build', '-q', '-t', `slipway-bench-bare/${name}:latest`, dir], { env: { ...process.env, DOCKER_BUILDKIT: engine === 'buildkit' ? '1' : '0' }, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 20_000_000 });
+    return performance.now() - t0;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchStarters(list: string, runs: number, cpus: number, ca: string, verbose = false, engine: 'classic' | 'buildkit' = 'buildkit'): Promise<void> {
   const names = list === 'all' ? Object.keys(ALL) : list.split(',');
   for (const n of names) if (!ALL[n]) throw new Error(`unknown starter ${n} (known: ${Object.keys(ALL).join(', ')})`);
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-  const p = await startTestPlatform({ name: 'bench-starters', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: ca, cpus, memoryMb: 3072 } });
-  console.log(`builds: ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter`);
+  const p = await startTestPlatform({ name: 'bench-starters', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: ca, cpus, memoryMb: 3072, engine } });
+  console.log(`builds: engine ${engine}, ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter, each beside a bare docker build of the same starter`);
   let failedAll = 0;
   try {
     const client = p.client();
@@ -97,13 +139,16 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
         const image = await docker.getImage(`slipway-app/${app.id}:${id}`).inspect();
         const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
         const lines = log.data.map((l) => l.text);
-        const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack)/.test(l));
-        return { ms, imageMb: image.Size / 1e6, cached: install >= 0 && /Using cache/.test(lines[install + 1] ?? '') };
+        const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack|sh \/usr\/local\/bin\/slipway-install)/.test(l));
+        const cached = lines.includes('Dependencies reused from the build cache (package.json and the lockfile are unchanged)') || (install >= 0 && /Using cache/.test(lines[install + 1] ?? ''));
+        return { ms, imageMb: image.Size / 1e6, cached };
       };
 
       const cold: number[] = [];
       const warm: number[] = [];
       const sizes: number[] = [];
+      const bareCold: number[] = [];
+      const bareWarm: number[] = [];
       let failed = 0;
       for (let i = 0; i < runs; i++) {
         const nonce = randomBytes(4).toString('hex');
@@ -115,7 +160,11 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           const w = await timeTo(await zipOf(name, nonce, `w${i}${nonce}`), `w${i}${nonce}`);
           if (!w.cached) throw new Error('the warm build did not reuse the dependency layer');
           warm.push(w.ms);
-          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB`);
+          const bc = await bareDockerBuild(name, nonce, `bc${i}`, engine, ca);
+          const bw = await bareDockerBuild(name, nonce, `bw${i}`, engine, ca);
+          bareCold.push(bc);
+          bareWarm.push(bw);
+          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB; bare docker build cold ${s(bc)}, warm ${s(bw)}`);
         } catch (e) {
           failed++;
           console.log(`${name} run ${i + 1}: FAILED ${(e as Error).message}`);
@@ -132,7 +181,10 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
       line('cold build → serving', cold, t.coldS, 's');
       line('warm build → serving', warm, t.warmS, 's');
       line('image size', sizes, t.imageMb, 'MB');
+      line('baseline: bare docker build, cold', bareCold, undefined, 's');
+      line('baseline: bare docker build, warm', bareWarm, undefined, 's');
       await client.delete(`${apps}/${app.id}`);
+      await docker.getImage(`slipway-bench-bare/${name}:latest`).remove().catch(() => undefined);
     }
   } finally {
     await p.close();

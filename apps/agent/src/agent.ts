@@ -1,3 +1,4 @@
+import { ImageGate } from './builds/image-gate';
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import { DATABASE_ENGINE_FACTS, DATABASE_ENGINES, type DatabaseEngine } from '@slipway/contracts';
@@ -76,7 +77,7 @@ export interface AgentOptions {
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
 export const DEFAULT_NETWORKS: NetworkSettings = { range: '100.64.0.0/10', subnetPrefix: 24 };
 
-export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb'>;
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb' | 'engine' | 'dockerCli'>;
 
 export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   images: DEFAULT_BASE_IMAGES,
@@ -142,7 +143,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // One subscription to the engine's events for every watcher, opened again after an engine restart.
   const events = new ContainerEventHub(docker, o.logger);
   events.start();
-  const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 });
+  // Builds and image removal share one discipline (builds/image-gate.ts): removal waits while builds run.
+  const imageGate = new ImageGate();
+  const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate);
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
@@ -156,7 +159,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     o.logger,
   );
   await databases.start();
-  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger, (workspaceId) => databases.removeWorkspace(workspaceId));
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger, (workspaceId) => databases.removeWorkspace(workspaceId), imageGate);
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
@@ -185,7 +188,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
   server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, disk, logger: o.logger }));
   // Uploads built on this server: a service of its own too (build.proto).
-  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, buildsDir: path.join(o.dataDir, 'builds'), logger: o.logger });
+  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, dockerSocket: o.dockerSocket, buildsDir: path.join(o.dataDir, 'builds'), gate: imageGate, logger: o.logger });
   server.addService(
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),

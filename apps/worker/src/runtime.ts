@@ -15,6 +15,7 @@ import {
   GithubDeliveryService,
   DomainCheckService,
   imageSources,
+  openBuildVariables,
   LogRetentionService,
   MetricsCollectService,
   NodeService,
@@ -145,6 +146,8 @@ export async function startWorkerRuntime(
       deployments: stores.deployments,
       builds: new BuildsPool(agents),
       github: github && config.github ? { api: github, apiUrl: config.github.apiUrl } : null,
+      // The app's variables reach its build command (issue 30): read when the build starts, secrets opened here.
+      variables: (app) => openBuildVariables(control.env, secrets, { workspaceId: app.workspaceId, appId: app.id }),
     }),
     appsDomain: config.apps,
     clock: systemClock,

@@ -41,7 +41,7 @@ export interface Config {
     extraCaBundle: string | null;
     /** How long a new app container must keep running and answering before its route moves to it. */
     readySettleMs: number;
-    build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number; diskMb: number };
+    build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number; diskMb: number; engine: 'classic' | 'buildkit'; dockerCli: string };
     /** Size of an app container's tmpfs /tmp. */
     appTmpMb: number;
     /** Free disk under which new builds, deployments and uploads are refused: the smaller of the two. */
@@ -189,6 +189,8 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
         timeoutMs: v.SLIPWAY_BUILD_TIMEOUT_S * 1000,
         concurrency: v.SLIPWAY_BUILD_CONCURRENCY,
         diskMb: v.SLIPWAY_BUILD_DISK_MB,
+        engine: v.SLIPWAY_BUILD_ENGINE as 'classic' | 'buildkit',
+        dockerCli: v.SLIPWAY_BUILD_DOCKER_CLI,
       },
       appTmpMb: v.SLIPWAY_APP_TMP_MB,
       diskReserve: { percent: v.SLIPWAY_DISK_RESERVE_PERCENT, mb: v.SLIPWAY_DISK_RESERVE_MB },

@@ -1,3 +1,4 @@
+import { ImageGate } from '../builds/image-gate';
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rename, rm, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
@@ -39,6 +40,8 @@ export class AppsRuntime {
     private readonly logger: Logger,
     /** tmpMb: the size of /tmp; readySettleMs: how long a new container must keep running and answering before the route moves to it. */
     private readonly limits: { tmpMb: number; readySettleMs: number },
+    /** Shared with the builder: image removal waits while builds run (../builds/image-gate.ts). */
+    private readonly imageGate: ImageGate = new ImageGate(),
   ) {}
 
   folderOf(appId: string): string {
@@ -166,7 +169,9 @@ export class AppsRuntime {
         // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
         void this.containers.retire(previous, req.stopGraceMs);
       }
-      for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
+      await this.imageGate.removal(async () => {
+        for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
+      });
       return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
     } catch (e) {
       throw this.explained(e, step, req, emit);
@@ -283,7 +288,9 @@ export class AppsRuntime {
     const containers = await this.containers.list({ [LABELS.app]: req.appId });
     await this.containers.remove(containers);
     let removed = 0;
-    for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
+    await this.imageGate.removal(async () => {
+      for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
+    });
     await this.removeFolder(req.appId);
     return { containers: containers.length, images: removed };
   }

@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
-import { CONTEXT, dockerfileFor, dockerignoreFor, type BaseImages } from './dockerfiles';
+import { buildWithBuildKit } from './buildkit';
+import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, VARIABLES_SECRET, WITH_ENV_SCRIPT, type BaseImages } from './dockerfiles';
+import { failureReason } from './failure-reason';
+import type { ImageGate } from './image-gate';
 import { BuildError, DEFAULT_EXTRACT_LIMITS, extractZip, type ExtractLimits } from './extract';
 import { extractTarGz } from './extract-tar';
 import { applySettings, narrowToRoot, NO_SETTINGS, withStartCommand, type AppBuildSettings } from './settings';
@@ -27,6 +31,18 @@ export interface BuilderOptions {
   /** Disk a build may write (MB): its steps' layers above the base image; past it the build is stopped. */
   diskMb: number;
   extractLimits?: ExtractLimits;
+  /** Shared with image removal on this server: removal waits while builds run. */
+  gate: ImageGate;
+  /**
+   * `buildkit`: the docker CLI with BuildKit (cache mounts per app, the app's variables as a build secret; Docker
+   * 20.10's BuildKit applies no memory, CPU or disk limit to a build). `classic`: the Engine API's classic builder,
+   * in the build's own cgroup limits, without variables. docs/decisions/0030.
+   */
+  engine?: 'classic' | 'buildkit';
+  /** The docker CLI for BuildKit builds (Debian's 20.10 client). */
+  dockerCli?: string;
+  /** The engine's socket, for the CLI. */
+  dockerSocket?: string;
   logger: Logger;
 }
 
@@ -41,6 +57,8 @@ export interface BuildRequest {
   settings?: AppBuildSettings;
   /** Aborting it stops the build (a cancelled deployment). */
   signal?: AbortSignal;
+  /** The app's variables, given to its build command (BuildKit only: as a build secret, never in a layer or the log). */
+  variables?: { key: string; value: string; secret: boolean }[];
 }
 
 export interface BuildResult {
@@ -70,7 +88,12 @@ export class Builder {
 
   async build(req: BuildRequest, emit: Emit): Promise<BuildResult> {
     if (req.signal?.aborted) throw cancelled();
-    if (this.running >= this.o.concurrency) emit(`Waiting for a build slot (${this.o.concurrency} build${this.o.concurrency === 1 ? '' : 's'} at a time on this server)`);
+    if (this.running >= this.o.concurrency) {
+      emit(
+        `Waiting for a build slot (${this.o.concurrency} build${this.o.concurrency === 1 ? '' : 's'} at a time on this server): ` +
+          `number ${this.waiting.length + 1} in the queue`,
+      );
+    }
     await this.acquire(req.signal);
     const dir = path.join(this.o.buildsDir, req.deploymentId);
     try {
@@ -107,7 +130,13 @@ export class Builder {
       const plan = applied.plan;
       for (const r of [...applied.lines, ...plan.reasons]) emit(r);
       const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
-      const generated = dockerfileFor(plan, { images: this.o.images, extraCa: this.o.extraCaBundle !== null });
+      const buildkit = this.o.engine === 'buildkit';
+      const variables = req.variables ?? [];
+      const generated = dockerfileFor(plan, {
+        images: this.o.images,
+        extraCa: this.o.extraCaBundle !== null,
+        buildkit: buildkit ? { cacheId: `slipway-${req.appId}`, variables: variables.length > 0, variablesDigest: this.digestOf(variables) } : null,
+      });
       // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).
       const dockerfile = generated === null ? null : `${generated}LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`;
       let context = app;
@@ -121,20 +150,88 @@ export class Builder {
           emit('The extra CA bundle is trusted during the build');
         }
         if (plan.language === 'python' && plan.requirements !== null) await writeFile(path.join(dir, CONTEXT.requirements), plan.requirements);
+        const install = plan.language === 'node' ? installScript(plan) : null;
+        if (install !== null) await writeFile(path.join(dir, CONTEXT.install), install);
+        if (buildkit && plan.language === 'node' && variables.length) {
+          await writeFile(path.join(dir, CONTEXT.withEnv), WITH_ENV_SCRIPT);
+          const names = variables.map((v) => (v.secret ? `${v.key} (secret)` : v.key));
+          emit(`The app's variables reach the build command as a build secret, never in the image or this log: ${names.join(', ')}`);
+        } else if (!buildkit && plan.language === 'node' && variables.length) {
+          emit("The app's variables are not given to the build on this server (the classic builder has no build secrets); they reach the running app");
+        }
         emit('Generated Dockerfile:');
         for (const line of dockerfile.trimEnd().split('\n')) emit(`  ${line}`);
       }
       const imageRef = builtImageRef(req.appId, req.deploymentId);
-      const imageId = await this.dockerBuild(context, imageRef, req, dockerfile === null ? labels : {}, emit);
+      const buildLabels = dockerfile === null ? labels : {};
+      // Image removal (teardown, pruning) waits while builds run (image-gate.ts); a build that still meets a parent
+      // layer removed under it (by hand, by another tool) runs once more without the cache before it fails.
+      const imageId = await this.o.gate.building(async () => {
+        if (buildkit) return this.buildkitBuild(dir, context, imageRef, req, buildLabels, variables, emit);
+        try {
+          return await this.dockerBuild(context, imageRef, req, buildLabels, emit, false);
+        } catch (e) {
+          if (!(e instanceof VanishedParent)) throw e;
+          emit(`A cached layer this build reused was removed while it ran (${e.message}): building once more without the cache`);
+          return this.dockerBuild(context, imageRef, req, buildLabels, emit, true);
+        }
+      });
       emit(`Built ${imageRef} (${imageId.slice(0, 19)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       return { imageId, imageRef, language: plan.language };
     } finally {
       await rm(dir, { recursive: true, force: true }).catch((e: Error) => this.o.logger.warn({ dir, err: e.message }, 'could not remove a build folder'));
+      await rm(`${dir}.secret`, { recursive: true, force: true }).catch(() => undefined);
       this.release();
     }
   }
 
-  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit): Promise<string> {
+  /** A keyed digest of the variables: a changed variable rebuilds the build step, and no value can be read back from it. */
+  private readonly digestKey = randomBytes(32);
+  private digestOf(variables: { key: string; value: string }[]): string | null {
+    if (!variables.length) return null;
+    const h = createHmac('sha256', this.digestKey);
+    for (const v of [...variables].sort((a, b) => a.key.localeCompare(b.key))) h.update(`${v.key}\0${v.value}\0`);
+    return h.digest('hex').slice(0, 32);
+  }
+
+  /** BuildKit through the docker CLI; the variables as a secret file outside the context (0600), removed after. */
+  private async buildkitBuild(
+    dir: string,
+    context: string,
+    imageRef: string,
+    req: BuildRequest,
+    labels: Record<string, string>,
+    variables: { key: string; value: string }[],
+    emit: Emit,
+  ): Promise<string> {
+    const secrets: Record<string, string> = {};
+    const secretDir = `${dir}.secret`;
+    await mkdir(secretDir, { recursive: true, mode: 0o700 });
+    if (variables.length) {
+      const file = path.join(secretDir, 'variables.json');
+      await writeFile(file, JSON.stringify(Object.fromEntries(variables.map((v) => [v.key, v.value]))), { mode: 0o600 });
+      secrets[VARIABLES_SECRET] = file;
+    }
+    emit(`docker build with BuildKit (${this.o.cpus} CPU and ${this.o.memoryMb} MB are not enforced by this engine's BuildKit; at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
+    return buildWithBuildKit(
+      {
+        dockerCli: this.o.dockerCli ?? '/usr/bin/docker',
+        dockerSocket: this.o.dockerSocket ?? '/var/run/docker.sock',
+        context,
+        imageRef,
+        labels,
+        secrets,
+        iidfile: path.join(secretDir, 'image-id'),
+        nocache: false,
+        timeoutMs: this.o.timeoutMs,
+        memoryMb: this.o.memoryMb,
+        signal: req.signal,
+      },
+      emit,
+    );
+  }
+
+  private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit, nocache: boolean): Promise<string> {
     const abort = new AbortController();
     let why: 'timeout' | 'cancelled' | 'disk' | null = null;
     const onCancel = () => {
@@ -163,7 +260,18 @@ export class Builder {
         abort.abort();
       }
     };
+    // The current step and its output: a failure's reason is the error the tool printed, never the Dockerfile line.
+    let step = '';
+    let stepLines: string[] = [];
     const onLine = (line: string) => {
+      const stepLine = /^Step \d+\/\d+ : (.*)$/.exec(line);
+      if (stepLine) {
+        step = stepLine[1]!;
+        stepLines = [];
+      } else {
+        stepLines.push(line);
+        if (stepLines.length > 400) stepLines.splice(0, stepLines.length - 200);
+      }
       const running = /^ ---> Running in ([0-9a-f]{12,64})$/.exec(line);
       const produced = /^ ---> ([0-9a-f]{12,64})$/.exec(line);
       if (running) disk.step = running[1]!;
@@ -192,6 +300,7 @@ export class Builder {
           rm: true,
           forcerm: true,
           pull: false,
+          nocache,
           memory,
           memswap: memory,
           cpuperiod: CPU_PERIOD,
@@ -219,8 +328,9 @@ export class Builder {
     }
     if (why === 'disk') throw diskExceeded(this.o.diskMb, disk.written);
     if (failure) {
-      const oom = /returned a non-zero code: 137/.test(failure) ? ` (killed: the build may have run out of its ${this.o.memoryMb} MB of memory)` : '';
-      throw new BuildError(`The build failed: ${String(failure).trim()}${oom}`);
+      const text = String(failure).trim();
+      if (/unknown parent image ID|failed to set parent/i.test(text)) throw new VanishedParent(text);
+      throw new BuildError(failureReason(step, stepLines, text, this.o.memoryMb));
     }
     const id = await this.o.docker.imageId(imageRef);
     if (!id) throw new BuildError('The build finished without an image');
@@ -253,6 +363,9 @@ export class Builder {
     this.waiting.shift()?.();
   }
 }
+
+/** The engine lost a parent layer the build had reused (removed while the build ran). */
+class VanishedParent extends Error {}
 
 function diskExceeded(capMb: number, writtenBytes: number): BuildError {
   return new BuildError(`The build wrote more than ${capMb} MB to disk (${Math.round(writtenBytes / 1024 / 1024)} MB when it was stopped), this server's limit for one build`);

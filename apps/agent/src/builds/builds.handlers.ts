@@ -10,7 +10,7 @@ import type { DiskGuard } from '../storage/disk-guard';
 import type { Builder } from './builder';
 import { BuildError } from './extract';
 import { downloadTarball } from './github-fetch';
-import { parseSettings } from './settings';
+import { parseSettings, parseVariables } from './settings';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -71,7 +71,8 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
         });
         try {
           const settings = parseSettings(req);
-          const built = await deps.builder.build({ workspaceId, appId, deploymentId, zipPath, settings, signal }, (line) => lines.push(line));
+          const variables = parseVariables(req.variables);
+          const built = await deps.builder.build({ workspaceId, appId, deploymentId, zipPath, settings, variables, signal }, (line) => lines.push(line));
           await rm(zipPath, { force: true });
           return built;
         } catch (e) {
@@ -96,6 +97,7 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
         .run(operationId, 'BuildGithub', async () => {
           await deps.disk.assertRoom('a build');
           const settings = parseSettings(req);
+          const variables = parseVariables(req.variables);
           await mkdir(deps.uploadsDir, { recursive: true, mode: 0o700 });
           await rm(tarPath, { force: true });
           try {
@@ -111,7 +113,7 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
               signal,
             });
             lines.push(`Downloaded ${(bytes / 1024).toFixed(1)} KB in ${Date.now() - started} ms`);
-            return await deps.builder.build({ workspaceId, appId, deploymentId, zipPath: tarPath, tarPath, settings, signal }, (line) => lines.push(line));
+            return await deps.builder.build({ workspaceId, appId, deploymentId, zipPath: tarPath, tarPath, settings, variables, signal }, (line) => lines.push(line));
           } finally {
             await rm(tarPath, { force: true });
           }

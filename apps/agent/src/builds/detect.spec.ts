@@ -1,5 +1,6 @@
-import { detect, pyprojectDependencies, requirementNames, webLine, type BuildPlan, type SourceTree } from './detect';
-import { DEFAULT_BASE_IMAGES, dockerfileFor, dockerignoreFor } from './dockerfiles';
+import path from 'node:path';
+import { detect, pyprojectDependencies, readSourceTree, requirementNames, webLine, type BuildPlan, type SourceTree } from './detect';
+import { DEFAULT_BASE_IMAGES, dockerfileFor, dockerignoreFor, installScript } from './dockerfiles';
 import { BuildError } from './extract';
 
 const tree = (files: Record<string, string>): SourceTree => ({ files: new Set(Object.keys(files)), read: (n) => files[n] ?? null });
@@ -53,14 +54,16 @@ describe('Node', () => {
       'FROM slipway/node-build:24 AS deps',
       'WORKDIR /app',
       'ENV NPM_CONFIG_UPDATE_NOTIFIER=false COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0',
+      'COPY slipway/install.sh /usr/local/bin/slipway-install',
       'COPY ["app/package.json","app/package-lock.json","./"]',
-      'RUN npm ci --no-audit --no-fund && mkdir -p node_modules',
+      'RUN sh /usr/local/bin/slipway-install && mkdir -p node_modules',
       '',
       'FROM deps AS prod-deps',
       'RUN npm prune --omit=dev --no-audit --no-fund',
       '',
       'FROM deps AS build',
       'COPY app/ ./',
+      'ENV NODE_ENV=production',
       'RUN npm run build',
       'RUN rm -rf node_modules',
       '',
@@ -131,7 +134,7 @@ describe('framework presets', () => {
     expect(p.summary).toBe('Next.js · Node 24 from engines.node >=20.9.0 · npm ci · next build · next start (standalone server)');
     expect(p.output).toEqual({ kind: 'next-standalone' });
     const df = dockerfileFor(p, { images, extraCa: false })!;
-    expect(df).toContain('ENV NEXT_TELEMETRY_DISABLED=1 NEXT_PRIVATE_STANDALONE=1\nRUN npm run build');
+    expect(df).toContain('ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 NEXT_PRIVATE_STANDALONE=1\nRUN npm run build');
     // The previous release's caches in the project folder are dropped when the build changed.
     expect(df).toMatch(/^CMD \["sh","-c","if \[ \\"\$\(cat \.next\/BUILD_ID .*rm -rf \.next\/cache \.next\/server\/route-cache; .* && exec node server\.js"\]$/m);
   });
@@ -264,5 +267,124 @@ describe('helpers', () => {
     expect(pyprojectDependencies('[project]\nname="a"\n')).toBeNull();
     expect(pyprojectDependencies('[tool.poetry]\ndependencies = ["x"]\n')).toBeNull();
     expect(pyprojectDependencies('[project]\ndependencies = ["a", "b>1"]\n')).toEqual(['a', 'b>1']);
+  });
+});
+
+describe("the frameworks' own starters (fixtures/starters, made by their generators)", () => {
+  const FIXTURES = path.resolve(__dirname, '../../../../fixtures/starters');
+  const plan = async (name: string) => as(detect(await readSourceTree(path.join(FIXTURES, name))), 'node');
+
+  it('SvelteKit with adapter-node: node build', async () => {
+    const p = await plan('sveltekit-node');
+    expect(p).toMatchObject({ framework: 'SvelteKit', build: 'npm run build', start: 'node build', output: { kind: 'app' }, buildEnv: {} });
+  });
+  it('SvelteKit with adapter-auto: built with adapter-node (GCP_BUILDPACKS), node build', async () => {
+    const p = await plan('sveltekit-auto');
+    expect(p).toMatchObject({ framework: 'SvelteKit', start: 'node build', buildEnv: { GCP_BUILDPACKS: 'true' } });
+    expect(p.reasons.join('\n')).toContain('adapter-auto: built with adapter-node');
+  });
+  it('Nuxt: the .output server folder alone, node .output/server/index.mjs', async () => {
+    const p = await plan('nuxt');
+    expect(p).toMatchObject({ framework: 'Nuxt', start: 'node .output/server/index.mjs', output: { kind: 'server-dir', dir: '.output' } });
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).toContain('COPY --from=build /app/.output ./.output');
+    expect(df).not.toContain('prod-deps');
+  });
+  it('Angular CSR: dist/<name>/browser as a static single-page app, not ng serve', async () => {
+    const p = await plan('angular-csr');
+    expect(p).toMatchObject({ framework: 'Angular', output: { kind: 'static', dirs: ['dist/angular-csr/browser'], spa: true } });
+    expect(p.reasons.join('\n')).toContain("not ng serve, Angular's development server");
+  });
+  it('Angular SSR: node dist/<name>/server/server.mjs', async () => {
+    const p = await plan('angular-ssr');
+    expect(p).toMatchObject({ framework: 'Angular', start: 'node dist/angular-ssr/server/server.mjs', output: { kind: 'app' }, env: { NG_ALLOWED_HOSTS: '*' } });
+  });
+  it('Astro without an adapter: dist/ as a static site', async () => {
+    const p = await plan('astro');
+    expect(p).toMatchObject({ framework: 'Astro', output: { kind: 'static', dirs: ['dist'], spa: false } });
+  });
+  it('React Router: react-router-serve from its start script', async () => {
+    const p = await plan('react-router');
+    expect(p).toMatchObject({ framework: 'React Router', start: 'react-router-serve ./build/server/index.js', output: { kind: 'app' } });
+  });
+  it('Vue (create-vue): the Vite build as a static single-page app', async () => {
+    const p = await plan('vue');
+    expect(p).toMatchObject({ framework: 'Vite', output: { kind: 'static', spa: true } });
+  });
+  it('Hono: node dist/index.js, and the log names the port it hard-codes and the setting to change', async () => {
+    const p = await plan('hono');
+    expect(p).toMatchObject({ framework: 'Hono', build: 'npm run build', start: 'node dist/index.js' });
+    expect(p.reasons).toContain("src/index.ts listens on port 3000, written in the code: Slipway sends requests to the app's port (PORT, 8080 unless set), so set the app's port to 3000 in its settings, or listen on process.env.PORT");
+  });
+  it('Koa: node app.js, PORT read', async () => {
+    const p = await plan('koa');
+    expect(p).toMatchObject({ framework: 'Koa', start: 'node app.js' });
+    expect(p.reasons.join('\n')).not.toContain('written in the code');
+  });
+  it('an npm lockfile: npm ci, with npm install as the fallback for an out-of-sync lockfile', async () => {
+    const p = await plan('vite-react-old-lock');
+    expect(p.installFallback).toMatchObject({ lockfile: 'package-lock.json', command: 'npm install --no-audit --no-fund' });
+    const df = dockerfileFor(p, { images, extraCa: false })!;
+    expect(df).toContain('COPY slipway/install.sh /usr/local/bin/slipway-install');
+    expect(df).toContain('RUN sh /usr/local/bin/slipway-install && mkdir -p node_modules');
+    const script = installScript(p)!;
+    expect(script).toContain('{ npm ci --no-audit --no-fund; echo $? > /tmp/slipway-install.rc; } 2>&1 | tee "$log"');
+    expect(script).toContain("if grep -qE 'in sync|Missing: .* from lock file|Invalid: lock file' \"$log\"; then");
+  });
+});
+
+describe('out-of-sync lockfiles of pnpm and yarn', () => {
+  it('pnpm: --frozen-lockfile first, --no-frozen-lockfile when pnpm says the lockfile is outdated', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a.js' } }), 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" })), 'node');
+    const script = installScript(p)!;
+    expect(script).toContain('{ corepack install -g pnpm@9 && pnpm install --frozen-lockfile; echo $? > /tmp/slipway-install.rc; } 2>&1 | tee "$log"');
+    expect(script).toContain("if grep -qE 'ERR_PNPM_OUTDATED_LOCKFILE|ERR_PNPM_LOCKFILE_CONFIG_MISMATCH|not up to date with' \"$log\"; then");
+    expect(script).toContain('  pnpm install --no-frozen-lockfile');
+  });
+  it('yarn 1: --frozen-lockfile first, then yarn install', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a.js' } }), 'yarn.lock': '# yarn lockfile v1\n' })), 'node');
+    expect(installScript(p)).toContain("if grep -qE 'lockfile needs to be updated' \"$log\"; then");
+  });
+  it('no lockfile: a plain install, no script', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node a.js' } }) })), 'node');
+    expect(installScript(p)).toBeNull();
+  });
+});
+
+describe('BuildKit', () => {
+  it("cache mounts of the app's own for the package manager and the framework's build cache; variables as a secret", () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    const df = dockerfileFor(p, { images, extraCa: false, buildkit: { cacheId: 'app-1', variables: true } })!;
+    expect(df).toContain('RUN --mount=type=cache,id=app-1-pm,target=/cache,sharing=locked sh /usr/local/bin/slipway-install && mkdir -p node_modules');
+    expect(df).toContain('COPY slipway/with-env.cjs /usr/local/share/slipway/with-env.cjs');
+    expect(df).toContain(
+      'RUN --mount=type=cache,id=app-1-build,target=/app/.next/cache,sharing=locked --mount=type=secret,id=slipway-variables,target=/run/secrets/slipway-variables.json node /usr/local/share/slipway/with-env.cjs npm run build',
+    );
+  });
+  it('the classic builder gets neither', () => {
+    const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    expect(dockerfileFor(p, { images, extraCa: false })).not.toMatch(/--mount|with-env/);
+  });
+});
+
+describe('a start command that needs a development tool', () => {
+  it('fails with a sentence naming the tool and its devDependency', () => {
+    const reason = fails({ 'package.json': pkg({ scripts: { build: 'vite build', start: 'vite preview --port $PORT' }, devDependencies: { vite: '7' }, dependencies: { react: '19' } }) });
+    expect(reason).toBe(
+      "The start command vite preview --port $PORT runs vite, which comes from vite, a devDependency in package.json: the app's image holds production dependencies only. Move vite to dependencies, or start the built app without it (a start script such as node dist/index.js, or the app's start command setting)",
+    );
+  });
+  it('tsc behind npm start is found too', () => {
+    expect(fails({ 'package.json': pkg({ scripts: { start: 'tsc && node dist/index.js' }, devDependencies: { typescript: '5' } }) })).toContain('runs tsc, which comes from typescript');
+  });
+  it('a tool in dependencies is fine', () => {
+    expect(detect(tree({ 'package.json': pkg({ scripts: { start: 'tsx src/index.ts' }, dependencies: { tsx: '4' }, devDependencies: { typescript: '5' } }) })).language).toBe('node');
+  });
+});
+
+describe('SvelteKit with an adapter for another host', () => {
+  it('fails with one sentence saying to use adapter-node', () => {
+    const reason = fails({ 'package.json': pkg({ scripts: { build: 'vite build' }, devDependencies: { '@sveltejs/kit': '2', '@sveltejs/adapter-vercel': '5', vite: '7' } }) });
+    expect(reason).toMatch(/^This SvelteKit app builds with @sveltejs\/adapter-vercel, which makes output for another host, not a Node\.js server: use @sveltejs\/adapter-node/);
   });
 });

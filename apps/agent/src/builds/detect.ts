@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BuildError } from './extract';
-import { NEXT_CONFIGS, planNode, VITE_CONFIGS, type NodePlan } from './node-plan';
+import { ASTRO_CONFIGS, ENTRY_FILES, NEXT_CONFIGS, NUXT_CONFIGS, planNode, SVELTE_CONFIGS, VITE_CONFIGS, type NodePlan } from './node-plan';
 import { choosePythonVersion, type NodeVersions, type PythonVersions } from './runtime-version';
 
 /** The root of an extracted upload, as detection sees it: the names at its top and the text of the few files it reads. */
@@ -55,8 +55,13 @@ const READ = [
   '.tool-versions',
   '.python-version',
   'runtime.txt',
+  'angular.json',
   ...NEXT_CONFIGS,
   ...VITE_CONFIGS,
+  ...SVELTE_CONFIGS,
+  ...ASTRO_CONFIGS,
+  ...NUXT_CONFIGS,
+  ...ENTRY_FILES,
 ];
 const MAX_READ = 1_000_000;
 
@@ -65,10 +70,12 @@ export async function readSourceTree(dir: string): Promise<SourceTree> {
   const files = new Set<string>();
   for (const e of await readdir(dir, { withFileTypes: true })) if (e.isFile()) files.add(e.name);
   const texts = new Map<string, string>();
-  for (const name of READ) {
-    if (!files.has(name)) continue;
+  for (const name of new Set(READ)) {
+    // Root files by the listing; a few known server entries under src/ (a regular file, never followed).
+    if (!name.includes('/') && !files.has(name)) continue;
     const p = path.join(dir, name);
-    if ((await lstat(p)).size > MAX_READ) continue;
+    const st = await lstat(p).catch(() => null);
+    if (!st?.isFile() || st.size > MAX_READ) continue;
     texts.set(name, await readFile(p, 'utf8'));
   }
   return { files, read: (name) => texts.get(name) ?? null };

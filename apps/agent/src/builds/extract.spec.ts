@@ -128,6 +128,25 @@ describe('extractZip', () => {
     expect(await failure(zip)).toMatch(/damaged or truncated/);
   });
 
+  it('refuses an entry whose bytes fail their CRC-32 check (a byte flipped in a stored entry by hand)', async () => {
+    const src = path.join(work, 'src');
+    await mkdir(src);
+    await writeFile(path.join(src, 'index.html'), '<h1>hello from a zip</h1>\n'.repeat(20));
+    execFileSync('zip', ['-q', '-0', path.join(work, 'crc.zip'), 'index.html'], { cwd: src });
+    const zip = await readFile(path.join(work, 'crc.zip'));
+    const at = zip.indexOf('hello from a zip');
+    zip[at] = 'j'.charCodeAt(0); // "jello": same size, other bytes
+    const reason = await failure(zip);
+    expect(reason).toMatch(/^The \.zip is damaged: the contents of "index\.html" fail their CRC-32 check \(the archive says [0-9a-f]{8}, the bytes give [0-9a-f]{8}\); make the \.zip again and upload it$/);
+  });
+
+  it('refuses a deflated entry whose CRC-32 in the central directory does not match', async () => {
+    const zip = writeZip([{ name: 'a.txt', data: Buffer.alloc(10_000, 'a') }]);
+    const cd = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    zip.writeUInt32LE((zip.readUInt32LE(cd + 16) ^ 1) >>> 0, cd + 16);
+    expect(await failure(zip)).toContain('"a.txt" fail their CRC-32 check');
+  });
+
   it('refuses a duplicate entry instead of overwriting', async () => {
     expect(await failure([{ name: 'a.txt', data: '1' }, { name: 'a.txt', data: '2' }])).toContain('twice');
   });

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { AppError } from '@slipway/core';
 import yauzl from 'yauzl';
 
@@ -91,9 +92,13 @@ export async function extractZip(zipPath: string, dest: string, limits: ExtractL
       try {
         const stream = await openEntry(zip, entry, name);
         let written = 0;
+        // yauzl checks sizes but not CRC-32 ("No CRC-32 Checking" in its README): Node's zlib.crc32 runs over the
+        // inflated bytes and must match the central directory's, or the entry's bytes are not the ones archived.
+        let crc = 0;
         try {
           for await (const chunk of stream as AsyncIterable<Buffer>) {
             written += chunk.length;
+            crc = crc32(chunk, crc);
             total += chunk.length;
             if (total > limits.maxTotalBytes) {
               throw new BuildError(`The .zip expands to more than ${limits.maxTotalBytes} bytes, the limit for a build`);
@@ -102,6 +107,11 @@ export async function extractZip(zipPath: string, dest: string, limits: ExtractL
               throw new BuildError(`The .zip entry "${printable(name)}" expands more than ${limits.maxRatio} times its compressed size: it looks like a zip bomb`);
             }
             await handle.write(chunk);
+          }
+          if (crc >>> 0 !== entry.crc32 >>> 0) {
+            throw new BuildError(
+              `The .zip is damaged: the contents of "${printable(name)}" fail their CRC-32 check (the archive says ${hex(entry.crc32)}, the bytes give ${hex(crc)}); make the .zip again and upload it`,
+            );
           }
         } catch (e) {
           stream.destroy();
@@ -122,6 +132,8 @@ export async function extractZip(zipPath: string, dest: string, limits: ExtractL
     zip.close();
   }
 }
+
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>

@@ -123,3 +123,13 @@ export function applySettings(plan: BuildPlan, s: AppBuildSettings): { plan: Bui
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The app's variables for its build, checked again here: names as the API allows them, values as text. */
+export function parseVariables(raw: { key?: string; value?: string; secret?: boolean }[] | undefined): { key: string; value: string; secret: boolean }[] {
+  const out: { key: string; value: string; secret: boolean }[] = [];
+  for (const v of raw ?? []) {
+    if (!v.key || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.key)) throw new BuildError(`A build variable's name (${JSON.stringify(String(v.key ?? '').slice(0, 40))}) is not a valid variable name`);
+    out.push({ key: v.key, value: v.value ?? '', secret: Boolean(v.secret) });
+  }
+  return out;
+}

@@ -1,3 +1,4 @@
+import { ImageGate } from '../builds/image-gate';
 import { AppError, LABELS, type Logger } from '@slipway/core';
 import { appRepository, type AppsRuntime } from '../apps/apps.runtime';
 import type { DockerRuntime } from '../containers/docker.runtime';
@@ -19,6 +20,8 @@ export class WorkspacesRuntime {
     private readonly logger: Logger,
     /** Erases the databases of a workspace held here (public ports closed, data folders removed). */
     private readonly removeDatabases: (workspaceId: string) => Promise<number> = async () => 0,
+    /** Shared with the builder: image removal waits while builds run (../builds/image-gate.ts). */
+    private readonly imageGate: ImageGate = new ImageGate(),
   ) {}
 
   /**
@@ -36,7 +39,9 @@ export class WorkspacesRuntime {
       });
     }
     let images = 0;
-    for (const tag of await this.docker.imageTags(req.appIds.map(appRepository))) if (await this.docker.removeImage(tag)) images++;
+    await this.imageGate.removal(async () => {
+      for (const tag of await this.docker.imageTags(req.appIds.map(appRepository))) if (await this.docker.removeImage(tag)) images++;
+    });
     for (const appId of req.appIds) await this.apps.removeFolder(appId);
     // Databases: their containers went with the workspace label above; their listeners and data go now.
     await this.removeDatabases(req.workspaceId);

@@ -136,7 +136,7 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     const done = await settled(app.id, second.id);
     expect(done.status).toBe('live');
     const log = (await logText(app.id, second.id, 'build')).split('\n');
-    const install = log.findIndex((l) => /^Step \d+\/\d+ : RUN npm ci/.test(l));
+    const install = log.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|sh \/usr\/local\/bin\/slipway-install)/.test(l));
     expect(install).toBeGreaterThan(0);
     expect(log[install + 1]).toMatch(/Using cache/);
     await served(app.url, 'node a2 1m\n');
@@ -155,6 +155,19 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     expect(await logText(app.id, redeploy.body.id, 'build')).not.toMatch(/docker build/);
     await served(app.url, 'edited 1m\n');
     expect(await readFile(path.join(folder, 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('a .zip whose entry fails its CRC-32 check (a byte changed by hand) fails the build with a reason, and nothing goes live', async () => {
+    const app = await newApp();
+    // A stored (uncompressed) entry: the byte is changed in place, sizes stay right, only the CRC-32 tells.
+    const zip = writeZip([{ name: 'index.html', data: '<h1>hello from a zip</h1>\n', store: true }]);
+    const at = zip.indexOf('hello from a zip');
+    zip[at] = 'j'.charCodeAt(0);
+    const d = await uploaded(app.id, zip);
+    const done = await settled(app.id, d.id);
+    expect(done.status).toBe('failed');
+    expect(done.failureReason).toMatch(/^The \.zip is damaged: the contents of "index\.html" fail their CRC-32 check \(the archive says [0-9a-f]{8}, the bytes give [0-9a-f]{8}\); make the \.zip again and upload it$/);
+    expect((await client.get(`${appsPath()}/${app.id}`)).body.currentDeployment).toBeNull();
   });
 
   it('POST deployments on an upload app before any build is 409 no_image_built', async () => {

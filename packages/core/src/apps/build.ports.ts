@@ -9,6 +9,14 @@ export interface BuildZipInput {
   buildCommand: string;
   startCommand: string;
   rootDirectory: string;
+  /** The app's variables, opened (secret ones decrypted), for its build command; the agent keeps them out of images and logs. */
+  variables: BuildVariable[];
+}
+
+export interface BuildVariable {
+  key: string;
+  value: string;
+  secret: boolean;
 }
 
 /** A GitHub commit to build (issue 16): the agent downloads its tarball with `token`, which it never stores or logs. */

@@ -1,9 +1,11 @@
 import { AppError } from '../errors';
 import type { AgentGateway, AgentTarget } from '../ports/agents';
 import type { AppWithDeployment, DeploymentJobStore, DeploymentRecord, DeploymentSource } from './app.ports';
-import type { BuildsGateway, BuildZipInput, BuildZipResult } from './build.ports';
+import type { BuildsGateway, BuildVariable, BuildZipInput, BuildZipResult } from './build.ports';
 import { githubSettingsOf, type GithubApi } from '../github/github.ports';
 import type { DeployLog } from './deploy-log';
+
+export { openBuildVariables } from './environment';
 
 /** An image on the app's server: its id and the tag the agent gave it (stored on the deployment, never computed). */
 export interface PreparedImage {
@@ -69,6 +71,7 @@ export class UploadBuild implements ImageSource {
     private readonly builds: BuildsGateway | undefined,
     private readonly deployments: DeploymentJobStore,
     private readonly reuse: ImageSource,
+    private readonly variables: BuildVariables = NO_VARIABLES,
   ) {}
 
   async prepare(ctx: ImageSourceContext): Promise<PreparedImage | null> {
@@ -78,7 +81,7 @@ export class UploadBuild implements ImageSource {
     if (!builds) throw new AppError('node_unavailable', 'This worker has no build service');
     return whileNotCancelled(this.deployments, d.id, async (signal) =>
       prepared(
-        await builds.buildZip(target, buildInput(app, d, app.rootDirectory ?? ''), (line) => log.add('build', line), signal),
+        await builds.buildZip(target, buildInput(app, d, app.rootDirectory ?? '', await this.variables(app)), (line) => log.add('build', line), signal),
       ),
     );
   }
@@ -101,6 +104,7 @@ export class GithubBuild implements ImageSource {
     private readonly deployments: DeploymentJobStore,
     private readonly reuse: ImageSource,
     private readonly github: GithubBuildDeps | null,
+    private readonly variables: BuildVariables = NO_VARIABLES,
   ) {}
 
   async prepare(ctx: ImageSourceContext): Promise<PreparedImage | null> {
@@ -120,7 +124,7 @@ export class GithubBuild implements ImageSource {
         await builds.buildGithub(
           target,
           {
-            ...buildInput(app, d, app.rootDirectory ?? s.rootDir),
+            ...buildInput(app, d, app.rootDirectory ?? s.rootDir, await this.variables(app)),
             apiUrl,
             repoFullName: s.repoFullName,
             commitSha: d.commitSha!,
@@ -135,8 +139,13 @@ export class GithubBuild implements ImageSource {
 }
 
 /** The build request of a deployment: the app's settings as they are now (a change applies from the next build). */
-function buildInput(app: AppWithDeployment, d: DeploymentRecord, rootDirectory: string): BuildZipInput {
+/** The app's variables for its build (opened: secret ones decrypted), read when the build starts. */
+export type BuildVariables = (app: AppWithDeployment) => Promise<BuildVariable[]>;
+const NO_VARIABLES: BuildVariables = async () => [];
+
+function buildInput(app: AppWithDeployment, d: DeploymentRecord, rootDirectory: string, variables: BuildVariable[]): BuildZipInput {
   return {
+    variables,
     operationId: `${d.id}-build`,
     workspaceId: app.workspaceId,
     appId: d.appId,
@@ -197,12 +206,18 @@ function prepared(answer: Pick<BuildZipResult, 'imageId' | 'imageRef'>): Prepare
   return { imageId: answer.imageId, imageRef: answer.imageRef };
 }
 
-export function imageSources(deps: { agents: AgentGateway; deployments: DeploymentJobStore; builds?: BuildsGateway; github?: GithubBuildDeps | null }): ImageSources {
+export function imageSources(deps: {
+  agents: AgentGateway;
+  deployments: DeploymentJobStore;
+  builds?: BuildsGateway;
+  github?: GithubBuildDeps | null;
+  variables?: BuildVariables;
+}): ImageSources {
   const rollback = new EarlierImage(deps.agents, deps.deployments);
   return {
     image: new PulledImage(deps.agents),
     rollback,
-    upload: new UploadBuild(deps.builds, deps.deployments, rollback),
-    github: new GithubBuild(deps.builds, deps.deployments, rollback, deps.github ?? null),
+    upload: new UploadBuild(deps.builds, deps.deployments, rollback, deps.variables),
+    github: new GithubBuild(deps.builds, deps.deployments, rollback, deps.github ?? null, deps.variables),
   };
 }

@@ -4,6 +4,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { BuildEvent as _slipway_agent_v1_BuildEvent, BuildEvent__Output as _slipway_agent_v1_BuildEvent__Output } from './slipway/agent/v1/BuildEvent';
 import type { BuildGithubRequest as _slipway_agent_v1_BuildGithubRequest, BuildGithubRequest__Output as _slipway_agent_v1_BuildGithubRequest__Output } from './slipway/agent/v1/BuildGithubRequest';
 import type { BuildResult as _slipway_agent_v1_BuildResult, BuildResult__Output as _slipway_agent_v1_BuildResult__Output } from './slipway/agent/v1/BuildResult';
+import type { BuildVariable as _slipway_agent_v1_BuildVariable, BuildVariable__Output as _slipway_agent_v1_BuildVariable__Output } from './slipway/agent/v1/BuildVariable';
 import type { BuildZipRequest as _slipway_agent_v1_BuildZipRequest, BuildZipRequest__Output as _slipway_agent_v1_BuildZipRequest__Output } from './slipway/agent/v1/BuildZipRequest';
 import type { BuildsClient as _slipway_agent_v1_BuildsClient, BuildsDefinition as _slipway_agent_v1_BuildsDefinition } from './slipway/agent/v1/Builds';
 import type { DiscardUploadRequest as _slipway_agent_v1_DiscardUploadRequest, DiscardUploadRequest__Output as _slipway_agent_v1_DiscardUploadRequest__Output } from './slipway/agent/v1/DiscardUploadRequest';
@@ -24,6 +25,7 @@ export interface ProtoGrpcType {
         BuildEvent: MessageTypeDefinition<_slipway_agent_v1_BuildEvent, _slipway_agent_v1_BuildEvent__Output>
         BuildGithubRequest: MessageTypeDefinition<_slipway_agent_v1_BuildGithubRequest, _slipway_agent_v1_BuildGithubRequest__Output>
         BuildResult: MessageTypeDefinition<_slipway_agent_v1_BuildResult, _slipway_agent_v1_BuildResult__Output>
+        BuildVariable: MessageTypeDefinition<_slipway_agent_v1_BuildVariable, _slipway_agent_v1_BuildVariable__Output>
         BuildZipRequest: MessageTypeDefinition<_slipway_agent_v1_BuildZipRequest, _slipway_agent_v1_BuildZipRequest__Output>
         Builds: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_BuildsClient> & { service: _slipway_agent_v1_BuildsDefinition }
         DiscardUploadRequest: MessageTypeDefinition<_slipway_agent_v1_DiscardUploadRequest, _slipway_agent_v1_DiscardUploadRequest__Output>

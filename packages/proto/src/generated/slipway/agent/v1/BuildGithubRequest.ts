@@ -1,5 +1,6 @@
 // Original file: ../../proto/slipway/agent/v1/build.proto
 
+import type { BuildVariable as _slipway_agent_v1_BuildVariable, BuildVariable__Output as _slipway_agent_v1_BuildVariable__Output } from '../../../slipway/agent/v1/BuildVariable';
 
 export interface BuildGithubRequest {
   'operationId'?: (string);
@@ -26,6 +27,10 @@ export interface BuildGithubRequest {
    * for the download only.
    */
   'token'?: (string);
+  /**
+   * As in BuildZipRequest.
+   */
+  'variables'?: (_slipway_agent_v1_BuildVariable)[];
 }
 
 export interface BuildGithubRequest__Output {
@@ -53,4 +58,8 @@ export interface BuildGithubRequest__Output {
    * for the download only.
    */
   'token': (string);
+  /**
+   * As in BuildZipRequest.
+   */
+  'variables': (_slipway_agent_v1_BuildVariable__Output)[];
 }

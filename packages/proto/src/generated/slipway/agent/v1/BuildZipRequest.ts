@@ -1,5 +1,6 @@
 // Original file: ../../proto/slipway/agent/v1/build.proto
 
+import type { BuildVariable as _slipway_agent_v1_BuildVariable, BuildVariable__Output as _slipway_agent_v1_BuildVariable__Output } from '../../../slipway/agent/v1/BuildVariable';
 
 export interface BuildZipRequest {
   'operationId'?: (string);
@@ -16,6 +17,11 @@ export interface BuildZipRequest {
    * A folder of the upload to build from (relative, no `..`, inside the upload whatever it holds).
    */
   'rootDirectory'?: (string);
+  /**
+   * The app's variables for its build command (issue 30): with BuildKit a build secret (never in a layer, the log or
+   * the journal); the classic builder does not use them.
+   */
+  'variables'?: (_slipway_agent_v1_BuildVariable)[];
 }
 
 export interface BuildZipRequest__Output {
@@ -33,4 +39,9 @@ export interface BuildZipRequest__Output {
    * A folder of the upload to build from (relative, no `..`, inside the upload whatever it holds).
    */
   'rootDirectory': (string);
+  /**
+   * The app's variables for its build command (issue 30): with BuildKit a build secret (never in a layer, the log or
+   * the journal); the classic builder does not use them.
+   */
+  'variables': (_slipway_agent_v1_BuildVariable__Output)[];
 }

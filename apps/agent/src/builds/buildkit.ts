@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { BuildError } from './extract';
+import { failureReason } from './failure-reason';
+
+type Emit = (line: string) => void;
+
+export interface BuildKitRun {
+  /** The docker CLI (Debian's 20.10 client: /usr/bin/docker); DOCKER_BUILDKIT=1 makes it use the engine's BuildKit. */
+  dockerCli: string;
+  /** The engine's socket (DOCKER_HOST for the CLI). */
+  dockerSocket: string;
+  /** The build folder: the context, with the generated Dockerfile and .dockerignore at its root. */
+  context: string;
+  imageRef: string;
+  labels: Record<string, string>;
+  /** BuildKit secrets: id → a file in the build folder (mounted only into the RUN steps that name it, never in a layer). */
+  secrets: Record<string, string>;
+  /** Where the CLI writes the image id (outside the context). */
+  iidfile: string;
+  nocache: boolean;
+  timeoutMs: number;
+  memoryMb: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * `docker build` with BuildKit, through the docker CLI spawned with an argv array (the Engine API builds with BuildKit
+ * without a session, but secrets need the session only the CLI speaks: docs/decisions/0030). Output comes as
+ * `--progress=plain`; each step's lines are emitted as they come, `CACHED` steps are named, and a failed step's
+ * reason is the tool's own error (failure-reason.ts). Returns the image id (`--iidfile`).
+ */
+export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<string> {
+  const iidfile = o.iidfile;
+  const args = ['build', '--progress=plain', '--file', path.join(o.context, 'Dockerfile'), '--tag', o.imageRef, '--iidfile', iidfile];
+  for (const [k, v] of Object.entries(o.labels)) args.push('--label', `${k}=${v}`);
+  for (const [id, file] of Object.entries(o.secrets)) args.push('--secret', `id=${id},src=${file}`);
+  if (o.nocache) args.push('--no-cache');
+  args.push(o.context);
+  const child = spawn(o.dockerCli, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Nothing of the agent's environment: the CLI's own settings only (its config under the user's home).
+    env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: os.homedir(), DOCKER_BUILDKIT: '1', DOCKER_HOST: `unix://${o.dockerSocket}` },
+  });
+  const steps = new Map<string, string>();
+  const output = new Map<string, string[]>();
+  let failed: { vertex: string; message: string } | null = null;
+  const tail: string[] = [];
+  const onLine = (raw: string) => {
+    const line = raw.trimEnd();
+    if (!line) return;
+    const m = /^#(\d+) (.*)$/.exec(line);
+    if (!m) {
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+      return;
+    }
+    const [, vertex, rest] = m as unknown as [string, string, string];
+    const step = /^\[([^\]]+)\] (.*)$/.exec(rest);
+    if (step && !steps.has(vertex)) {
+      steps.set(vertex, step[2]!);
+      if (!step[1]!.startsWith('internal')) emit(`[${step[1]}] ${step[2]}`);
+      return;
+    }
+    if (/^(sha256:|DONE |transferring |extracting |resolve |preparing |exporting |writing image|naming to)/.test(rest) || /^\[internal\]|load (build definition|\.dockerignore|metadata)/.test(rest)) return;
+    if (rest === 'CACHED') {
+      const name = steps.get(vertex);
+      if (name && !name.startsWith('FROM ')) emit(`  cached: ${name}`);
+      if (name?.startsWith('RUN ') && name.includes('sh /usr/local/bin/slipway-install')) emit('Dependencies reused from the build cache (package.json and the lockfile are unchanged)');
+      return;
+    }
+    const err = /^ERROR: (.*)$/.exec(rest);
+    if (err) {
+      failed ??= { vertex, message: err[1]! };
+      emit(`  error: ${err[1]}`);
+      return;
+    }
+    const out = /^\d+\.\d+ (.*)$/.exec(rest);
+    const text = out ? out[1]! : rest;
+    const lines = output.get(vertex) ?? [];
+    lines.push(text);
+    if (lines.length > 400) lines.splice(0, lines.length - 200);
+    output.set(vertex, lines);
+    emit(text);
+  };
+  const splitter = (stream: NodeJS.ReadableStream) => {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (d: string) => {
+      const parts = (rest + d).split(/\r?\n/);
+      rest = parts.pop() ?? '';
+      for (const p of parts) onLine(p);
+    });
+    stream.on('end', () => rest && onLine(rest));
+  };
+  splitter(child.stdout);
+  splitter(child.stderr);
+
+  let why: 'timeout' | 'cancelled' | null = null;
+  const stop = (reason: 'timeout' | 'cancelled') => {
+    why ??= reason;
+    // The CLI cancels the build on SIGTERM (the session closes, BuildKit stops the running step).
+    child.kill('SIGTERM');
+  };
+  const onAbort = () => stop('cancelled');
+  o.signal?.addEventListener('abort', onAbort);
+  const timer = setTimeout(() => stop('timeout'), o.timeoutMs);
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c) => resolve(c ?? 1));
+  }).finally(() => {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onAbort);
+  });
+  if (why === 'cancelled') throw new BuildError('The build was cancelled');
+  if (why === 'timeout') throw new BuildError(`The build took longer than ${Math.round(o.timeoutMs / 1000)} s and was stopped`);
+  if (code !== 0) {
+    const f = failed as { vertex: string; message: string } | null;
+    if (f) {
+      const exit = /exit code: (\d+)/.exec(f.message)?.[1];
+      const docker = exit ? `The command returned a non-zero code: ${exit}` : f.message;
+      throw new BuildError(failureReason(steps.get(f.vertex) ?? '', output.get(f.vertex) ?? [], docker, o.memoryMb));
+    }
+    const last = tail.filter((l) => !/^-+$/.test(l)).slice(-3).join(' ');
+    throw new BuildError(`The build failed: ${last || `docker build exited with ${code}`}`);
+  }
+  const id = (await readFile(iidfile, 'utf8').catch(() => '')).trim();
+  if (!id) throw new BuildError('The build finished without an image');
+  return id;
+}

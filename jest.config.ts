@@ -17,13 +17,22 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$', '\\.fleet\\.spec\\.ts$'],
     },
     {
       displayName: 'integration',
       roots,
       transform,
       testMatch: ['**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
+    },
+    {
+      // Several servers on this machine (issue 31, @slipway/testing/fleet): network namespaces, a Docker engine and a
+      // Caddy each; needs root. One fleet at a time (fixed addresses): run in band.
+      displayName: 'fleet',
+      roots,
+      transform,
+      testMatch: ['**/*.fleet.spec.ts'],
       globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
   ],

@@ -16,7 +16,8 @@ export interface ServedApi {
   close(): Promise<void>;
 }
 
-export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDeps['readiness']): Promise<ServedApi> {
+/** `host`: the address to listen on (default 127.0.0.1; the fleet harness listens where its servers reach the host). */
+export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDeps['readiness'], host = '127.0.0.1'): Promise<ServedApi> {
   const services = createServices(deps);
   await services.plans.seed();
   const violations: ContractViolation[] = [];
@@ -32,11 +33,11 @@ export async function serveApi(deps: ServiceDeps, name: string, readiness: AppDe
       }),
     ],
   });
-  const server: Server = app.listen(0, '127.0.0.1');
+  const server: Server = app.listen(0, host);
   await new Promise((r) => server.once('listening', r));
   return {
     services,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    base: `http://${host}:${(server.address() as AddressInfo).port}`,
     violations,
     async close() {
       server.closeAllConnections();

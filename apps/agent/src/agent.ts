@@ -19,7 +19,7 @@ import { CaddyIngress } from './ingress/caddy.ingress';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type CustomDomainSettings } from './ingress/custom-domains';
 import { domainsHandlers } from './domains/domains.handlers';
 import { ingressHandlers } from './ingress/ingress.handlers';
-import { AGENT_VERSION, capacity } from './node/node-info';
+import { AGENT_VERSION, capacity, type OfferedCapacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
 import { platformIdOf, readEnrollment, type Enrollment } from './node/tls-store';
 import { controlPlaneOnly } from './rpc/authorize';
@@ -59,6 +59,8 @@ export interface AgentOptions {
   build?: Partial<BuildSettings>;
   /** Size of an app container's tmpfs /tmp (config.agent.appTmpMb); default 64. */
   appTmpMb?: number;
+  /** What the operator offers of this server to placement (SLIPWAY_AGENT_CPUS, SLIPWAY_AGENT_MEMORY_MB); default the whole machine. */
+  capacity?: OfferedCapacity;
   /** Free disk kept for running apps (config.agent.diskReserve); default 10 % or 5 GB, the smaller. */
   diskReserve?: DiskReserve;
   /** This platform's identity on the engine (config SLIPWAY_PLATFORM_ID); empty or unset: derived from the enrollment's CA. */
@@ -160,7 +162,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
-    ...capacity(),
+    ...capacity(o.capacity),
     publicIpv4: o.publicIpv4,
     grpcAddress: o.advertiseAddress,
     disk: await disk.report(),

@@ -27,6 +27,8 @@ export interface Config {
     dataDir: string;
     nodeName: string;
     publicIpv4: string[];
+    /** What this server offers to placement; 0: the whole machine. */
+    capacity: { memoryMb: number; cpus: number };
     caddyAdminUrl: string;
     dockerSocket: string;
     extraCaBundle: string | null;
@@ -170,6 +172,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       dataDir: v.SLIPWAY_AGENT_DATA_DIR,
       nodeName: v.SLIPWAY_AGENT_NODE_NAME,
       publicIpv4: v.SLIPWAY_AGENT_PUBLIC_IPV4 ?? [],
+      capacity: { memoryMb: v.SLIPWAY_AGENT_MEMORY_MB, cpus: v.SLIPWAY_AGENT_CPUS },
       caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
       dockerSocket: v.DOCKER_SOCKET,
       extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,

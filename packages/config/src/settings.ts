@@ -57,6 +57,8 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_AGENT_DATA_DIR', type: 'string', default: '/var/lib/slipway/agent', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'volumes, databases, backups, uploads, tls of this server' },
   { env: 'SLIPWAY_AGENT_NODE_NAME', type: 'string', default: 'local', roles: A, schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }, description: 'name this server enrolls under' },
   { env: 'SLIPWAY_AGENT_PUBLIC_IPV4', type: 'list', default: ['127.0.0.1'], roles: A, schema: { type: 'array', items: { type: 'string', format: 'ipv4' } }, description: 'public IPv4 addresses of this server (A records of custom domains)' },
+  { env: 'SLIPWAY_AGENT_MEMORY_MB', type: 'integer', default: 0, roles: A, schema: { type: 'integer', minimum: 0 }, description: "memory this server offers to workspaces, in MB (placement's capacity); 0: all the machine's" },
+  { env: 'SLIPWAY_AGENT_CPUS', type: 'integer', default: 0, roles: A, schema: { type: 'integer', minimum: 0, maximum: 1024 }, description: "vCPUs this server offers to workspaces (placement's capacity); 0: every core" },
   { env: 'SLIPWAY_CADDY_ADMIN_URL', type: 'string', default: 'http://127.0.0.1:2019', roles: A, schema: { type: 'string', pattern: '^https?://' }, description: "Caddy's admin API" },
   { env: 'DOCKER_SOCKET', type: 'string', default: '/var/run/docker.sock', roles: A, schema: { type: 'string', pattern: '^/' }, description: 'Docker engine socket' },
   { env: 'SLIPWAY_READY_SETTLE_MS', type: 'integer', default: 3_000, roles: A, schema: { type: 'integer', minimum: 0, maximum: 600_000 }, description: 'a new app container must keep running and answering this long, with no restart, before its route moves to it' },

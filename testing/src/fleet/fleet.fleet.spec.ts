@@ -1,5 +1,6 @@
-// The fleet harness itself (issue 31, item 1): three servers, each in its own network namespace with its own engine,
-// Caddy and agent, join with one-time tokens over HTTP; an app deployed on one server runs only in that server's engine.
+// A fleet of three servers (issue 31, items 1 and 2): each in its own network namespace with its own engine, Caddy and
+// agent, joined with one-time tokens over HTTP; workspaces placed by free room (the server offering less memory gets
+// fewer), cordon, 503 no_capacity; an app deployed on one server runs only in that server's engine.
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/testing/worker';
@@ -12,7 +13,7 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
   let client: ApiClient;
 
   beforeAll(async () => {
-    fleet = await startTestFleet({ servers: 3, name: 'fleet-harness' });
+    fleet = await startTestFleet({ servers: [{ memoryMb: 1024 }, { memoryMb: 1024 }, { memoryMb: 768 }], name: 'fleet-harness' });
     client = fleet.client();
     await signUp(client);
   });
@@ -24,13 +25,65 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
   it('enrolls every server through the join endpoint with a token of its own, each at its own address', async () => {
     const nodes = await fleet.db.node.findMany({ orderBy: { name: 'asc' }, select: { name: true, grpcAddress: true, publicIpv4: true, status: true, memoryMb: true } });
     expect(nodes).toEqual([
-      { name: 'fleet-1', grpcAddress: '198.18.0.11:7443', publicIpv4: ['198.18.0.11'], status: 'online', memoryMb: 4096 },
-      { name: 'fleet-2', grpcAddress: '198.18.0.12:7443', publicIpv4: ['198.18.0.12'], status: 'online', memoryMb: 4096 },
-      { name: 'fleet-3', grpcAddress: '198.18.0.13:7443', publicIpv4: ['198.18.0.13'], status: 'online', memoryMb: 4096 },
+      { name: 'fleet-1', grpcAddress: '198.18.0.11:7443', publicIpv4: ['198.18.0.11'], status: 'online', memoryMb: 1024 },
+      { name: 'fleet-2', grpcAddress: '198.18.0.12:7443', publicIpv4: ['198.18.0.12'], status: 'online', memoryMb: 1024 },
+      { name: 'fleet-3', grpcAddress: '198.18.0.13:7443', publicIpv4: ['198.18.0.13'], status: 'online', memoryMb: 768 },
     ]);
     const tokens = await fleet.db.enrollmentToken.findMany({ select: { usedAt: true, nodeId: true } });
     expect(tokens).toHaveLength(3);
     expect(tokens.every((t) => t.usedAt !== null)).toBe(true);
+  });
+
+  const nodeOf = async (workspaceId: string) => {
+    const row = await fleet.db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { node: { select: { name: true } } } });
+    return row.node!.name;
+  };
+  /** Creates workspaces until the API refuses one (at most 10), and returns that answer. */
+  const createUntilRefused = async () => {
+    for (let i = 0; i < 10; i++) {
+      const r = await client.post('/v1/workspaces', { name: 'filling' });
+      if (r.status !== 201) return r;
+    }
+    throw new Error('ten more workspaces were placed: the server never filled up');
+  };
+  const adminJson = async (...args: string[]) => {
+    const r = await fleet.admin(...args, '--json');
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    return JSON.parse(r.stdout);
+  };
+
+  it('spreads ten workspaces by free room: the server offering less memory gets fewer (each counts its first app, 128 MB)', async () => {
+    const placed: string[] = [];
+    for (let i = 0; i < 10; i++) placed.push(await nodeOf((await createWorkspace(client)).id));
+    const count = (name: string) => placed.filter((n) => n === name).length;
+    expect({ a: count('fleet-1'), b: count('fleet-2'), c: count('fleet-3') }).toEqual({ a: 4, b: 4, c: 2 });
+    const nodes = await adminJson('nodes');
+    expect(nodes.map((n: { name: string; placed: unknown }) => [n.name, n.placed])).toEqual([
+      ['fleet-1', { workspaces: 4, apps: 0, databases: 0, reservations: 0 }],
+      ['fleet-2', { workspaces: 4, apps: 0, databases: 0, reservations: 0 }],
+      ['fleet-3', { workspaces: 2, apps: 0, databases: 0, reservations: 0 }],
+    ]);
+  });
+
+  it('places nothing on a cordoned server; a fleet without room answers 503 no_capacity naming the resource', async () => {
+    expect(await adminJson('cordon', 'fleet-1')).toMatchObject({ name: 'fleet-1', cordoned: true });
+    const human = await fleet.admin('nodes');
+    expect(human.stdout).toMatch(/fleet-1\s+online,cordoned/);
+    for (let i = 0; i < 3; i++) expect(await nodeOf((await createWorkspace(client)).id)).not.toBe('fleet-1');
+    await adminJson('cordon', 'fleet-2');
+    await adminJson('cordon', 'fleet-3');
+    const none = await client.post('/v1/workspaces', { name: 'nowhere' });
+    expect(none.status).toBe(503);
+    expect(none.body.error.code).toBe('node_unavailable');
+    // Only fleet-3 open: it fills up (768 MB, 128 MB each), then the API says what is missing.
+    await adminJson('uncordon', 'fleet-3');
+    const answer = await createUntilRefused();
+    expect(answer.status).toBe(503);
+    expect(answer.body.error).toMatchObject({ code: 'no_capacity', details: [{ resource: 'memory', requested: 128, available: 0 }] });
+    expect(answer.body.error.message).toMatch(/needs 128 MB of memory and the roomiest server has 0 free/);
+    expect((await fleet.admin('uncordon', 'nowhere')).code).not.toBe(0);
+    await adminJson('uncordon', 'fleet-1');
+    await adminJson('uncordon', 'fleet-2');
   });
 
   it("runs an app only in its own server's engine; the others see none of its containers, networks or routes", async () => {

@@ -69,6 +69,8 @@ export interface TestFleet {
   appsDomain: string;
   violations: ContractViolation[];
   client(): ApiClient;
+  /** `slipway-admin ARGS…` against this control plane (its database and Redis prefix). */
+  admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Another server joins, as a real one does: server-up, one-time token, `slipway-agent join`, `run`; resolves once it is online. */
   addServer(options?: FleetServerOptions): Promise<FleetServer>;
   close(): Promise<void>;
@@ -122,7 +124,8 @@ export async function startTestFleet(
   const database: TestDatabase = await createTestDatabase();
   const prefix = uniquePrefix(options.name ?? 'fleet');
   const { ca, dir: caDir } = await openTestCa();
-  const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir, extra: options.env }));
+  const controlEnv = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir, extra: options.env });
+  const config = testConfig(controlEnv);
   const logger = createLogger('fleet-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const db = createDb(database.url);
   const worker = await startWorkerRuntime(config, logger, { apps: { readyTimeoutMs: 10_000, stopGraceMs: 3_000 } });
@@ -238,6 +241,7 @@ export async function startTestFleet(
     appsDomain: config.apps.domain,
     violations,
     client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
+    admin: (...args) => run([path.join(REPO_ROOT, 'apps/cli/bin/slipway-admin'), ...args], { ...process.env, ...controlEnv }),
     addServer,
     async close() {
       await served.close();

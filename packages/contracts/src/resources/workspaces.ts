@@ -59,11 +59,13 @@ export const WORKSPACES = {
       summary: 'Create a workspace; the caller becomes its owner',
       description:
         'The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days ' +
-        'of grace) and is placed on the online server with the most free capacity.',
+        'of grace) and is placed on the online, uncordoned server with the most free room for the plan\'s first app ' +
+        '(vCPU, memory, disk above its reserve). 503 node_unavailable: no server is online and uncordoned; 503 no_capacity: ' +
+        'none has room (details name the resource, what the first app needs and what the roomiest server has).',
       auth: 'session',
       body: CreateWorkspaceRequest,
       success: { status: 201, description: 'the workspace', schema: Workspace },
-      errors: { 503: ['node_unavailable'] },
+      errors: { 503: ['node_unavailable', 'no_capacity'] },
     },
     getWorkspace: {
       method: 'get',

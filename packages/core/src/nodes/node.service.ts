@@ -1,3 +1,4 @@
+import { AppError } from '../errors';
 import type { AgentGateway } from '../ports/agents';
 import type { Logger } from '../logging';
 import { freeCapacity, nextStatus } from './liveness';
@@ -16,6 +17,11 @@ export interface NodeView {
   free: { cpuMillis: number; memoryMb: number };
   /** The data disk at the last health check (MB); `low`: below the reserve, new work is refused. */
   disk: { totalMb: number; freeMb: number; reserveMb: number; low: boolean } | null;
+  /** Cordoned by an operator (slipway-admin cordon): no new workspace is placed here; what runs here runs on. */
+  cordoned: boolean;
+  cordonedAt: Date | null;
+  /** What runs here: live workspaces, their apps, databases and reservations. */
+  placed: { workspaces: number; apps: number; databases: number; reservations: number };
   certNotAfter: Date;
 }
 
@@ -32,6 +38,9 @@ export function nodeView(n: NodeWithUsage): NodeView {
     reserved: { cpuMillis: n.reservedCpuMillis, memoryMb: n.reservedMemoryMb },
     free: freeCapacity(n),
     disk: n.disk ? { ...n.disk, low: diskLow(n) } : null,
+    cordoned: n.cordonedAt !== null,
+    cordonedAt: n.cordonedAt,
+    placed: n.placed,
     certNotAfter: n.certNotAfter,
   };
 }
@@ -58,6 +67,15 @@ export class NodeService {
 
   async list(): Promise<NodeView[]> {
     return (await this.deps.nodes.listWithUsage()).map(nodeView);
+  }
+
+  /** Cordons (true) or uncordons (false) the node of that name: placement skips a cordoned node; nothing moves. */
+  async setCordoned(name: string, cordoned: boolean): Promise<NodeView> {
+    const done = await this.deps.nodes.setCordoned(name, cordoned ? (this.deps.now?.() ?? new Date()) : null);
+    if (!done) throw new AppError('not_found', `No server is enrolled as "${name}"`);
+    const view = (await this.list()).find((n) => n.name === name);
+    if (!view) throw new AppError('not_found', `No server is enrolled as "${name}"`);
+    return view;
   }
 
   /** Health-checks every node at once and moves each one's status with a conditional update. */

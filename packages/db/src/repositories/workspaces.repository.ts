@@ -119,12 +119,24 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
   }
 
   async onlineNodes(): Promise<NodeCapacity[]> {
-    const rows = await this.db.$queryRaw<{ id: string; name: string; cpu_millis: number; memory_mb: number; reserved_cpu: number; reserved_memory: number }[]>`
-      SELECT n.id, n.name, n.cpu_millis, n.memory_mb,
-             COALESCE(SUM(r.cpu_millis), 0)::int AS reserved_cpu, COALESCE(SUM(r.memory_mb), 0)::int AS reserved_memory
+    // Each live workspace reserves what its apps and databases reserve, and at least its plan's first app: an empty
+    // workspace is about to hold one, so empty workspaces spread over the servers too.
+    const rows = await this.db.$queryRaw<
+      { id: string; name: string; cpu_millis: number; memory_mb: number; reserved_cpu: number; reserved_memory: number; cordoned: boolean; disk_free_mb: number | null; disk_reserve_mb: number | null }[]
+    >`
+      SELECT n.id, n.name, n.cpu_millis, n.memory_mb, n.cordoned_at IS NOT NULL AS cordoned, n.disk_free_mb, n.disk_reserve_mb,
+             COALESCE(SUM(w.cpu), 0)::int AS reserved_cpu, COALESCE(SUM(w.mem), 0)::int AS reserved_memory
       FROM nodes n
-      LEFT JOIN workspaces w ON w.node_id = n.id AND w.deleted_at IS NULL
-      LEFT JOIN reservations r ON r.workspace_id = w.id
+      LEFT JOIN (
+        SELECT w.node_id,
+               GREATEST(COALESCE(SUM(r.cpu_millis), 0), COALESCE((p.minimums->'app'->>'cpuMillis')::int, 0)) AS cpu,
+               GREATEST(COALESCE(SUM(r.memory_mb), 0), COALESCE((p.minimums->'app'->>'memoryMb')::int, 0)) AS mem
+        FROM workspaces w
+        JOIN plans p ON p.id = w.plan_id
+        LEFT JOIN reservations r ON r.workspace_id = w.id
+        WHERE w.deleted_at IS NULL
+        GROUP BY w.id, w.node_id, p.minimums
+      ) w ON w.node_id = n.id
       WHERE n.status = 'online'
       GROUP BY n.id`;
     return rows.map((r) => ({
@@ -134,6 +146,8 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
       memoryMb: r.memory_mb,
       reservedCpuMillis: r.reserved_cpu,
       reservedMemoryMb: r.reserved_memory,
+      cordoned: r.cordoned,
+      disk: r.disk_free_mb !== null && r.disk_reserve_mb !== null ? { freeMb: r.disk_free_mb, reserveMb: r.disk_reserve_mb } : null,
     }));
   }
 

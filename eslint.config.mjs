@@ -5,7 +5,7 @@ const TESTING_ONLY = { group: ['@slipway/testing', '@slipway/testing/*'], messag
 const NO_APPS = { group: ['@slipway/api', '@slipway/api/*', '@slipway/worker', '@slipway/worker/*', '@slipway/agent', '@slipway/agent/*', '@slipway/cli', '@slipway/cli/*'], message: 'Packages never import an app (CONTRIBUTING.md, Where things go).' };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', 'packages/proto/src/generated/**', 'deploy/images/**', 'fixtures/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', 'packages/proto/src/generated/**', 'packages/api-client/src/generated/**', 'deploy/images/**', 'fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

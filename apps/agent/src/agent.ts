@@ -19,6 +19,7 @@ import { CaddyIngress } from './ingress/caddy.ingress';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type CustomDomainSettings } from './ingress/custom-domains';
 import { domainsHandlers } from './domains/domains.handlers';
 import { ingressHandlers } from './ingress/ingress.handlers';
+import { MeshListener } from './ingress/mesh';
 import { AGENT_VERSION, capacity, type OfferedCapacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
 import { platformIdOf, readEnrollment, type Enrollment } from './node/tls-store';
@@ -59,6 +60,8 @@ export interface AgentOptions {
   build?: Partial<BuildSettings>;
   /** Size of an app container's tmpfs /tmp (config.agent.appTmpMb); default 64. */
   appTmpMb?: number;
+  /** Several servers (issue 31): this server's mesh listener port (SLIPWAY_MESH_PORT); absent or 0: off. */
+  mesh?: { port: number };
   /** What the operator offers of this server to placement (SLIPWAY_AGENT_CPUS, SLIPWAY_AGENT_MEMORY_MB); default the whole machine. */
   capacity?: OfferedCapacity;
   /** Free disk kept for running apps (config.agent.diskReserve); default 10 % or 5 GB, the smaller. */
@@ -130,6 +133,14 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const docker = new DockerRuntime(o.dockerSocket, platformId);
   const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
+  // Several servers (issue 31): this server's apps are reachable through every other server's ingress by their mesh
+  // listener, and this server's ingress routes theirs. Off without a mesh port (a lone server, the test agents).
+  const mesh = o.mesh?.port ? new MeshListener(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', { port: o.mesh.port, certPem: enrollment.certPem, keyPem: enrollment.keyPem }, o.logger) : null;
+  if (mesh) {
+    ingress.trustMesh(enrollment.caPem);
+    await mesh.ensure().catch((e: Error) => o.logger.warn({ err: e.message }, 'mesh listener not in place yet (its watchdog retries)'));
+    mesh.watch();
+  }
   ingress.watch();
   // Custom domains follow their app's route (CaddyIngress tells them of every change); a watchdog of their own.
   const customDomains = await new CustomDomains(
@@ -234,6 +245,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         // The databases' public ports close (and their connections end) before the agent says it has stopped.
         const listeners = databases.stop();
         ingress.stop();
+        mesh?.stop();
         customDomains.stop();
         events.stop();
         const done = () => void listeners.then(resolve, resolve);

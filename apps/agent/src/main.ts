@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
         nodeName: config.agent.nodeName,
         publicIpv4: [...config.agent.publicIpv4],
         capacity: config.agent.capacity,
+        mesh: config.mesh,
         dockerSocket: config.agent.dockerSocket,
         caddyAdminUrl: config.agent.caddyAdminUrl,
         maxUploadBytes: config.limits.uploadZipBytes,

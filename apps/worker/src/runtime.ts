@@ -111,7 +111,7 @@ export async function startWorkerRuntime(
     clock: systemClock,
     logger,
   });
-  const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger, meshPort: config.mesh.port });
   // Databases (issue 12): their jobs and repairs hold the same per-id locks as apps (keyed by the database id).
   const databases = new DatabaseConvergeService({
     databases: stores.databases,

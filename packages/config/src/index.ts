@@ -14,6 +14,8 @@ export interface Config {
   redis: { url: string; prefix: string };
   secrets: { sessionKey: string; encryptionKey: Buffer };
   apps: { domain: string; scheme: 'http' | 'https' };
+  /** Every server's mesh listener (issue 31): other servers' ingress proxies its apps there; 0: off. */
+  mesh: { port: number };
   controlPlane: { dataDir: string; workerInProcess: boolean; agentAddresses: string[] };
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
@@ -144,6 +146,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     redis: { url: v.REDIS_URL, prefix: v.SLIPWAY_REDIS_PREFIX },
     secrets: { sessionKey: v.SLIPWAY_SESSION_SECRET, encryptionKey },
     apps: { domain: v.SLIPWAY_APPS_DOMAIN, scheme: v.SLIPWAY_APPS_SCHEME },
+    mesh: { port: v.SLIPWAY_MESH_PORT },
     controlPlane: {
       dataDir: v.SLIPWAY_DATA_DIR,
       workerInProcess: v.SLIPWAY_WORKER_IN_PROCESS,

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/testing/worker';
-import { run, startTestFleet, type TestFleet } from '@slipway/testing/fleet';
+import { run, startTestFleet, type FleetServer, type TestFleet } from '@slipway/testing/fleet';
 
 jest.setTimeout(300_000);
 
@@ -34,6 +34,7 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
     expect(tokens.every((t) => t.usedAt !== null)).toBe(true);
   });
 
+  let served: { app: { id: string; url: string; workspaceId: string }; owner: FleetServer; others: FleetServer[] } | undefined;
   const nodeOf = async (workspaceId: string) => {
     const row = await fleet.db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { node: { select: { name: true } } } });
     return row.node!.name;
@@ -109,5 +110,35 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
     // The host's own engine never saw it either.
     const host = await run(['docker', 'ps', '-aq', '--filter', `label=slipway.app=${app.id}`]);
     expect(host.stdout.trim()).toBe('');
+    served = { app, owner, others };
+  });
+
+  it("serves the app by its one URL through every other server's ingress, proxied to its owner over TLS checked against the platform's CA", async () => {
+    const { app, owner, others } = served!;
+    // What the repeatable routes.sync job does (every 30 s): every server gets its own routes and everybody else's.
+    await fleet.worker.services.routing.syncAllRoutes();
+    for (const s of others) {
+      const r = await waitFor(async () => {
+        const got = await s.viaIngress(app.url).catch(() => null);
+        return got?.status === 200 ? got : null;
+      }, 15_000, `${app.url} through ${s.name}`);
+      expect(r).toEqual({ status: 200, body: 'v1\n' });
+      // Their own engines still run nothing of it: the request crossed to the owner.
+      expect(await s.docker.listContainers({ all: true, filters: { label: [`slipway.app=${app.id}`] } })).toHaveLength(0);
+    }
+    // The owner's mesh listener speaks TLS with its agent certificate: a client trusting the platform's CA and
+    // expecting the owner's name is answered; the mesh header stops a forwarded request from being forwarded again.
+    const tlsName = `${owner.name}.agent.slipway`;
+    const mesh = (...trust: string[]) =>
+      others[0]!.exec(['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', ...trust, '--resolve', `${tlsName}:7444:${owner.address}`, '-H', `Host: ${new URL(app.url).host}`, `https://${tlsName}:7444/`]);
+    expect((await mesh('--cacert', `/var/lib/slipway-fleet/${others[0]!.index}/agent/tls/ca.crt`)).stdout).toBe('200');
+    expect((await mesh()).code).toBe(60); // not a certificate the system trusts: only the platform's CA vouches for it
+    const looped = await others[0]!.exec(['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Host: ${new URL(app.url).host}`, '-H', 'X-Slipway-Mesh: 1', `http://127.0.0.1/`]);
+    expect(looped.stdout).toBe('404');
+    // A stopped app leaves every server's routes at the next sync.
+    expect((await client.post(`/v1/workspaces/${app.workspaceId}/apps/${app.id}/stop`, {})).status).toBeLessThan(300);
+    await waitFor(async () => ((await client.get(`/v1/workspaces/${app.workspaceId}/apps/${app.id}`)).body.status === 'stopped' ? true : null), 30_000, 'the app to stop');
+    await fleet.worker.services.routing.syncAllRoutes();
+    for (const s of others) expect((await s.viaIngress(app.url)).status).toBe(404);
   });
 });

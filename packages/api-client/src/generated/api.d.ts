@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace; the caller becomes its owner
-         * @description The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days of grace) and is placed on the online server with the most free capacity.
+         * @description The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days of grace) and is placed on the online, uncordoned server with the most free room for the plan's first app (vCPU, memory, disk above its reserve). 503 node_unavailable: no server is online and uncordoned; 503 no_capacity: none has room (details name the resource, what the first app needs and what the roomiest server has).
          */
         post: operations["createWorkspace"];
         delete?: never;
@@ -1086,7 +1086,7 @@ export interface components {
         Ok: {
             ok: boolean;
         };
-        /** @description validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }; invalid_hostname: { field, reason } */
+        /** @description validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }; no_capacity: { resource (cpu, memory, disk), requested, available (on the roomiest server) }; invalid_hostname: { field, reason } */
         ErrorDetail: {
             reason?: string;
             field?: string;
@@ -2769,7 +2769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `no_capacity`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2780,7 +2780,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "no_capacity" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];

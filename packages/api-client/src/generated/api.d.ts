@@ -1130,6 +1130,12 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @description true once the grace period ended without a paid plan: mutations answer 403 workspace_suspended */
             suspended: boolean;
+            /** @description The workspace's server as the control plane sees it. unreachable: its health checks fail since `since`; its apps keep serving, nothing is moved or deleted, and operations that change what it runs answer 503 node_unreachable until it answers again. */
+            server?: {
+                /** @enum {unknown} */
+                status: "reachable" | "unreachable";
+                since: components["schemas"]["Timestamp"] | null;
+            };
             createdAt: components["schemas"]["Timestamp"];
         };
         WorkspaceList: {
@@ -2979,7 +2985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2990,7 +2996,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -3169,7 +3175,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3180,7 +3186,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -4638,7 +4644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `github_not_configured`, `github_unavailable`, `service_unavailable` */
+            /** @description `github_not_configured`, `github_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4649,7 +4655,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "github_not_configured" | "github_unavailable" | "service_unavailable";
+                            code: "github_not_configured" | "github_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -4850,7 +4856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4861,7 +4867,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5059,7 +5065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `github_not_configured`, `github_unavailable`, `service_unavailable` */
+            /** @description `github_not_configured`, `github_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5070,7 +5076,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "github_not_configured" | "github_unavailable" | "service_unavailable";
+                            code: "github_not_configured" | "github_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5329,7 +5335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5340,7 +5346,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5462,7 +5468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5473,7 +5479,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5577,7 +5583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5588,7 +5594,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5710,7 +5716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5721,7 +5727,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6139,7 +6145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `server_disk_low`, `github_not_configured`, `github_unavailable`, `service_unavailable` */
+            /** @description `server_disk_low`, `github_not_configured`, `github_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6150,7 +6156,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "server_disk_low" | "github_not_configured" | "github_unavailable" | "service_unavailable";
+                            code: "server_disk_low" | "github_not_configured" | "github_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6491,7 +6497,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `server_disk_low`, `service_unavailable` */
+            /** @description `server_disk_low`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6502,7 +6508,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "server_disk_low" | "service_unavailable";
+                            code: "server_disk_low" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6665,7 +6671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `server_disk_low`, `service_unavailable` */
+            /** @description `node_unavailable`, `server_disk_low`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6676,7 +6682,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "server_disk_low" | "service_unavailable";
+                            code: "node_unavailable" | "server_disk_low" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6799,7 +6805,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6810,7 +6816,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -7073,7 +7079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7084,7 +7090,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -7386,7 +7392,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `server_disk_low`, `service_unavailable` */
+            /** @description `node_unavailable`, `server_disk_low`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7397,7 +7403,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "server_disk_low" | "service_unavailable";
+                            code: "node_unavailable" | "server_disk_low" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -7577,7 +7583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7588,7 +7594,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -8499,7 +8505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `engine_unavailable`, `node_unavailable`, `service_unavailable` */
+            /** @description `engine_unavailable`, `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8510,7 +8516,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "engine_unavailable" | "node_unavailable" | "service_unavailable";
+                            code: "engine_unavailable" | "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -8711,7 +8717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8722,7 +8728,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -8920,7 +8926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8931,7 +8937,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9053,7 +9059,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9064,7 +9070,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9186,7 +9192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9197,7 +9203,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9319,7 +9325,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9330,7 +9336,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9510,7 +9516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9521,7 +9527,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9816,7 +9822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9827,7 +9833,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10087,7 +10093,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10098,7 +10104,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10321,7 +10327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10332,7 +10338,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10647,7 +10653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `engine_unavailable`, `node_unavailable`, `service_unavailable` */
+            /** @description `engine_unavailable`, `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10658,7 +10664,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "engine_unavailable" | "node_unavailable" | "service_unavailable";
+                            code: "engine_unavailable" | "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10953,7 +10959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10964,7 +10970,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -11167,7 +11173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11178,7 +11184,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -11283,7 +11289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11294,7 +11300,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];

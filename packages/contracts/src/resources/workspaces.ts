@@ -21,6 +21,18 @@ export const Workspace = {
     slug: { type: 'string' },
     role: Role,
     suspended: { type: 'boolean', description: 'true once the grace period ended without a paid plan: mutations answer 403 workspace_suspended' },
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'since'],
+      description:
+        "The workspace's server as the control plane sees it. unreachable: its health checks fail since `since`; its apps " +
+        'keep serving, nothing is moved or deleted, and operations that change what it runs answer 503 node_unreachable until it answers again.',
+      properties: {
+        status: { enum: ['reachable', 'unreachable'] },
+        since: { anyOf: [Timestamp, { type: 'null' }] },
+      },
+    },
     createdAt: Timestamp,
   },
 } as const;

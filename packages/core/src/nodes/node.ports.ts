@@ -15,6 +15,8 @@ export interface NodeRecord {
   disk: { totalMb: number; freeMb: number; reserveMb: number } | null;
   /** When an operator cordoned it (no new workspace is placed there); null: open. */
   cordonedAt: Date | null;
+  /** Since when its health checks fail (issue 31); null: it answered the last one. */
+  unreachableSince: Date | null;
   createdAt: Date;
 }
 
@@ -45,6 +47,8 @@ export interface NodeRepository {
    * raced with another loses cleanly. false when the node was no longer in `from`.
    */
   setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean>;
+  /** A health check's outcome: answered clears `unreachableSince`; not answered sets it to `at` unless already set. */
+  recordReachability(nodeId: string, answered: boolean, at: Date): Promise<void>;
   /** Cordons (at `at`) or uncordons the node of that name; null when there is none. */
   setCordoned(name: string, at: Date | null): Promise<NodeRecord | null>;
   /** The data disk the agent reported with its health. */

@@ -20,6 +20,8 @@ export interface NodeView {
   /** Cordoned by an operator (slipway-admin cordon): no new workspace is placed here; what runs here runs on. */
   cordoned: boolean;
   cordonedAt: Date | null;
+  /** Since when its health checks fail; null: it answered the last one. */
+  unreachableSince: Date | null;
   /** What runs here: live workspaces, their apps, databases and reservations. */
   placed: { workspaces: number; apps: number; databases: number; reservations: number };
   certNotAfter: Date;
@@ -40,6 +42,7 @@ export function nodeView(n: NodeWithUsage): NodeView {
     disk: n.disk ? { ...n.disk, low: diskLow(n) } : null,
     cordoned: n.cordonedAt !== null,
     cordonedAt: n.cordonedAt,
+    unreachableSince: n.unreachableSince,
     placed: n.placed,
     certNotAfter: n.certNotAfter,
   };
@@ -85,6 +88,10 @@ export class NodeService {
     const report: HealthReport = { checked: nodes.length, online: [], offline: [], changed: [] };
     const now = this.deps.now?.() ?? new Date();
     for (const { node, answered } of results) {
+      await this.deps.nodes.recordReachability(node.id, answered, now);
+      if (answered !== (node.unreachableSince === null)) {
+        this.deps.logger.warn({ node: node.name, since: answered ? null : now }, answered ? 'node reachable again' : 'node unreachable: its workspaces refuse changes');
+      }
       const to = nextStatus(node, answered, now, this.deps.offlineAfterMs);
       const moved = await this.deps.nodes.setStatus(node.id, node.status, to, answered ? now : null);
       if (moved && to !== node.status) {

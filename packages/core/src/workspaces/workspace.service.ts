@@ -21,6 +21,7 @@ export const toWorkspace = (w: WorkspaceRecord, role: Role): Workspace => ({
   slug: w.slug,
   role,
   suspended: w.suspendedAt !== null,
+  server: w.nodeUnreachableSince ? { status: 'unreachable', since: w.nodeUnreachableSince.toISOString() } : { status: 'reachable', since: null },
   createdAt: w.createdAt.toISOString(),
 });
 

@@ -16,6 +16,7 @@ const toRecord = (n: NodeRow): NodeRecord => ({
   lastSeenAt: n.lastSeenAt,
   disk: n.diskTotalMb !== null && n.diskFreeMb !== null && n.diskReserveMb !== null ? { totalMb: n.diskTotalMb, freeMb: n.diskFreeMb, reserveMb: n.diskReserveMb } : null,
   cordonedAt: n.cordonedAt,
+  unreachableSince: n.unreachableSince,
   createdAt: n.createdAt,
 });
 
@@ -63,6 +64,11 @@ export class PrismaNodeRepository implements NodeRepository {
     // It starts offline: the first health check that it answers puts it online.
     const data = { ...input, status: 'offline' };
     return toRecord(await this.db.node.upsert({ where: { name: input.name }, create: data, update: data }));
+  }
+
+  async recordReachability(nodeId: string, answered: boolean, at: Date): Promise<void> {
+    if (answered) await this.db.node.updateMany({ where: { id: nodeId, NOT: { unreachableSince: null } }, data: { unreachableSince: null } });
+    else await this.db.node.updateMany({ where: { id: nodeId, unreachableSince: null }, data: { unreachableSince: at } });
   }
 
   async setCordoned(name: string, at: Date | null): Promise<NodeRecord | null> {

@@ -31,6 +31,7 @@ export interface MemberWorkspaceRow {
   extra_memory_mb: number;
   extra_members: number;
   node_id: string | null;
+  node_unreachable_since?: Date | null;
   created_at: Date;
   role: Role;
 }
@@ -46,12 +47,14 @@ export const fromRow = (r: MemberWorkspaceRow): WorkspaceWithRole => ({
   suspendedAt: r.suspended_at,
   extras: { cpuMillis: r.extra_cpu_millis, memoryMb: r.extra_memory_mb, members: r.extra_members },
   nodeId: r.node_id,
+  nodeUnreachableSince: r.node_unreachable_since ?? null,
   createdAt: r.created_at,
   role: r.role,
 });
 
 export const WORKSPACE_COLUMNS = `w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
-  w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at`;
+  w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at,
+  (SELECT n.unreachable_since FROM nodes n WHERE n.id = w.node_id) AS node_unreachable_since`;
 
 export class PrismaWorkspaceRepository implements WorkspaceRepository {
   constructor(
@@ -62,7 +65,8 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
   async listForUser(userId: string): Promise<WorkspaceWithRole[]> {
     const rows = await this.db.$queryRaw<MemberWorkspaceRow[]>`
       SELECT w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
-             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role
+             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role,
+             (SELECT n.unreachable_since FROM nodes n WHERE n.id = w.node_id) AS node_unreachable_since
       FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
       WHERE m.user_id = ${userId}::uuid AND w.deleted_at IS NULL
       ORDER BY w.id`;

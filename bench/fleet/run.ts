@@ -1,8 +1,8 @@
 // Fleet benchmark (issue 31) on servers of @slipway/testing/fleet (network namespaces, an engine, a Caddy and an
 // agent each, joined with one-time tokens):
 //  1. requests per second to an app on server B through server A's ingress (A's Caddy → TLS → B's mesh listener →
-//     B's ingress → the app) against B's own ingress, in the same run, alternated --rounds times and compared by
-//     medians (goal: remote ≥ 0.8 × own);
+//     the app) against B's own ingress, in the same run, alternated --rounds times and compared by medians (goal:
+//     remote ≥ 0.8 × own);
 //  2. the time from join to the first app served on a new server: a third server joins (server-up, one-time token,
 //     `slipway-agent join`, `run`, online), then a workspace placed there deploys an app until its URL answers 200
 //     through that server's ingress (images already loaded, as a prepared server has them).
@@ -39,11 +39,11 @@ async function load(server: FleetServer, host: string): Promise<Load> {
 }
 
 async function deployOn(fleet: TestFleet, client: ApiClient, server: FleetServer): Promise<{ url: string; host: string }> {
-  // Every other server cordoned while the workspace is placed: it lands on `server`.
-  const others = fleet.servers.filter((s) => s !== server);
-  for (const s of others) await fleet.admin('cordon', s.name);
+  // Every other server cordoned while the workspace is placed (what `slipway-admin cordon` writes): it lands on `server`.
+  const others = fleet.servers.filter((s) => s !== server).map((s) => s.nodeId);
+  await fleet.db.node.updateMany({ where: { id: { in: others } }, data: { cordonedAt: new Date() } });
   const ws = await createWorkspace(client);
-  for (const s of others) await fleet.admin('uncordon', s.name);
+  await fleet.db.node.updateMany({ where: { id: { in: others } }, data: { cordonedAt: null } });
   const base = `/v1/workspaces/${ws.id}/apps`;
   const app = (await client.post(base, { name: `bench ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: fleet.images.v1, memoryMb: 256 })).body;
   const d = (await client.post(`${base}/${app.id}/deployments`, {})).body;
@@ -80,7 +80,7 @@ async function main() {
     console.log('| path | req/s | p50 ms | p99 ms | req/s of each round |');
     console.log('|---|---|---|---|---|');
     console.log(row(`${b.name}'s own ingress → app`, own));
-    console.log(row(`${a.name}'s ingress → TLS → ${b.name}'s mesh → ingress → app`, remote));
+    console.log(row(`${a.name}'s ingress → TLS → ${b.name}'s mesh listener → app`, remote));
     console.log(`\nremote / own = ${ratio.toFixed(2)} (goal ≥ 0.8): ${verdict(ratio >= 0.8, failed)}`);
 
     // 2. join → first app served on a new server.

@@ -140,6 +140,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     ingress.trustMesh(enrollment.caPem);
     await mesh.ensure().catch((e: Error) => o.logger.warn({ err: e.message }, 'mesh listener not in place yet (its watchdog retries)'));
     mesh.watch();
+    // The mesh serves this server's own app routes: a change there is copied at once (the watchdog catches the rest).
+    ingress.onChange(() => mesh.ensure());
   }
   ingress.watch();
   // Custom domains follow their app's route (CaddyIngress tells them of every change); a watchdog of their own.

@@ -127,14 +127,17 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
       expect(await s.docker.listContainers({ all: true, filters: { label: [`slipway.app=${app.id}`] } })).toHaveLength(0);
     }
     // The owner's mesh listener speaks TLS with its agent certificate: a client trusting the platform's CA and
-    // expecting the owner's name is answered; the mesh header stops a forwarded request from being forwarded again.
+    // expecting the owner's name is answered.
     const tlsName = `${owner.name}.agent.slipway`;
     const mesh = (...trust: string[]) =>
       others[0]!.exec(['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', ...trust, '--resolve', `${tlsName}:7444:${owner.address}`, '-H', `Host: ${new URL(app.url).host}`, `https://${tlsName}:7444/`]);
     expect((await mesh('--cacert', `/var/lib/slipway-fleet/${others[0]!.index}/agent/tls/ca.crt`)).stdout).toBe('200');
     expect((await mesh()).code).toBe(60); // not a certificate the system trusts: only the platform's CA vouches for it
-    const looped = await others[0]!.exec(['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Host: ${new URL(app.url).host}`, '-H', 'X-Slipway-Mesh: 1', `http://127.0.0.1/`]);
-    expect(looped.stdout).toBe('404');
+    // A server's mesh listener serves only its own apps: a request that crossed once is never forwarded again.
+    const notOwner = others[1]!;
+    const otherName = `${notOwner.name}.agent.slipway`;
+    const crossed = await others[0]!.exec(['curl', '-sS', '-w', '%{http_code}', '--cacert', `/var/lib/slipway-fleet/${others[0]!.index}/agent/tls/ca.crt`, '--resolve', `${otherName}:7444:${notOwner.address}`, '-H', `Host: ${new URL(app.url).host}`, `https://${otherName}:7444/`]);
+    expect(crossed.stdout).toBe('No app of this server is served at this address.\n404');
     // A stopped app leaves every server's routes at the next sync.
     expect((await client.post(`/v1/workspaces/${app.workspaceId}/apps/${app.id}/stop`, {})).status).toBeLessThan(300);
     await waitFor(async () => ((await client.get(`/v1/workspaces/${app.workspaceId}/apps/${app.id}`)).body.status === 'stopped' ? true : null), 30_000, 'the app to stop');

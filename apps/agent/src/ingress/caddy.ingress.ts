@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import type { AppRoute, Logger, RemoteRoute } from '@slipway/core';
 import { agentTlsName } from '@slipway/pki';
 import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
-import { MESH_HEADER } from './mesh';
 
 const SERVER = 'ingress';
 const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
@@ -11,7 +10,7 @@ const remoteId = (appId: string) => `remote-${appId}`;
 
 interface CaddyRoute {
   '@id'?: string;
-  match?: { host?: string[]; not?: unknown[] }[];
+  match?: { host?: string[] }[];
   handle?: { handler: string; upstreams?: { dial: string }[]; transport?: { protocol: string; tls?: { server_name?: string; root_ca_pool?: (string | null)[] } } }[];
 }
 
@@ -218,8 +217,7 @@ export class CaddyIngress {
   private toRemoteCaddy(route: RemoteRoute): CaddyRoute {
     return {
       '@id': remoteId(route.appId),
-      // A request another server forwarded is never forwarded again (two servers that disagree do not loop).
-      match: [{ host: [route.host], not: [{ header: { [MESH_HEADER]: ['1'] } }] }],
+      match: [{ host: [route.host] }],
       handle: [
         {
           handler: 'reverse_proxy',
@@ -272,7 +270,6 @@ const sameRemote = (have: CaddyRoute, want: CaddyRoute) => {
   const [h, w] = [have.handle?.[0], want.handle?.[0]];
   return (
     have.match?.[0]?.host?.[0] === want.match?.[0]?.host?.[0] &&
-    have.match?.[0]?.not !== undefined &&
     h?.upstreams?.[0]?.dial === w?.upstreams?.[0]?.dial &&
     h?.transport?.tls?.server_name === w?.transport?.tls?.server_name &&
     h?.transport?.tls?.root_ca_pool?.[0] === w?.transport?.tls?.root_ca_pool?.[0]

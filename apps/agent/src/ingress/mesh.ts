@@ -3,8 +3,6 @@ import { caddyRequest, Watchdog } from './caddy-admin';
 
 const SERVER = 'slipway-mesh';
 const TAG = 'slipway-mesh';
-/** Set on every request one server's ingress forwards to another: the owner never forwards it again (no loops). */
-export const MESH_HEADER = 'X-Slipway-Mesh';
 
 export interface MeshSettings {
   /** The listener other servers' ingress proxies this server's apps to (TLS). */
@@ -16,10 +14,16 @@ export interface MeshSettings {
 
 type CaddyObject = Record<string, unknown>;
 
+/** Last on the mesh listener: a host this server does not serve is 404 (Caddy would answer an empty 200). */
+const FALLBACK: CaddyObject = {
+  handle: [{ handler: 'static_response', status_code: 404, headers: { 'Content-Type': ['text/plain; charset=utf-8'] }, body: 'No app of this server is served at this address.\n' }],
+};
+
 /**
  * The mesh listener of this server (issue 31, docs/decisions/0032-one-url-whichever-server.md): a Caddy server of its
  * own on `port`, TLS with this server's agent certificate (the platform's CA signed it for `<node>.agent.slipway`),
- * that hands every request to this server's own ingress listener, where the app routes are. Other servers' ingress
+ * whose routes are a copy of this server's own app routes (never the other servers': a request that crossed once is
+ * never forwarded again, so servers that disagree cannot loop; and no second hop through the ingress). Other servers' ingress
  * proxies the hosts of this server's apps here, checking the certificate against the platform's CA. The certificate
  * goes into Caddy's config inline (`load_pem`), so no file outlives the agent. A watchdog puts it back when Caddy lost
  * it (restarted with its bootstrap config).
@@ -46,7 +50,7 @@ export class MeshListener {
 
   /** Puts the certificate and the mesh server into Caddy when either is missing or stale. */
   async ensure(): Promise<void> {
-    const ingressPort = await this.ingressPort();
+    const own = await this.ownRoutes();
     const certificates = await this.request<{ certificate: string; key: string; tags?: string[] }[]>('GET', '/config/apps/tls/certificates/load_pem').catch(() => null);
     const mine = certificates?.find((c) => c.tags?.includes(TAG));
     if (!mine || mine.certificate !== this.settings.certPem) {
@@ -55,38 +59,28 @@ export class MeshListener {
       await this.putPath(['apps', 'tls', 'certificates', 'load_pem'], loaded);
     }
     const server = await this.request<CaddyObject>('GET', `/config/apps/http/servers/${SERVER}`).catch(() => null);
-    const wanted = this.server(ingressPort);
-    if (!server || JSON.stringify(server.listen) !== JSON.stringify(wanted.listen) || JSON.stringify(server.routes) !== JSON.stringify(wanted.routes)) {
+    const wanted = this.server(own);
+    if (!server || JSON.stringify(server.listen) !== JSON.stringify(wanted.listen)) {
       await this.putPath(['apps', 'http', 'servers', SERVER], wanted);
-      this.logger.info({ port: this.settings.port, ingressPort }, 'mesh listener in place');
+      this.logger.info({ port: this.settings.port, routes: own.length }, 'mesh listener in place');
+    } else if (JSON.stringify(server.routes ?? []) !== JSON.stringify(own)) {
+      await this.request('PATCH', `/config/apps/http/servers/${SERVER}/routes`, own);
     }
   }
 
-  private server(ingressPort: number): CaddyObject {
+  private server(routes: CaddyObject[]): CaddyObject {
     return {
       listen: [`:${this.settings.port}`],
-      routes: [
-        {
-          handle: [
-            {
-              handler: 'reverse_proxy',
-              upstreams: [{ dial: `127.0.0.1:${ingressPort}` }],
-              headers: { request: { set: { [MESH_HEADER]: ['1'] } } },
-            },
-          ],
-        },
-      ],
+      routes,
       tls_connection_policies: [{ certificate_selection: { any_tag: [TAG] } }],
       automatic_https: { disable: true },
     };
   }
 
-  /** The port of this server's ingress listener, as Caddy has it (`:80` in the bootstrap config). */
-  private async ingressPort(): Promise<number> {
-    const listen = await this.request<string[]>('GET', '/config/apps/http/servers/ingress/listen');
-    const port = Number(/:(\d+)$/.exec(listen?.[0] ?? '')?.[1]);
-    if (!port) throw new Error('the ingress server of Caddy has no listener yet');
-    return port;
+  /** This server's own app routes (`app-<id>` of the ingress server), without their ids (an id is unique in Caddy). */
+  private async ownRoutes(): Promise<CaddyObject[]> {
+    const routes = (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/ingress/routes')) ?? [];
+    return [...routes.filter((r) => String(r['@id'] ?? '').startsWith('app-')).map(({ '@id': _id, ...rest }) => rest), FALLBACK];
   }
 
   /** PUT at a config path, creating the objects above it that are missing (Caddy refuses a path whose parent is absent). */

@@ -67,7 +67,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const jobs = new RecordingJobQueue();
   const deps = { db, sql, redis, jobs, logger, sessionKey: TEST_SESSION_KEY, redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN };
   const { services, base, violations, close } = await serveApi({ ...deps, ...options }, 'api-test', [databaseCheck(db), redisCheck(redis)]);
-  const node = options.node ? await options.node(db) : await insertNode(db);
+  // Room for every test's workspaces (placement counts each workspace's first app; the fleet suite tests placement).
+  const node = options.node ? await options.node(db) : await insertNode(db, { cpuMillis: 64_000, memoryMb: 262_144 });
   return {
     base,
     database,

@@ -21,7 +21,7 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.(int|api|browser|starters)\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.(int|api|browser|starters|fleet)\\.spec\\.ts$'],
     },
     {
       displayName: 'api',
@@ -52,6 +52,15 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.starters.spec.ts'],
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
+    },
+    {
+      // Several servers on this machine (issue 31, @slipway/testing/fleet): network namespaces, a Docker engine and a
+      // Caddy each; needs root. One fleet at a time (fixed addresses): run in band.
+      displayName: 'fleet',
+      roots,
+      transform,
+      testMatch: ['**/*.fleet.spec.ts'],
       globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
   ],

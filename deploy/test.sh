@@ -53,10 +53,15 @@ if [[ $drift == 1 ]]; then
   PRISMA_SCHEMA_ENGINE_BINARY=$(realpath "$engine") DATABASE_URL=postgresql://slipway_test:slipway_test@127.0.0.1:5432/slipway_drift \
     bash deploy/drift-check.sh
 fi
-say "unit, API and integration tests"
+say "unit, API, integration, browser and fleet tests"
 # CI's machine is its own: the fault suite may restart its Docker engine (testing/src/faults).
 export SLIPWAY_FAULTS_DOCKER=${SLIPWAY_FAULTS_DOCKER:-1}
 # A failing browser test leaves a screenshot and the page's console output here.
 export SLIPWAY_BROWSER_ARTIFACTS=${SLIPWAY_BROWSER_ARTIFACTS:-$REPO_ROOT/.slipway/browser-artifacts}
 say "browser tests (jest project browser) keep failure screenshots and page consoles in $SLIPWAY_BROWSER_ARTIFACTS"
-npx jest --ci --runInBand "$@"
+# The `starters` project (every framework generator's starter built from scratch, ~15 min) runs when asked:
+# SLIPWAY_TEST_STARTERS=1, or `bash deploy/test.sh --selectProjects starters`; `integration` keeps a subset of it.
+projects=(--selectProjects unit api integration browser fleet)
+[[ ${SLIPWAY_TEST_STARTERS:-0} == 1 ]] && projects+=(starters)
+[[ " $* " == *" --selectProjects "* ]] && projects=()
+npx jest --ci --runInBand "${projects[@]}" "$@"

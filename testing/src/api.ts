@@ -70,7 +70,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const deps = { db, sql, redis, jobs, logger, sessionKey: TEST_SESSION_KEY, redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN };
   const { publicOrigin: origin, ...serviceOptions } = options;
   const { services, base, publicOrigin, violations, close } = await serveApi({ ...deps, ...serviceOptions }, 'api-test', [databaseCheck(db), redisCheck(redis)], { publicOrigin: origin });
-  const node = options.node ? await options.node(db) : await insertNode(db);
+  const node = options.node ? await options.node(db) : await insertNode(db, { cpuMillis: 64_000, memoryMb: 262_144 });
   return {
     base,
     database,

@@ -91,7 +91,9 @@ export async function startTestPlatform(
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const db = createDb(database.url);
-  await insertNode(db, agent);
+  // Room for every test's workspaces (each counts at least its plan's first app): placement by free room is the fleet
+  // suite's to test (testing/src/fleet), not the single-server tests'.
+  await insertNode(db, agent, 'online', { cpuMillis: 64_000, memoryMb: 262_144 });
   const config = testConfig(testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir, extra: options.env }));
   const logger = options.logger ?? createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const worker = await startWorkerRuntime(config, logger, {

@@ -22,16 +22,18 @@ export async function serveApi(
   deps: ServiceDeps,
   name: string,
   readiness: AppDeps['readiness'],
-  options: { publicOrigin?: 'self' } = {},
+  /** `host`: the address to listen on (default 127.0.0.1; the fleet harness listens where its servers reach the host). */
+  options: { publicOrigin?: 'self'; host?: string } = {},
 ): Promise<ServedApi> {
   const services = createServices(deps);
   await services.plans.seed();
   const violations: ContractViolation[] = [];
   // Listening first: with publicOrigin 'self' the API's public origin is its own address (a browser on the console).
   const server = createServer();
-  server.listen(0, '127.0.0.1');
+  const host = options.host ?? '127.0.0.1';
+  server.listen(0, host);
   await new Promise((r) => server.once('listening', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
   const publicOrigin = options.publicOrigin === 'self' ? base : TEST_PUBLIC_ORIGIN;
   const app = createApp({
     logger: createLogger(name, 'silent'),

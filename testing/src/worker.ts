@@ -27,15 +27,19 @@ export function testEnv(o: { databaseUrl: string; redisUrl: string; prefix: stri
 export const testConfig = (env: Record<string, string>): Readonly<Config> => loadConfig('control', env);
 
 /** Records a test agent (started with @slipway/agent's startTestAgent) as an enrolled, online node. */
-export async function insertNode(db: Db, agent: { target: { name: string | null; grpcAddress: string }; dataDir: string }, status = 'online') {
+export async function insertNode(
+  db: Db,
+  agent: { target: { name: string | null; grpcAddress: string }; dataDir: string },
+  status = 'online',
+  capacity: { cpuMillis: number; memoryMb: number } = { cpuMillis: 2000, memoryMb: 4096 },
+) {
   const certPem = await readFile(path.join(agent.dataDir, 'tls', 'agent.crt'), 'utf8');
   return db.node.create({
     data: {
       name: agent.target.name!,
       grpcAddress: agent.target.grpcAddress,
       publicIpv4: ['127.0.0.1'],
-      cpuMillis: 2000,
-      memoryMb: 4096,
+      ...capacity,
       version: 'test',
       certFingerprint: fingerprint(certPem),
       certNotAfter: new Date(Date.now() + 86_400_000),

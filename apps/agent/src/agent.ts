@@ -21,7 +21,8 @@ import { CaddyIngress } from './ingress/caddy.ingress';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type CustomDomainSettings } from './ingress/custom-domains';
 import { domainsHandlers } from './domains/domains.handlers';
 import { ingressHandlers } from './ingress/ingress.handlers';
-import { AGENT_VERSION, capacity } from './node/node-info';
+import { MeshListener } from './ingress/mesh';
+import { AGENT_VERSION, capacity, type OfferedCapacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
 import { platformIdOf, readEnrollment, type Enrollment } from './node/tls-store';
 import { controlPlaneOnly } from './rpc/authorize';
@@ -60,6 +61,10 @@ export interface AgentOptions {
   build?: Partial<BuildSettings>;
   /** Size of an app container's tmpfs /tmp (config.agent.appTmpMb); default 64. */
   appTmpMb?: number;
+  /** Several servers (issue 31): this server's mesh listener port (SLIPWAY_MESH_PORT); absent or 0: off. */
+  mesh?: { port: number };
+  /** What the operator offers of this server to placement (SLIPWAY_AGENT_CPUS, SLIPWAY_AGENT_MEMORY_MB); default the whole machine. */
+  capacity?: OfferedCapacity;
   /** Free disk kept for running apps (config.agent.diskReserve); default 10 % or 5 GB, the smaller. */
   diskReserve?: DiskReserve;
   /** This platform's identity on the engine (config SLIPWAY_PLATFORM_ID); empty or unset: derived from the enrollment's CA. */
@@ -129,6 +134,16 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const docker = new DockerRuntime(o.dockerSocket, platformId);
   const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
+  // Several servers (issue 31): this server's apps are reachable through every other server's ingress by their mesh
+  // listener, and this server's ingress routes theirs. Off without a mesh port (a lone server, the test agents).
+  const mesh = o.mesh?.port ? new MeshListener(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', { port: o.mesh.port, certPem: enrollment.certPem, keyPem: enrollment.keyPem }, o.logger) : null;
+  if (mesh) {
+    ingress.trustMesh(enrollment.caPem);
+    await mesh.ensure().catch((e: Error) => o.logger.warn({ err: e.message }, 'mesh listener not in place yet (its watchdog retries)'));
+    mesh.watch();
+    // The mesh serves this server's own app routes: a change there is copied at once (the watchdog catches the rest).
+    ingress.onChange(() => mesh.ensure());
+  }
   ingress.watch();
   // Custom domains follow their app's route (CaddyIngress tells them of every change); a watchdog of their own.
   const customDomains = await new CustomDomains(
@@ -163,7 +178,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,
-    ...capacity(),
+    ...capacity(o.capacity),
     publicIpv4: o.publicIpv4,
     grpcAddress: o.advertiseAddress,
     disk: await disk.report(),
@@ -235,6 +250,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         // The databases' public ports close (and their connections end) before the agent says it has stopped.
         const listeners = databases.stop();
         ingress.stop();
+        mesh?.stop();
         customDomains.stop();
         events.stop();
         const done = () => void listeners.then(resolve, resolve);

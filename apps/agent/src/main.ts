@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
         nodeName: config.agent.nodeName,
         advertiseAddress: advertisedAddress(config.agent.listen, config.agent.advertiseAddress, config.agent.publicIpv4),
         publicIpv4: [...config.agent.publicIpv4],
+        capacity: config.agent.capacity,
       });
       console.log(result.status === 'joined' ? `joined as node ${result.nodeId}` : `already enrolled as node ${result.nodeId}`);
       return 0;
@@ -71,6 +72,8 @@ async function main(argv: string[]): Promise<number> {
         dataDir: config.agent.dataDir,
         nodeName: config.agent.nodeName,
         publicIpv4: [...config.agent.publicIpv4],
+        capacity: config.agent.capacity,
+        mesh: config.mesh,
         dockerSocket: config.agent.dockerSocket,
         caddyAdminUrl: config.agent.caddyAdminUrl,
         maxUploadBytes: config.limits.uploadZipBytes,

@@ -132,7 +132,7 @@ describe('slipway-admin against real Redis with real jobs', () => {
     expect(nodes).toEqual([expect.objectContaining({ name: 'cli-node', status: 'online', capacity: { cpuMillis: 2000, memoryMb: 4096 }, free: { cpuMillis: 2000, memoryMb: 4096 } })]);
     const human = await admin('nodes');
     expect(human.stdout).toMatch(/^NAME\s+STATUS\s+ADDRESS/);
-    expect(human.stdout).toMatch(/cli-node\s+online\s+127\.0\.0\.1:\d+\s+2 vCPU\/2 vCPU\s+4\.0 GiB\/4\.0 GiB/);
+    expect(human.stdout).toMatch(/cli-node\s+online\s+127\.0\.0\.1:\d+\s+0\s+0\s+0\s+0\s+2 vCPU\/2 vCPU\s+4\.0 GiB\/4\.0 GiB/);
 
     const made = await adminJson('enroll-token', 'create', '--ttl', '10m');
     expect(made.token).toMatch(/^swe_[A-Za-z0-9_-]{43}$/);

@@ -241,7 +241,8 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
   program
     .command('nodes')
     .description(
-      'servers: status, capacity, free capacity (unreserved), free disk (LOW: below its reserve, new work refused), last seen, ' +
+      'servers: status (cordoned: no new workspace goes there), what runs there (workspaces, apps, databases, reservations), ' +
+        'capacity, free capacity (unreserved), free disk (LOW: below its reserve, new work refused), last seen, ' +
         'and the CPU, memory and disk each server uses as its agent last measured them (metrics.collect, every minute)',
     )
     .option('--json', 'print JSON')
@@ -268,11 +269,15 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       if (nodes.length === 0) return io.out('no nodes enrolled (slipway-admin enroll-token create, then slipway-agent join)');
       io.out(
         table(
-          ['NAME', 'STATUS', 'ADDRESS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'DISK FREE/TOTAL', 'LAST SEEN', 'VERSION', 'CPU USED/FREE', 'MEMORY USED/FREE', 'DISK USED/FREE', 'MEASURED'],
+          ['NAME', 'STATUS', 'ADDRESS', 'WORKSPACES', 'APPS', 'DATABASES', 'RESERVATIONS', 'CPU FREE/TOTAL', 'MEMORY FREE/TOTAL', 'DISK FREE/TOTAL', 'LAST SEEN', 'VERSION', 'CPU USED/FREE', 'MEMORY USED/FREE', 'DISK USED/FREE', 'MEASURED'],
           nodes.map((n) => [
             n.name,
-            n.status,
+            n.cordoned ? `${n.status},cordoned` : n.status,
             n.grpcAddress,
+            String(n.placed.workspaces),
+            String(n.placed.apps),
+            String(n.placed.databases),
+            String(n.placed.reservations),
             `${cpu(n.free.cpuMillis)}/${cpu(n.capacity.cpuMillis)}`,
             `${mem(n.free.memoryMb)}/${mem(n.capacity.memoryMb)}`,
             n.disk ? `${mem(n.disk.freeMb)}/${mem(n.disk.totalMb)}${n.disk.low ? ` LOW (reserve ${mem(n.disk.reserveMb)})` : ''}` : '-',
@@ -286,6 +291,23 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
         ),
       );
     });
+
+  for (const [command, cordoned] of [['cordon', true], ['uncordon', false]] as const) {
+    program
+      .command(`${command} <node>`)
+      .description(
+        cordoned
+          ? 'stop placing new workspaces on a server (what runs there runs on; nothing moves)'
+          : 'place new workspaces on a cordoned server again',
+      )
+      .option('--json', 'print JSON')
+      .action(async (name: string, o: { json?: boolean }) => {
+        const node = await createAgentRepositories(res().db).nodes.setCordoned(name, cordoned ? new Date() : null);
+        if (!node) throw new CliError(`no server is enrolled as "${name}" (slipway-admin nodes lists them)`, EXIT.notFound);
+        if (o.json) return json({ name: node.name, cordoned: node.cordonedAt !== null, cordonedAt: node.cordonedAt });
+        io.out(cordoned ? `${node.name} cordoned: no new workspace is placed there` : `${node.name} uncordoned: new workspaces may be placed there`);
+      });
+  }
 
   program
     .command('database')

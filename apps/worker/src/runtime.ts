@@ -52,8 +52,8 @@ export interface WorkerRuntime {
 
 /**
  * Composes the workers: database, Redis, the CA's client certificate for calling agents, the services
- * and one BullMQ Worker per queue. apps/worker/src/main.ts runs it as its own process; the API runs
- * it in-process when SLIPWAY_WORKER_IN_PROCESS=true.
+ * and one BullMQ Worker per queue. apps/worker/src/main.ts runs it as its own process (the test harness
+ * in testing/ runs it in-process).
  */
 export async function startWorkerRuntime(
   config: Readonly<Config>,
@@ -108,7 +108,7 @@ export async function startWorkerRuntime(
     clock: systemClock,
     logger,
   });
-  const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger });
+  const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger, meshPort: config.mesh.port });
   // Databases (issue 12): their jobs, backups and repairs hold the database's lock.
   const databases = new DatabaseConvergeService({
     databases: stores.databases,

@@ -23,6 +23,8 @@ export interface Config {
   redis: { url: string; prefix: string };
   secrets: { sessionKey: string; encryptionKey: Buffer };
   apps: { domain: string; scheme: 'http' | 'https' };
+  /** Every server's mesh listener (issue 31): other servers' ingress proxies its apps there; 0: off. */
+  mesh: { port: number };
   controlPlane: { dataDir: string; agentAddresses: string[] };
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
@@ -36,6 +38,8 @@ export interface Config {
     dataDir: string;
     nodeName: string;
     publicIpv4: string[];
+    /** What this server offers to placement; 0: the whole machine. */
+    capacity: { memoryMb: number; cpus: number };
     caddyAdminUrl: string;
     dockerSocket: string;
     extraCaBundle: string | null;
@@ -152,6 +156,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     redis: { url: v.REDIS_URL, prefix: v.SLIPWAY_REDIS_PREFIX },
     secrets: { sessionKey: v.SLIPWAY_SESSION_SECRET, encryptionKey },
     apps: { domain: v.SLIPWAY_APPS_DOMAIN, scheme: v.SLIPWAY_APPS_SCHEME },
+    mesh: { port: v.SLIPWAY_MESH_PORT },
     controlPlane: {
       dataDir: v.SLIPWAY_DATA_DIR,
       agentAddresses: v.SLIPWAY_AGENT_ADDRESSES ?? [],
@@ -179,6 +184,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       dataDir: v.SLIPWAY_AGENT_DATA_DIR,
       nodeName: v.SLIPWAY_AGENT_NODE_NAME,
       publicIpv4: v.SLIPWAY_AGENT_PUBLIC_IPV4 ?? [],
+      capacity: { memoryMb: v.SLIPWAY_AGENT_MEMORY_MB, cpus: v.SLIPWAY_AGENT_CPUS },
       caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
       dockerSocket: v.DOCKER_SOCKET,
       extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,

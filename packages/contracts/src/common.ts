@@ -63,6 +63,7 @@ export const ErrorDetail = {
   type: 'object',
   description:
     'validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }; ' +
+    'no_capacity: { resource (cpu, memory, disk), requested, available (on the roomiest server) }; ' +
     'invalid_hostname: { field, reason }',
   properties: {
     reason: { type: 'string' },

@@ -40,6 +40,7 @@ export function operationErrors(op: OperationSpec): Map<number, string[]> {
   if (UNSAFE.has(op.method)) add(403, 'csrf_rejected');
   if (pathParameters(op.path).length > 0) add(404, 'not_found');
   for (const [status, codes] of Object.entries(op.errors ?? {})) add(Number(status), ...codes);
+  if (reachesServer(op)) add(503, 'node_unreachable');
   add(500, 'internal');
   // Any operation may meet PostgreSQL or Redis restarting (the operation's own 503s come first).
   add(503, 'service_unavailable');
@@ -179,4 +180,13 @@ function deepFreeze<T>(o: T): T {
     Object.freeze(o);
   }
   return o;
+}
+
+/**
+ * Operations that change what a workspace's server runs (its apps, deployments, files, databases, backups, domains,
+ * or the workspace's removal): while the control plane cannot reach that server they answer 503 `node_unreachable`
+ * and change nothing (issue 31). Reads answer from what the control plane knows.
+ */
+export function reachesServer(op: Pick<OperationSpec, 'method' | 'path'>): boolean {
+  return UNSAFE.has(op.method) && /^\/v1\/workspaces\/\{workspaceId\}(\/(apps|databases|domains|uploads)(\/|$)|$)/.test(op.path);
 }

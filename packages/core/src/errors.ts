@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'not_a_file',
   'not_a_folder',
   'node_unavailable',
+  'no_capacity',
+  'node_unreachable',
   /** The server's free disk is below its reserve: new builds, deployments and uploads wait; running apps run on. */
   'server_disk_low',
   /** A dependency of the control plane (PostgreSQL, Redis) is not reachable right now: try again shortly. */

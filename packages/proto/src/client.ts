@@ -4,6 +4,7 @@ import type {
   AgentNodeInfo,
   AppPowerInput,
   AppRoute,
+  RemoteRoute,
   DeployResult,
   PrepareImageInput,
   RolloutInput,
@@ -173,8 +174,8 @@ export class AgentConnection {
     return res.networks.map((n) => ({ id: n.id, name: n.name, workspaceId: n.workspaceId, subnets: [...n.subnets] }));
   }
 
-  async syncRoutes(routes: AppRoute[]): Promise<{ added: number; removed: number }> {
-    const res = await this.unary<{ added: number; removed: number }>((cb, o) => this.agent.syncRoutes({ routes }, o, cb));
+  async syncRoutes(routes: AppRoute[], remote: RemoteRoute[] = []): Promise<{ added: number; removed: number }> {
+    const res = await this.unary<{ added: number; removed: number }>((cb, o) => this.agent.syncRoutes({ routes, remote }, o, cb));
     return { added: res.added, removed: res.removed };
   }
 
@@ -275,8 +276,8 @@ export class AgentPool implements AgentGateway {
   removeApp(target: AgentTarget, input: { operationId: string; workspaceId: string; appId: string }) {
     return this.connection(target).removeApp(input);
   }
-  syncRoutes(target: AgentTarget, routes: AppRoute[]) {
-    return this.connection(target).syncRoutes(routes);
+  syncRoutes(target: AgentTarget, routes: AppRoute[], remote: RemoteRoute[] = []) {
+    return this.connection(target).syncRoutes(routes, remote);
   }
   removeWorkspace(target: AgentTarget, input: RemoveWorkspaceInput) {
     return this.connection(target).removeWorkspace(input);

@@ -1,14 +1,17 @@
-import type { AppRoute, Logger } from '@slipway/core';
+import { X509Certificate } from 'node:crypto';
+import type { AppRoute, Logger, RemoteRoute } from '@slipway/core';
+import { agentTlsName } from '@slipway/pki';
 import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 
 const SERVER = 'ingress';
 const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
 const routeId = (appId: string) => `app-${appId}`;
+const remoteId = (appId: string) => `remote-${appId}`;
 
 interface CaddyRoute {
   '@id'?: string;
   match?: { host?: string[] }[];
-  handle?: { handler: string; upstreams?: { dial: string }[] }[];
+  handle?: { handler: string; upstreams?: { dial: string }[]; transport?: { protocol: string; tls?: { server_name?: string; root_ca_pool?: (string | null)[] } } }[];
 }
 
 /**
@@ -20,6 +23,13 @@ interface CaddyRoute {
  */
 export class CaddyIngress {
   private readonly wanted = new Map<string, AppRoute>();
+  /**
+   * Other servers' apps (issue 31): their hosts are proxied to the owner's mesh listener over TLS, its certificate
+   * checked against the platform's CA (`meshCaPem`). Without that CA (a server outside a fleet, tests) none is routed.
+   */
+  private readonly remote = new Map<string, RemoteRoute>();
+  private readonly remoteOwned = new Set<string>();
+  private meshCaDer: string | null = null;
   /**
    * Apps whose routes this agent put into Caddy and has not yet seen removed. Only these are ever removed as strays:
    * a Caddy shared with other agents (tests, a misconfiguration) keeps their routes.
@@ -42,10 +52,18 @@ export class CaddyIngress {
   ) {}
 
   async load(): Promise<this> {
-    const saved = await loadJson<{ routes: AppRoute[]; owned: string[] }>(this.file);
+    const saved = await loadJson<{ routes: AppRoute[]; owned: string[]; remote?: RemoteRoute[]; remoteOwned?: string[] }>(this.file);
     if (saved === undefined) return this;
     for (const r of saved.routes) this.wanted.set(r.appId, r);
     for (const id of saved.owned) this.owned.add(id);
+    for (const r of saved.remote ?? []) this.remote.set(r.appId, r);
+    for (const id of saved.remoteOwned ?? []) this.remoteOwned.add(id);
+    return this;
+  }
+
+  /** Routes other servers' apps, trusting their mesh certificates when the platform's CA (PEM) signed them. */
+  trustMesh(caPem: string): this {
+    this.meshCaDer = new X509Certificate(caPem).raw.toString('base64');
     return this;
   }
 
@@ -109,13 +127,21 @@ export class CaddyIngress {
     return this.removal;
   }
 
-  /** Makes the wanted set exactly `routes`, then brings Caddy in line. */
-  async sync(routes: AppRoute[]): Promise<{ added: number; removed: number }> {
+  /** Makes the wanted set exactly `routes` (and `remote`, other servers' apps), then brings Caddy in line. */
+  async sync(routes: AppRoute[], remote: RemoteRoute[] = []): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
       this.wanted.clear();
       for (const r of routes) {
         this.wanted.set(r.appId, r);
         this.owned.add(r.appId);
+      }
+      this.remote.clear();
+      if (this.meshCaDer) {
+        for (const r of remote) {
+          if (this.wanted.has(r.appId)) continue; // its own app: served here
+          this.remote.set(r.appId, r);
+          this.remoteOwned.add(r.appId);
+        }
       }
       await this.save();
       return this.reconcile();
@@ -149,11 +175,57 @@ export class CaddyIngress {
       removed++;
     }
     for (const appId of this.owned) if (!this.wanted.has(appId) && !seen.has(appId)) this.owned.delete(appId);
+    const remote = await this.reconcileRemote(current);
+    added += remote.added;
+    removed += remote.removed;
     if (added || removed) {
       this.logger.info({ added, removed }, 'ingress routes reconciled');
       await this.changed();
     }
     return { added, removed };
+  }
+
+  /** Other servers' apps: each `remote-<appId>` route in place, in front of the fallback and behind this server's own. */
+  private async reconcileRemote(current: CaddyRoute[]): Promise<{ added: number; removed: number }> {
+    const seen = new Map<string, CaddyRoute>();
+    for (const r of current) if (r['@id']?.startsWith('remote-')) seen.set(r['@id'].slice(7), r);
+    let added = 0;
+    let removed = 0;
+    for (const route of this.remote.values()) {
+      const body = this.toRemoteCaddy(route);
+      const have = seen.get(route.appId);
+      if (have && sameRemote(have, body)) continue;
+      if (have) {
+        await this.request('PATCH', `/id/${remoteId(route.appId)}`, body);
+      } else {
+        // In front of the fallback (the last route): a server's own route for a host, were there one, comes first.
+        const routes = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
+        const fallback = routes.findIndex((r) => r['@id'] === 'slipway-fallback');
+        await this.request('PUT', `${ROUTES}/${fallback === -1 ? routes.length : fallback}`, body);
+      }
+      added++;
+    }
+    for (const appId of seen.keys()) {
+      if (this.remote.has(appId) || !this.remoteOwned.has(appId)) continue;
+      await this.request('DELETE', `/id/${remoteId(appId)}`);
+      removed++;
+    }
+    for (const appId of this.remoteOwned) if (!this.remote.has(appId) && !seen.has(appId)) this.remoteOwned.delete(appId);
+    return { added, removed };
+  }
+
+  private toRemoteCaddy(route: RemoteRoute): CaddyRoute {
+    return {
+      '@id': remoteId(route.appId),
+      match: [{ host: [route.host] }],
+      handle: [
+        {
+          handler: 'reverse_proxy',
+          upstreams: [{ dial: route.ownerAddress }],
+          transport: { protocol: 'http', tls: { root_ca_pool: [this.meshCaDer], server_name: agentTlsName(route.ownerName) } },
+        },
+      ],
+    };
   }
 
   private async apply(route: AppRoute, exists?: boolean): Promise<void> {
@@ -177,7 +249,7 @@ export class CaddyIngress {
   }
 
   private save(): Promise<void> {
-    return saveJson(this.file, { routes: this.routes(), owned: [...this.owned] });
+    return saveJson(this.file, { routes: this.routes(), owned: [...this.owned], remote: [...this.remote.values()], remoteOwned: [...this.remoteOwned] });
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -193,6 +265,16 @@ export class CaddyIngress {
 
 const same = (have: CaddyRoute, route: AppRoute) =>
   have.match?.[0]?.host?.[0] === route.host && have.handle?.[0]?.upstreams?.[0]?.dial === `127.0.0.1:${route.upstreamPort}`;
+
+const sameRemote = (have: CaddyRoute, want: CaddyRoute) => {
+  const [h, w] = [have.handle?.[0], want.handle?.[0]];
+  return (
+    have.match?.[0]?.host?.[0] === want.match?.[0]?.host?.[0] &&
+    h?.upstreams?.[0]?.dial === w?.upstreams?.[0]?.dial &&
+    h?.transport?.tls?.server_name === w?.transport?.tls?.server_name &&
+    h?.transport?.tls?.root_ca_pool?.[0] === w?.transport?.tls?.root_ca_pool?.[0]
+  );
+};
 
 function toCaddy(route: AppRoute): CaddyRoute {
   return {

@@ -7,7 +7,12 @@ import type { CaddyIngress } from './caddy.ingress';
 export function ingressHandlers(deps: { ingress: CaddyIngress }): Pick<HandlerTable<AgentHandlers>, 'SyncRoutes'> {
   return {
     SyncRoutes: unary((req) =>
-      deps.ingress.sync(req.routes.map((r) => ({ appId: r.appId, host: r.host, upstreamPort: r.upstreamPort }))).catch(() => {
+      deps.ingress
+        .sync(
+          req.routes.map((r) => ({ appId: r.appId, host: r.host, upstreamPort: r.upstreamPort })),
+          (req.remote ?? []).map((r) => ({ appId: r.appId, host: r.host, ownerAddress: r.ownerAddress, ownerName: r.ownerName })),
+        )
+        .catch(() => {
         throw new AppError('node_unavailable', 'The ingress is not reachable');
       }),
     ),

@@ -1,5 +1,5 @@
 import { agentTlsName, createKeyAndCsr } from '@slipway/pki';
-import { AGENT_VERSION, capacity } from './node-info';
+import { AGENT_VERSION, capacity, type OfferedCapacity } from './node-info';
 import { readEnrollment, saveEnrollment } from './tls-store';
 
 export interface JoinOptions {
@@ -9,6 +9,8 @@ export interface JoinOptions {
   nodeName: string;
   advertiseAddress: string;
   publicIpv4: string[];
+  /** What the operator offers of this server (default: the whole machine). */
+  capacity?: OfferedCapacity;
 }
 
 export type JoinResult = { status: 'joined'; nodeId: string } | { status: 'already-enrolled'; nodeId: string };
@@ -37,7 +39,7 @@ export async function join(o: JoinOptions): Promise<JoinResult> {
         name: o.nodeName,
         grpcAddress: o.advertiseAddress,
         publicIpv4: o.publicIpv4,
-        ...capacity(),
+        ...capacity(o.capacity),
         version: AGENT_VERSION,
       }),
     });

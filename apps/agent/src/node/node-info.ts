@@ -3,9 +3,18 @@ import { version } from '../../package.json';
 
 export const AGENT_VERSION = version;
 
-/** This server's capacity as the control plane schedules it: every core, all memory. */
-export function capacity(): { cpuMillis: number; memoryMb: number } {
-  return { cpuMillis: os.availableParallelism() * 1000, memoryMb: Math.floor(os.totalmem() / (1024 * 1024)) };
+/** What an operator says this server offers (SLIPWAY_AGENT_CPUS, SLIPWAY_AGENT_MEMORY_MB); 0 or absent: the whole machine. */
+export interface OfferedCapacity {
+  cpus?: number;
+  memoryMb?: number;
+}
+
+/** This server's capacity as the control plane places workspaces on it: what is offered, else every core and all memory. */
+export function capacity(offered: OfferedCapacity = {}): { cpuMillis: number; memoryMb: number } {
+  return {
+    cpuMillis: (offered.cpus || os.availableParallelism()) * 1000,
+    memoryMb: offered.memoryMb || Math.floor(os.totalmem() / (1024 * 1024)),
+  };
 }
 
 /**

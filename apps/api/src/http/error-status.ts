@@ -40,6 +40,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_many_attempts: 429,
   internal: 500,
   node_unavailable: 503,
+  no_capacity: 503,
+  node_unreachable: 503,
   server_disk_low: 503,
   service_unavailable: 503,
   github_not_configured: 503,

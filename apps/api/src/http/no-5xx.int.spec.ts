@@ -249,7 +249,8 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     await repo.commit({ 'index.html': 'hi' }, 'first');
     repoId = gh.addRepository('acme/shop', repo).id;
     api = await startTestApi({
-      node: (db) => insertNode(db, agent),
+      // Room for every workspace the properties create (placement counts each workspace's first app).
+      node: (db) => insertNode(db, agent, 'online', { cpuMillis: 64_000, memoryMb: 262_144 }),
       agents,
       files: new FilesPool(agents),
       builds: new BuildsPool(agents),

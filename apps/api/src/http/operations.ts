@@ -1,6 +1,7 @@
 import {
   createValidators,
   OPERATIONS,
+  reachesServer,
   type FieldError,
   type OperationId,
   type OperationSpec,
@@ -96,6 +97,14 @@ export function operationsRouter(deps: OperationsDeps): Router {
         spec.permission && actor
           ? await deps.access.resolve(actor, String(req.params.workspaceId), spec.permission as Parameters<AccessService['resolve']>[2])
           : null;
+      // Issue 31: while the workspace's server does not answer, nothing that would change what it runs is accepted.
+      const unreachable = access?.workspace.nodeUnreachableSince;
+      if (unreachable && reachesServer(spec)) {
+        throw new AppError(
+          'node_unreachable',
+          `The workspace's server has not answered since ${unreachable.toISOString()}: its apps keep serving, but nothing can change there until it answers again. Nothing was changed; try again later`,
+        );
+      }
       if (spec.body) {
         const errors = validator.body(body);
         if (errors) throw new AppError('validation_failed', 'The request body is invalid', errors.map((e) => ({ ...e })));

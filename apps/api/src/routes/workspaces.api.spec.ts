@@ -28,6 +28,7 @@ describe('workspaces (real PostgreSQL, through HTTP)', () => {
         slug: expect.stringMatching(/^acme-production/),
         role: 'owner',
         suspended: false,
+        server: { status: 'reachable', since: null },
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       const row = await api.db.workspace.findUniqueOrThrow({ where: { id: res.body.id }, include: { plan: true, memberships: true } });

@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace; the caller becomes its owner
-         * @description The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days of grace) and is placed on the online server with the most free capacity.
+         * @description The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days of grace) and is placed on the online, uncordoned server with the most free room for the plan's first app (vCPU, memory, disk above its reserve). 503 node_unavailable: no server is online and uncordoned; 503 no_capacity: none has room (details name the resource, what the first app needs and what the roomiest server has).
          */
         post: operations["createWorkspace"];
         delete?: never;
@@ -1092,7 +1092,7 @@ export interface components {
         Ok: {
             ok: boolean;
         };
-        /** @description validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }; invalid_hostname: { field, reason } */
+        /** @description validation_failed: { field (JSON pointer into the body), message }; quota_exceeded: { resource, requested, available }; no_capacity: { resource (cpu, memory, disk), requested, available (on the roomiest server) }; invalid_hostname: { field, reason } */
         ErrorDetail: {
             reason?: string;
             field?: string;
@@ -1136,6 +1136,12 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @description true once the grace period ended without a paid plan: mutations answer 403 workspace_suspended */
             suspended: boolean;
+            /** @description The workspace's server as the control plane sees it. unreachable: its health checks fail since `since`; its apps keep serving, nothing is moved or deleted, and operations that change what it runs answer 503 node_unreachable until it answers again. */
+            server?: {
+                /** @enum {unknown} */
+                status: "reachable" | "unreachable";
+                since: components["schemas"]["Timestamp"] | null;
+            };
             createdAt: components["schemas"]["Timestamp"];
         };
         WorkspaceList: {
@@ -2779,7 +2785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `no_capacity`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2790,7 +2796,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "no_capacity" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -2989,7 +2995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3000,7 +3006,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -3179,7 +3185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3190,7 +3196,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -4648,7 +4654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `github_not_configured`, `github_unavailable`, `service_unavailable` */
+            /** @description `github_not_configured`, `github_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4659,7 +4665,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "github_not_configured" | "github_unavailable" | "service_unavailable";
+                            code: "github_not_configured" | "github_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -4860,7 +4866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4871,7 +4877,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5069,7 +5075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `github_not_configured`, `github_unavailable`, `service_unavailable` */
+            /** @description `github_not_configured`, `github_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5080,7 +5086,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "github_not_configured" | "github_unavailable" | "service_unavailable";
+                            code: "github_not_configured" | "github_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5339,7 +5345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5350,7 +5356,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5472,7 +5478,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5483,7 +5489,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5587,7 +5593,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5598,7 +5604,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -5720,7 +5726,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5731,7 +5737,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6149,7 +6155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `server_disk_low`, `github_not_configured`, `github_unavailable`, `service_unavailable` */
+            /** @description `server_disk_low`, `github_not_configured`, `github_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6160,7 +6166,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "server_disk_low" | "github_not_configured" | "github_unavailable" | "service_unavailable";
+                            code: "server_disk_low" | "github_not_configured" | "github_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6503,7 +6509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `server_disk_low`, `service_unavailable` */
+            /** @description `server_disk_low`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6514,7 +6520,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "server_disk_low" | "service_unavailable";
+                            code: "server_disk_low" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6677,7 +6683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `server_disk_low`, `service_unavailable` */
+            /** @description `node_unavailable`, `server_disk_low`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6688,7 +6694,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "server_disk_low" | "service_unavailable";
+                            code: "node_unavailable" | "server_disk_low" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -6811,7 +6817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6822,7 +6828,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -7085,7 +7091,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7096,7 +7102,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -7398,7 +7404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `server_disk_low`, `service_unavailable` */
+            /** @description `node_unavailable`, `server_disk_low`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7409,7 +7415,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "server_disk_low" | "service_unavailable";
+                            code: "node_unavailable" | "server_disk_low" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -7589,7 +7595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7600,7 +7606,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -8511,7 +8517,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `engine_unavailable`, `node_unavailable`, `service_unavailable` */
+            /** @description `engine_unavailable`, `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8522,7 +8528,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "engine_unavailable" | "node_unavailable" | "service_unavailable";
+                            code: "engine_unavailable" | "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -8723,7 +8729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8734,7 +8740,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -8932,7 +8938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8943,7 +8949,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9065,7 +9071,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9076,7 +9082,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9198,7 +9204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9209,7 +9215,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9331,7 +9337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9342,7 +9348,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9522,7 +9528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9533,7 +9539,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -9846,7 +9852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9857,7 +9863,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10117,7 +10123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10128,7 +10134,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10351,7 +10357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10362,7 +10368,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10677,7 +10683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `engine_unavailable`, `node_unavailable`, `service_unavailable` */
+            /** @description `engine_unavailable`, `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10688,7 +10694,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "engine_unavailable" | "node_unavailable" | "service_unavailable";
+                            code: "engine_unavailable" | "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -10983,7 +10989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10994,7 +11000,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -11197,7 +11203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11208,7 +11214,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "service_unavailable";
+                            code: "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];
@@ -11313,7 +11319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `node_unavailable`, `service_unavailable` */
+            /** @description `node_unavailable`, `node_unreachable`, `service_unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11324,7 +11330,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "node_unavailable" | "service_unavailable";
+                            code: "node_unavailable" | "node_unreachable" | "service_unavailable";
                             /** @description a sentence for people; never a stack trace, SQL or server path */
                             message: string;
                             details?: components["schemas"]["ErrorDetail"][];

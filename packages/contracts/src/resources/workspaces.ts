@@ -21,6 +21,18 @@ export const Workspace = {
     slug: { type: 'string' },
     role: Role,
     suspended: { type: 'boolean', description: 'true once the grace period ended without a paid plan: mutations answer 403 workspace_suspended' },
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'since'],
+      description:
+        "The workspace's server as the control plane sees it. unreachable: its health checks fail since `since`; its apps " +
+        'keep serving, nothing is moved or deleted, and operations that change what it runs answer 503 node_unreachable until it answers again.',
+      properties: {
+        status: { enum: ['reachable', 'unreachable'] },
+        since: { anyOf: [Timestamp, { type: 'null' }] },
+      },
+    },
     createdAt: Timestamp,
   },
 } as const;
@@ -59,11 +71,13 @@ export const WORKSPACES = {
       summary: 'Create a workspace; the caller becomes its owner',
       description:
         'The slug derives from the name (suffixed when taken). The workspace starts on the trial plan (14 days, then 7 days ' +
-        'of grace) and is placed on the online server with the most free capacity.',
+        'of grace) and is placed on the online, uncordoned server with the most free room for the plan\'s first app ' +
+        '(vCPU, memory, disk above its reserve). 503 node_unavailable: no server is online and uncordoned; 503 no_capacity: ' +
+        'none has room (details name the resource, what the first app needs and what the roomiest server has).',
       auth: 'session',
       body: CreateWorkspaceRequest,
       success: { status: 201, description: 'the workspace', schema: Workspace },
-      errors: { 503: ['node_unavailable'] },
+      errors: { 503: ['node_unavailable', 'no_capacity'] },
     },
     getWorkspace: {
       method: 'get',

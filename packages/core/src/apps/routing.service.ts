@@ -1,6 +1,6 @@
 import type { Logger } from '../logging';
 import type { NodeRepository } from '../nodes/node.ports';
-import type { AgentGateway, AppRoute } from '../ports/agents';
+import type { AgentGateway, AppRoute, RemoteRoute } from '../ports/agents';
 import type { AppJobStore, AppWithDeployment, DeploymentRecord } from './app.ports';
 import { appHost, type AppsDomain } from './dto';
 import { isInUse } from './deployment-state';
@@ -11,9 +11,23 @@ export function appRoute(app: AppWithDeployment, live: DeploymentRecord, appsDom
   return { appId: app.id, host: appHost(app.subdomain, appsDomain), upstreamPort: live.hostPort };
 }
 
-/** The routes each server should serve, and the repeatable `routes.sync` job that gives them to it. */
+/**
+ * The routes each server should serve, and the repeatable `routes.sync` job that gives them to it. With a mesh port
+ * (issue 31, docs/decisions/0032-one-url-whichever-server.md), every server also routes every other server's apps,
+ * proxying them to the owner's mesh listener over TLS: an app's URL works through any server's ingress.
+ */
 export class RoutingService {
-  constructor(private readonly deps: { apps: AppJobStore; nodes: NodeRepository; agents: AgentGateway; appsDomain: AppsDomain; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      apps: AppJobStore;
+      nodes: NodeRepository;
+      agents: AgentGateway;
+      appsDomain: AppsDomain;
+      logger: Logger;
+      /** The servers' mesh listener port (SLIPWAY_MESH_PORT); 0 or absent: each server routes only its own apps. */
+      meshPort?: number;
+    },
+  ) {}
 
   /** Every route a node should serve: web apps meant to run, with a live container. */
   async routesOf(nodeId: string): Promise<AppRoute[]> {
@@ -26,8 +40,20 @@ export class RoutingService {
     return routes;
   }
 
+  /** The apps of every other server, each proxied to its owner's mesh listener (none without a mesh port). */
+  async remoteRoutesOf(nodeId: string): Promise<RemoteRoute[]> {
+    if (!this.deps.meshPort) return [];
+    const remote: RemoteRoute[] = [];
+    for (const owner of await this.deps.nodes.list()) {
+      if (owner.id === nodeId) continue;
+      const ownerAddress = `${hostOf(owner.grpcAddress)}:${this.deps.meshPort}`;
+      for (const r of await this.routesOf(owner.id)) remote.push({ appId: r.appId, host: r.host, ownerAddress, ownerName: owner.name });
+    }
+    return remote;
+  }
+
   async syncRoutes(node: { id: string; name: string; grpcAddress: string }): Promise<{ added: number; removed: number }> {
-    return this.deps.agents.syncRoutes({ name: node.name, grpcAddress: node.grpcAddress }, await this.routesOf(node.id));
+    return this.deps.agents.syncRoutes({ name: node.name, grpcAddress: node.grpcAddress }, await this.routesOf(node.id), await this.remoteRoutesOf(node.id));
   }
 
   /** The `routes.sync` job: every online server gets its routes; one that does not answer is skipped. */
@@ -47,4 +73,11 @@ export class RoutingService {
     }
     return { nodes, added, removed };
   }
+}
+
+/** The host of a host:port address ([v6]:port too), as it would be dialled. */
+function hostOf(address: string): string {
+  const m = /^\[?([^\]]*)\]?:\d+$/.exec(address);
+  const host = m ? m[1]! : address;
+  return host.includes(':') ? `[${host}]` : host;
 }

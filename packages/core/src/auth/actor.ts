@@ -22,6 +22,8 @@ export interface WorkspaceRecord {
   readonly suspendedAt: Date | null;
   readonly extras: { readonly cpuMillis: number; readonly memoryMb: number; readonly members: number };
   readonly nodeId: string | null;
+  /** Since when the control plane cannot reach the workspace's server (issue 31); null: reachable (or not read). */
+  readonly nodeUnreachableSince?: Date | null;
   readonly createdAt: Date;
 }
 

@@ -13,6 +13,10 @@ export interface NodeRecord {
   lastSeenAt: Date | null;
   /** The data disk as the agent last reported it with its health (MB); null before the first report. */
   disk: { totalMb: number; freeMb: number; reserveMb: number } | null;
+  /** When an operator cordoned it (no new workspace is placed there); null: open. */
+  cordonedAt: Date | null;
+  /** Since when its health checks fail (issue 31); null: it answered the last one. */
+  unreachableSince: Date | null;
   createdAt: Date;
 }
 
@@ -27,6 +31,8 @@ export type EnrolledNode = Pick<NodeRecord, 'name' | 'grpcAddress' | 'publicIpv4
 export interface NodeWithUsage extends NodeRecord {
   reservedCpuMillis: number;
   reservedMemoryMb: number;
+  /** What runs there: live workspaces, their apps and databases, and their reservations (rows). */
+  placed: { workspaces: number; apps: number; databases: number; reservations: number };
 }
 
 export interface NodeRepository {
@@ -41,6 +47,10 @@ export interface NodeRepository {
    * raced with another loses cleanly. false when the node was no longer in `from`.
    */
   setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean>;
+  /** A health check's outcome: answered clears `unreachableSince`; not answered sets it to `at` unless already set. */
+  recordReachability(nodeId: string, answered: boolean, at: Date): Promise<void>;
+  /** Cordons (at `at`) or uncordons the node of that name; null when there is none. */
+  setCordoned(name: string, at: Date | null): Promise<NodeRecord | null>;
   /** The data disk the agent reported with its health. */
   recordDisk(nodeId: string, disk: { totalMb: number; freeMb: number; reserveMb: number }): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { AppError } from '../errors';
 import type { AgentGateway } from '../ports/agents';
 import type { Logger } from '../logging';
 import { freeCapacity, nextStatus } from './liveness';
@@ -16,6 +17,13 @@ export interface NodeView {
   free: { cpuMillis: number; memoryMb: number };
   /** The data disk at the last health check (MB); `low`: below the reserve, new work is refused. */
   disk: { totalMb: number; freeMb: number; reserveMb: number; low: boolean } | null;
+  /** Cordoned by an operator (slipway-admin cordon): no new workspace is placed here; what runs here runs on. */
+  cordoned: boolean;
+  cordonedAt: Date | null;
+  /** Since when its health checks fail; null: it answered the last one. */
+  unreachableSince: Date | null;
+  /** What runs here: live workspaces, their apps, databases and reservations. */
+  placed: { workspaces: number; apps: number; databases: number; reservations: number };
   certNotAfter: Date;
 }
 
@@ -32,6 +40,10 @@ export function nodeView(n: NodeWithUsage): NodeView {
     reserved: { cpuMillis: n.reservedCpuMillis, memoryMb: n.reservedMemoryMb },
     free: freeCapacity(n),
     disk: n.disk ? { ...n.disk, low: diskLow(n) } : null,
+    cordoned: n.cordonedAt !== null,
+    cordonedAt: n.cordonedAt,
+    unreachableSince: n.unreachableSince,
+    placed: n.placed,
     certNotAfter: n.certNotAfter,
   };
 }
@@ -60,6 +72,15 @@ export class NodeService {
     return (await this.deps.nodes.listWithUsage()).map(nodeView);
   }
 
+  /** Cordons (true) or uncordons (false) the node of that name: placement skips a cordoned node; nothing moves. */
+  async setCordoned(name: string, cordoned: boolean): Promise<NodeView> {
+    const done = await this.deps.nodes.setCordoned(name, cordoned ? (this.deps.now?.() ?? new Date()) : null);
+    if (!done) throw new AppError('not_found', `No server is enrolled as "${name}"`);
+    const view = (await this.list()).find((n) => n.name === name);
+    if (!view) throw new AppError('not_found', `No server is enrolled as "${name}"`);
+    return view;
+  }
+
   /** Health-checks every node at once and moves each one's status with a conditional update. */
   async checkHealth(): Promise<HealthReport> {
     const nodes = await this.deps.nodes.list();
@@ -67,6 +88,10 @@ export class NodeService {
     const report: HealthReport = { checked: nodes.length, online: [], offline: [], changed: [] };
     const now = this.deps.now?.() ?? new Date();
     for (const { node, answered } of results) {
+      await this.deps.nodes.recordReachability(node.id, answered, now);
+      if (answered !== (node.unreachableSince === null)) {
+        this.deps.logger.warn({ node: node.name, since: answered ? null : now }, answered ? 'node reachable again' : 'node unreachable: its workspaces refuse changes');
+      }
       const to = nextStatus(node, answered, now, this.deps.offlineAfterMs);
       const moved = await this.deps.nodes.setStatus(node.id, node.status, to, answered ? now : null);
       if (moved && to !== node.status) {

@@ -123,6 +123,16 @@ export interface AppRoute {
   upstreamPort: number;
 }
 
+/** An app of another server (issue 31): this server's ingress proxies its host to the owner's mesh listener over TLS. */
+export interface RemoteRoute {
+  appId: string;
+  host: string;
+  /** host:port of the owning server's mesh listener. */
+  ownerAddress: string;
+  /** The owning server's node name (its certificate's name derives from it). */
+  ownerName: string;
+}
+
 export interface PrepareImageInput {
   operationId: string;
   workspaceId: string;
@@ -210,7 +220,8 @@ export interface AgentGateway {
   rolloutApp(target: AgentTarget, input: RolloutInput, onLine: (line: string) => void): Promise<DeployResult>;
   appPower(target: AgentTarget, input: AppPowerInput): Promise<void>;
   removeApp(target: AgentTarget, input: { operationId: string; workspaceId: string; appId: string }): Promise<{ containers: number; images: number }>;
-  syncRoutes(target: AgentTarget, routes: AppRoute[]): Promise<{ added: number; removed: number }>;
+  /** Makes the server's routes exactly `routes` (its own apps) and `remote` (every other server's, proxied to their owner). */
+  syncRoutes(target: AgentTarget, routes: AppRoute[], remote?: RemoteRoute[]): Promise<{ added: number; removed: number }>;
   /** Everything a deleted workspace holds on the server (containers, images, routes, folders, networks); idempotent. */
   removeWorkspace(target: AgentTarget, input: RemoveWorkspaceInput): Promise<{ containers: number; images: number; networks: number }>;
   /** The workspace networks this platform made on the server. */

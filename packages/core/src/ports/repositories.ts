@@ -95,6 +95,10 @@ export interface NodeCapacity {
   memoryMb: number;
   reservedCpuMillis: number;
   reservedMemoryMb: number;
+  /** Cordoned by an operator: no new workspace goes there. */
+  cordoned?: boolean;
+  /** Its data disk at the last health check (MB); null before the first report. */
+  disk?: { freeMb: number; reserveMb: number } | null;
 }
 
 export interface NewWorkspace {
@@ -122,7 +126,7 @@ export interface WorkspaceRepository {
    * deleted yet); null when it was already deleted.
    */
   markDeleted(scope: { workspaceId: string }, operation: { kind: string }, now: Date): Promise<{ operationId: string } | null>;
-  /** Online nodes with the vCPU and memory reserved by the workspaces placed on them. */
+  /** Online nodes with the vCPU and memory reserved by the workspaces placed on them (each workspace at least its plan's first app), cordon and disk. */
   onlineNodes(): Promise<NodeCapacity[]>;
   /** Sets suspendedAt on every live, unsuspended workspace whose grace ended and whose billing is not active. */
   suspendExpired(now: Date): Promise<string[]>;

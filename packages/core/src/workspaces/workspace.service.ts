@@ -1,4 +1,4 @@
-import type { CreateWorkspaceRequest, Role, UpdateWorkspaceRequest, Workspace } from '@slipway/contracts';
+import type { CreateWorkspaceRequest, Minimums, Role, UpdateWorkspaceRequest, Workspace } from '@slipway/contracts';
 import type { Actor, WorkspaceAccess, WorkspaceRecord } from '../auth/actor';
 import { AppError } from '../errors';
 import { WORKSPACE_TEARDOWN_JOB } from '../jobs';
@@ -6,7 +6,7 @@ import type { Logger } from '../logging';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
 import type { PlanRepository, WorkspaceRepository } from '../ports/repositories';
-import { chooseNode } from './placement';
+import { placeWorkspace, type PlacementNeed } from './placement';
 import { slugCandidate, slugify } from './slug';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -21,8 +21,15 @@ export const toWorkspace = (w: WorkspaceRecord, role: Role): Workspace => ({
   slug: w.slug,
   role,
   suspended: w.suspendedAt !== null,
+  server: w.nodeUnreachableSince ? { status: 'unreachable', since: w.nodeUnreachableSince.toISOString() } : { status: 'reachable', since: null },
   createdAt: w.createdAt.toISOString(),
 });
+
+/** The plan's smallest app: what a new workspace needs room for. */
+export function firstAppNeed(minimums: unknown): PlacementNeed {
+  const app = (minimums as Partial<Minimums> | null)?.app;
+  return { cpuMillis: app?.cpuMillis ?? 0, memoryMb: app?.memoryMb ?? 0, diskMb: app?.diskMb ?? 0 };
+}
 
 export class WorkspaceService {
   constructor(
@@ -45,13 +52,25 @@ export class WorkspaceService {
     return all.map((w) => toWorkspace(w, w.role));
   }
 
-  /** On the trial plan, placed on the online node with the most free capacity; the caller becomes owner. */
+  /**
+   * On the trial plan, placed on the online, uncordoned server with the most free room for the plan's first app
+   * (placement.ts); the caller becomes owner. No such server: 503 `node_unavailable`; none with room: 503 `no_capacity`
+   * naming the resource.
+   */
   async create(actor: Actor, input: CreateWorkspaceRequest): Promise<Workspace> {
     if (actor.kind !== 'session') throw new AppError('session_required', 'Creating a workspace needs the session cookie');
     const plan = await this.deps.plans.newest(TRIAL_PLAN_SLUG);
     if (!plan) throw new Error('The trial plan is missing: the plan catalog was not seeded');
-    const node = chooseNode(await this.deps.workspaces.onlineNodes());
-    if (!node) throw new AppError('node_unavailable', 'No server is online to host a new workspace');
+    const placed = placeWorkspace(await this.deps.workspaces.onlineNodes(), firstAppNeed(plan.minimums));
+    if (placed.node === null && placed.reason === 'no_server') throw new AppError('node_unavailable', 'No server is online and open to new workspaces');
+    if (placed.node === null) {
+      const { resource, requested, available } = placed;
+      const unit = resource === 'cpu' ? 'millicores of vCPU' : resource === 'memory' ? 'MB of memory' : 'MB of disk';
+      throw new AppError('no_capacity', `No server has room for a new workspace: its first app needs ${requested} ${unit} and the roomiest server has ${available} free`, [
+        { resource, requested, available },
+      ]);
+    }
+    const node = placed.node;
     const now = this.deps.clock().getTime();
     const name = input.name.trim();
     const base = slugify(name);

@@ -15,6 +15,8 @@ const toRecord = (n: NodeRow): NodeRecord => ({
   status: n.status === 'online' ? 'online' : 'offline',
   lastSeenAt: n.lastSeenAt,
   disk: n.diskTotalMb !== null && n.diskFreeMb !== null && n.diskReserveMb !== null ? { totalMb: n.diskTotalMb, freeMb: n.diskFreeMb, reserveMb: n.diskReserveMb } : null,
+  cordonedAt: n.cordonedAt,
+  unreachableSince: n.unreachableSince,
   createdAt: n.createdAt,
 });
 
@@ -38,11 +40,23 @@ export class PrismaNodeRepository implements NodeRepository {
       FROM reservations r JOIN workspaces w ON w.id = r.workspace_id
       WHERE w.node_id IS NOT NULL GROUP BY w.node_id`;
     const byNode = new Map(usage.map((u) => [u.node_id, u]));
-    return nodes.map((n) => ({
-      ...n,
-      reservedCpuMillis: Number(byNode.get(n.id)?.cpu ?? 0),
-      reservedMemoryMb: Number(byNode.get(n.id)?.mem ?? 0),
-    }));
+    // What runs there (issue 31, slipway-admin nodes): live workspaces and their apps, databases and reservations.
+    const counts = await this.db.$queryRaw<{ node_id: string; workspaces: bigint; apps: bigint; databases: bigint; reservations: bigint }[]>`
+      SELECT w.node_id, COUNT(*)::bigint AS workspaces,
+             COALESCE(SUM((SELECT COUNT(*) FROM apps a WHERE a.workspace_id = w.id)), 0)::bigint AS apps,
+             COALESCE(SUM((SELECT COUNT(*) FROM databases d WHERE d.workspace_id = w.id AND d.deleted_at IS NULL)), 0)::bigint AS databases,
+             COALESCE(SUM((SELECT COUNT(*) FROM reservations r WHERE r.workspace_id = w.id)), 0)::bigint AS reservations
+      FROM workspaces w WHERE w.node_id IS NOT NULL AND w.deleted_at IS NULL GROUP BY w.node_id`;
+    const placed = new Map(counts.map((c) => [c.node_id, c]));
+    return nodes.map((n) => {
+      const c = placed.get(n.id);
+      return {
+        ...n,
+        reservedCpuMillis: Number(byNode.get(n.id)?.cpu ?? 0),
+        reservedMemoryMb: Number(byNode.get(n.id)?.mem ?? 0),
+        placed: { workspaces: Number(c?.workspaces ?? 0), apps: Number(c?.apps ?? 0), databases: Number(c?.databases ?? 0), reservations: Number(c?.reservations ?? 0) },
+      };
+    });
   }
 
   async upsertEnrolled(input: Parameters<NodeRepository['upsertEnrolled']>[0]): Promise<NodeRecord> {
@@ -50,6 +64,17 @@ export class PrismaNodeRepository implements NodeRepository {
     // It starts offline: the first health check that it answers puts it online.
     const data = { ...input, status: 'offline' };
     return toRecord(await this.db.node.upsert({ where: { name: input.name }, create: data, update: data }));
+  }
+
+  async recordReachability(nodeId: string, answered: boolean, at: Date): Promise<void> {
+    if (answered) await this.db.node.updateMany({ where: { id: nodeId, NOT: { unreachableSince: null } }, data: { unreachableSince: null } });
+    else await this.db.node.updateMany({ where: { id: nodeId, unreachableSince: null }, data: { unreachableSince: at } });
+  }
+
+  async setCordoned(name: string, at: Date | null): Promise<NodeRecord | null> {
+    const { count } = await this.db.node.updateMany({ where: { name }, data: { cordonedAt: at } });
+    if (count === 0) return null;
+    return toRecord(await this.db.node.findUniqueOrThrow({ where: { name } }));
   }
 
   async recordDisk(nodeId: string, disk: { totalMb: number; freeMb: number; reserveMb: number }): Promise<void> {

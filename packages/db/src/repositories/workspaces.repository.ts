@@ -31,6 +31,7 @@ export interface MemberWorkspaceRow {
   extra_memory_mb: number;
   extra_members: number;
   node_id: string | null;
+  node_unreachable_since?: Date | null;
   created_at: Date;
   role: Role;
 }
@@ -46,12 +47,14 @@ export const fromRow = (r: MemberWorkspaceRow): WorkspaceWithRole => ({
   suspendedAt: r.suspended_at,
   extras: { cpuMillis: r.extra_cpu_millis, memoryMb: r.extra_memory_mb, members: r.extra_members },
   nodeId: r.node_id,
+  nodeUnreachableSince: r.node_unreachable_since ?? null,
   createdAt: r.created_at,
   role: r.role,
 });
 
 export const WORKSPACE_COLUMNS = `w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
-  w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at`;
+  w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at,
+  (SELECT n.unreachable_since FROM nodes n WHERE n.id = w.node_id) AS node_unreachable_since`;
 
 export class PrismaWorkspaceRepository implements WorkspaceRepository {
   constructor(
@@ -62,7 +65,8 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
   async listForUser(userId: string): Promise<WorkspaceWithRole[]> {
     const rows = await this.db.$queryRaw<MemberWorkspaceRow[]>`
       SELECT w.id, w.name, w.slug, w.plan_id, w.billing_status, w.trial_ends_at, w.grace_ends_at, w.suspended_at,
-             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role
+             w.extra_cpu_millis, w.extra_memory_mb, w.extra_members, w.node_id, w.created_at, m.role,
+             (SELECT n.unreachable_since FROM nodes n WHERE n.id = w.node_id) AS node_unreachable_since
       FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
       WHERE m.user_id = ${userId}::uuid AND w.deleted_at IS NULL
       ORDER BY w.id`;
@@ -119,12 +123,24 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
   }
 
   async onlineNodes(): Promise<NodeCapacity[]> {
-    const rows = await this.db.$queryRaw<{ id: string; name: string; cpu_millis: number; memory_mb: number; reserved_cpu: number; reserved_memory: number }[]>`
-      SELECT n.id, n.name, n.cpu_millis, n.memory_mb,
-             COALESCE(SUM(r.cpu_millis), 0)::int AS reserved_cpu, COALESCE(SUM(r.memory_mb), 0)::int AS reserved_memory
+    // Each live workspace reserves what its apps and databases reserve, and at least its plan's first app: an empty
+    // workspace is about to hold one, so empty workspaces spread over the servers too.
+    const rows = await this.db.$queryRaw<
+      { id: string; name: string; cpu_millis: number; memory_mb: number; reserved_cpu: number; reserved_memory: number; cordoned: boolean; disk_free_mb: number | null; disk_reserve_mb: number | null }[]
+    >`
+      SELECT n.id, n.name, n.cpu_millis, n.memory_mb, n.cordoned_at IS NOT NULL AS cordoned, n.disk_free_mb, n.disk_reserve_mb,
+             COALESCE(SUM(w.cpu), 0)::int AS reserved_cpu, COALESCE(SUM(w.mem), 0)::int AS reserved_memory
       FROM nodes n
-      LEFT JOIN workspaces w ON w.node_id = n.id AND w.deleted_at IS NULL
-      LEFT JOIN reservations r ON r.workspace_id = w.id
+      LEFT JOIN (
+        SELECT w.node_id,
+               GREATEST(COALESCE(SUM(r.cpu_millis), 0), COALESCE((p.minimums->'app'->>'cpuMillis')::int, 0)) AS cpu,
+               GREATEST(COALESCE(SUM(r.memory_mb), 0), COALESCE((p.minimums->'app'->>'memoryMb')::int, 0)) AS mem
+        FROM workspaces w
+        JOIN plans p ON p.id = w.plan_id
+        LEFT JOIN reservations r ON r.workspace_id = w.id
+        WHERE w.deleted_at IS NULL
+        GROUP BY w.id, w.node_id, p.minimums
+      ) w ON w.node_id = n.id
       WHERE n.status = 'online'
       GROUP BY n.id`;
     return rows.map((r) => ({
@@ -134,6 +150,8 @@ export class PrismaWorkspaceRepository implements WorkspaceRepository {
       memoryMb: r.memory_mb,
       reservedCpuMillis: r.reserved_cpu,
       reservedMemoryMb: r.reserved_memory,
+      cordoned: r.cordoned,
+      disk: r.disk_free_mb !== null && r.disk_reserve_mb !== null ? { freeMb: r.disk_free_mb, reserveMb: r.disk_reserve_mb } : null,
     }));
   }
 

@@ -24,6 +24,7 @@ import type { NodeInfo as _slipway_agent_v1_NodeInfo, NodeInfo__Output as _slipw
 import type { NoopRequest as _slipway_agent_v1_NoopRequest, NoopRequest__Output as _slipway_agent_v1_NoopRequest__Output } from './slipway/agent/v1/NoopRequest';
 import type { NoopResponse as _slipway_agent_v1_NoopResponse, NoopResponse__Output as _slipway_agent_v1_NoopResponse__Output } from './slipway/agent/v1/NoopResponse';
 import type { PrepareImageRequest as _slipway_agent_v1_PrepareImageRequest, PrepareImageRequest__Output as _slipway_agent_v1_PrepareImageRequest__Output } from './slipway/agent/v1/PrepareImageRequest';
+import type { RemoteRoute as _slipway_agent_v1_RemoteRoute, RemoteRoute__Output as _slipway_agent_v1_RemoteRoute__Output } from './slipway/agent/v1/RemoteRoute';
 import type { RemoveAppRequest as _slipway_agent_v1_RemoveAppRequest, RemoveAppRequest__Output as _slipway_agent_v1_RemoveAppRequest__Output } from './slipway/agent/v1/RemoveAppRequest';
 import type { RemoveAppResponse as _slipway_agent_v1_RemoveAppResponse, RemoveAppResponse__Output as _slipway_agent_v1_RemoveAppResponse__Output } from './slipway/agent/v1/RemoveAppResponse';
 import type { RemoveManagedContainersRequest as _slipway_agent_v1_RemoveManagedContainersRequest, RemoveManagedContainersRequest__Output as _slipway_agent_v1_RemoveManagedContainersRequest__Output } from './slipway/agent/v1/RemoveManagedContainersRequest';
@@ -68,6 +69,7 @@ export interface ProtoGrpcType {
         NoopRequest: MessageTypeDefinition<_slipway_agent_v1_NoopRequest, _slipway_agent_v1_NoopRequest__Output>
         NoopResponse: MessageTypeDefinition<_slipway_agent_v1_NoopResponse, _slipway_agent_v1_NoopResponse__Output>
         PrepareImageRequest: MessageTypeDefinition<_slipway_agent_v1_PrepareImageRequest, _slipway_agent_v1_PrepareImageRequest__Output>
+        RemoteRoute: MessageTypeDefinition<_slipway_agent_v1_RemoteRoute, _slipway_agent_v1_RemoteRoute__Output>
         RemoveAppRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveAppRequest, _slipway_agent_v1_RemoveAppRequest__Output>
         RemoveAppResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveAppResponse, _slipway_agent_v1_RemoveAppResponse__Output>
         RemoveManagedContainersRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveManagedContainersRequest, _slipway_agent_v1_RemoveManagedContainersRequest__Output>

@@ -181,16 +181,15 @@ describe('slipway, the user CLI, against a real platform', () => {
     expect(out).toMatch(new RegExp(`^\\S+Z GET /${marker} 404 `, 'm'));
   });
 
-  // A restart restarts the same container (restartApp: "new variables apply only from the next deployment"), so the
-  // CLI applies variables with `redeploy`: a release of the live image with the current variables, no build.
-  it('env set and unset reach the app after a redeploy; restart restarts', async () => {
+  // A restart recreates the container from the same image with the current variables (docs/decisions/0027-1);
+  // `redeploy` makes a new release of the live image with them.
+  it('env set and unset reach the app after a restart, and after a redeploy', async () => {
     const set = await slipway(['env', 'set', 'GREETING=hello from the CLI']);
     expect(set.code).toBe(0);
     expect(set.stdout).toMatch(/GREETING +hello from the CLI/);
     const restart = await slipway(['restart', '--json']);
     expect(restart.code).toBe(0);
     expect(JSON.parse(restart.stdout)).toMatchObject({ id: appId, status: 'running' });
-    expect((await slipway(['redeploy'])).code).toBe(0);
     await served('/env', (b) => b === 'greeting=hello from the CLI');
     const secret = await slipway(['env', 'set', 'TOKEN=abc', '--secret', '--json']);
     expect(JSON.parse(secret.stdout).data).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'TOKEN', value: null, secret: true })]));

@@ -450,7 +450,7 @@ function Env({ app }: { app: App }) {
       }}
     >
       <h2 id="env-title">Environment variables</h2>
-      <p className="hint">Secret values are write-only: shown masked, kept when left empty. Changes apply from the next deployment (Redeploy).</p>
+      <p className="hint">Secret values are write-only: shown masked, kept when left empty. Changes apply from the next restart or deployment.</p>
       {rows.length === 0 && <p>No variables.</p>}
       {rows.map((r, i) => (
         <div className="row env" key={i}>

@@ -220,7 +220,7 @@ export function appCommands(program: Command): void {
   example(
     program
       .command('redeploy')
-      .description('A new release of the live image with the current variables and size, without a build (what env changes need)')
+      .description('A new release of the live image with the current variables and size, without a build')
       .argument('[app]')
       .option('--no-follow', 'return once it is queued'),
     'slipway env set LOG_LEVEL=debug && slipway redeploy',
@@ -278,7 +278,7 @@ export function appCommands(program: Command): void {
     }),
   );
 
-  const env = program.command('env').description('Environment variables of the app (applied by the next deployment: slipway redeploy)');
+  const env = program.command('env').description('Environment variables of the app (applied by the next restart or deployment: slipway restart)');
   example(env, 'slipway env set DATABASE_URL=postgres://… --secret');
   example(env.command('list').alias('ls').description('Variables; secret values are not shown'), 'slipway env list').action(
     action({}, async (ctx: Context) => {
@@ -297,7 +297,7 @@ export function appCommands(program: Command): void {
       const list = await putEnv(ctx, workspaceId, appId, (vars) => {
         for (const [key, value] of parsed) vars.set(key, { value, secret: Boolean(o.secret) });
       });
-      if (!ctx.json) note(colours.dim('Applies from the next deployment (slipway redeploy)'));
+      if (!ctx.json) note(colours.dim('Applies from the next restart or deployment (slipway restart)'));
       printEnv(ctx, list);
     }),
   );
@@ -307,7 +307,7 @@ export function appCommands(program: Command): void {
       const list = await putEnv(ctx, workspaceId, appId, (vars) => {
         for (const key of keys) if (!vars.delete(key)) note(colours.yellow(`${key} was not set`));
       });
-      if (!ctx.json) note(colours.dim('Applies from the next deployment (slipway redeploy)'));
+      if (!ctx.json) note(colours.dim('Applies from the next restart or deployment (slipway restart)'));
       printEnv(ctx, list);
     }),
   );
@@ -318,7 +318,7 @@ export function appCommands(program: Command): void {
       const list = await putEnv(ctx, workspaceId, appId, (vars) => {
         for (const [key, value] of Object.entries(values)) vars.set(key, { value, secret: Boolean(o.secret) });
       });
-      if (!ctx.json) note(colours.dim(`Imported ${Object.keys(values).length} variables; they apply from the next deployment (slipway redeploy)`));
+      if (!ctx.json) note(colours.dim(`Imported ${Object.keys(values).length} variables; they apply from the next restart or deployment (slipway restart)`));
       printEnv(ctx, list);
     }),
   );

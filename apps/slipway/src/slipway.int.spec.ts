@@ -205,9 +205,9 @@ describe('slipway, the user CLI, against a real platform', () => {
     expect(second.code).toBe(0);
     await served('/', (b) => b.includes('Welcome to release two'));
     const back = await slipway(['rollback']);
-    expect(back.stderr).toContain('Rolling back to #3 as #5');
+    expect(back.stderr).toContain('Rolling back to #2 as #4');
     expect(back.code).toBe(0);
-    expect(back.stdout).toContain(`✔ Deployment #5 is live at ${url}`);
+    expect(back.stdout).toContain(`✔ Deployment #4 is live at ${url}`);
     await served('/', (b) => b.includes('Welcome to Express'));
   });
 
@@ -220,7 +220,7 @@ describe('slipway, the user CLI, against a real platform', () => {
     const run = await slipway(['deploy', broken, '--app', 'web']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('the build broke on purpose');
-    expect(run.stderr).toMatch(/^error deployment_failed: Deployment #6 failed: \S.+/m);
+    expect(run.stderr).toMatch(/^error deployment_failed: Deployment #5 failed: \S.+/m);
     await served('/', (b) => b.includes('Welcome to Express'));
   });
 

@@ -10,7 +10,7 @@ export type ApiClient = Client<paths>;
 export interface ApiClientOptions {
   /** The platform's public origin, e.g. `https://slipway.example.com` (the `/v1/...` paths are appended). */
   baseUrl: string;
-  /** A workspace token (`swt_...`), sent as `Authorization: Bearer`. */
+  /** A workspace token (`svc_...`), sent as `Authorization: Bearer`. */
   token?: string;
   /** A session cookie value for Node callers (`svc_session=...`); browsers send theirs with `credentials`. */
   cookie?: string;

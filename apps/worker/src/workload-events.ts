@@ -1,7 +1,11 @@
-import { LABELS, type ContainerExitEvent, type CrashWatchService, type Logger, type ReconcileService, type ResourceKind } from '@slipway/core';
+import { CRASH_QUIET_MS, LABELS, type ContainerExitEvent, type CrashWatchService, type Logger, type ReconcileService, type ResourceKind } from '@slipway/core';
 
-/** After a comparison on an event, the resource is compared again this much later (each once). */
-const RECHECKS_MS = [300, 1_000];
+/**
+ * After a comparison on an event, the resource is compared again this much later (each once): twice soon (the engine
+ * settling), and once a crashed app's quiet period has passed (its container back and running since: it shows
+ * `running` then, not at the next 30-s pass).
+ */
+const RECHECKS_MS = [300, 1_000, CRASH_QUIET_MS + 1_000];
 
 export interface WorkloadEventsOptions {
   /** A resource whose lock is held when its event comes is compared again this often… */

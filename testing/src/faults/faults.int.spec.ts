@@ -172,7 +172,14 @@ describe('faults against the running platform', () => {
     await waitUntil(`deployment ${deploymentId} to finish`, async () => {
       last = await status(deploymentId);
       return ['live', 'failed', 'cancelled'].includes(last.status);
-    }, timeoutMs, 200);
+    }, timeoutMs, 200).catch(async (e: unknown) => {
+      // What the rows say when it did not finish: the failure names where it stopped.
+      const rows = await query<{ number: number; status: string; failure_reason: string | null }>(
+        'SELECT number, status, failure_reason FROM deployments WHERE app_id = (SELECT app_id FROM deployments WHERE id = $1) ORDER BY number',
+        [deploymentId],
+      );
+      throw new Error(`${(e as Error).message}; the app's deployments: ${JSON.stringify(rows)}`);
+    });
     return last;
   }
 

@@ -39,7 +39,7 @@ export interface ConvergeResult {
 const ROLLOUT_NAME = /^\/?slipway-app-/;
 const LIVE_STATES = new Set(['running', 'restarting', 'paused']);
 /** A crashed app whose container runs is shown running once no crash was recorded for this long. */
-const CRASH_QUIET_MS = 20_000;
+export const CRASH_QUIET_MS = 20_000;
 /** Past the grace period of a replaced container, the time its retirement (stop, then remove) may still take. */
 const DRAIN_MARGIN_MS = 30_000;
 

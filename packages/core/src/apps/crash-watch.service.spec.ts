@@ -53,6 +53,18 @@ describe('crash watch: a release that crashes after going live', () => {
     expect(t.deployment().status).toBe('crashed');
   });
 
+  it('a stop or kill from outside (docker kill, the Docker engine stopping): the app is crashed, the release stays live', async () => {
+    const t = setup();
+    const killed: ContainerExitEvent = { ...t.exit(1_000, 137), cause: 'external', signal: 9, reason: "The container was killed behind the platform's back" };
+    await t.watch.containerExited({ name: 'n1', grpcAddress: '' }, killed);
+    expect(t.deployment().status).toBe('live');
+    expect(t.logs).toEqual([]);
+    expect(t.states).toEqual([expect.objectContaining({ status: 'crashed', statusDetail: expect.objectContaining({ exitCode: 137 }) })]);
+    // An OOM kill is the release's own doing: reported on it.
+    await t.watch.containerExited({ name: 'n1', grpcAddress: '' }, { ...t.exit(2_000, 137), cause: 'external', oomKilled: true, signal: 9 });
+    expect(t.deployment().status).toBe('crashed');
+  });
+
   it('after the window: the app is crashed, the release stays live', async () => {
     const t = setup();
     await t.watch.containerExited({ name: 'n1', grpcAddress: '' }, t.exit(61_000));

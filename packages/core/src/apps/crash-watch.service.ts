@@ -83,7 +83,11 @@ export class CrashWatchService {
     };
     // Conditional: a deployment that went live since the app was read (its rollout retires this container) wins.
     const marked = await this.deps.apps.setStateIf(app.id, { currentDeploymentId: deploymentId, desiredState: 'running' }, { status: 'crashed', statusDetail: detail, runningSince: null });
-    if (marked) await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
+    // The release is blamed only for what it did itself: an exit on its own or an OOM kill. A stop or kill from
+    // outside (docker stop/kill, or the Docker engine stopping and killing what outlives its grace) crashes the app's
+    // status until the container is back, never the deployment (issue 27: the engine's restart is not a bad release).
+    const onItsOwn = oom || !e.signal;
+    if (marked && onItsOwn) await this.reportOnRelease(app.currentDeployment, detail, e.atMs);
   }
 
   /** live → crashed when the exit came within the window after the deployment went live; once per deployment. */

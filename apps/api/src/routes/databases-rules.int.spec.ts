@@ -190,7 +190,9 @@ describe('managed databases: rules, errors and reconciliation', () => {
     const second = await until(() => replacement(db.id, first!.Id), (c) => c !== null, 60_000, 500);
     expect(second?.Id).not.toBe(first!.Id);
     expect(second?.State).toBe('running');
-    expect((await cli('redis-cli -u "$URL" --no-auth-warning GET survivor')).output).toBe('yes');
+    // Running is not yet accepting connections: the engine loads its data first.
+    const read = await until(() => cli('redis-cli -u "$URL" --no-auth-warning GET survivor'), (r) => r.output === 'yes', 30_000, 500);
+    expect(read.output).toBe('yes');
     expect(await get(w.id, db.id)).toMatchObject({ status: 'running' });
 
     // Stopped on request: a pass leaves it stopped; the data folder is never touched.

@@ -193,7 +193,8 @@ describe('managed databases: rules, errors and reconciliation', () => {
     // Running is not yet accepting connections: the engine loads its data first.
     const read = await until(() => cli('redis-cli -u "$URL" --no-auth-warning GET survivor'), (r) => r.output === 'yes', 30_000, 500);
     expect(read.output).toBe('yes');
-    expect(await get(w.id, db.id)).toMatchObject({ status: 'running' });
+    // The status follows within seconds (the repair settles it once the engine answers its readiness check).
+    expect(await until(() => get(w.id, db.id), (d) => d.status === 'running', 5_000, 250)).toMatchObject({ status: 'running' });
 
     // Stopped on request: a pass leaves it stopped; the data folder is never touched.
     await client.post(`${dbPath(w.id, db.id)}/stop`);

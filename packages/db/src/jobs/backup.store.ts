@@ -1,7 +1,9 @@
-import { backupSources, databaseMoveFrom, type BackupJobStore, type BackupRecord, type BackupSource, type DatabaseEngine, type DatabaseStatus, type NewBackup } from '@slipway/core';
+import type { BackupJobStore, BackupRecord, BackupSource, DatabaseEngine, DatabaseStatus, NewBackup } from '@slipway/core';
 import type { Db } from '../client';
-import { newBackupData, toBackupRecord } from '../repositories/backup-rows';
+import { toBackupRecord } from '../repositories/backup-rows';
 import { isUniqueViolation } from '../repositories/errors';
+import { insertBackup, moveBackupStatus } from '../status/backup-status';
+import { moveDatabaseStatus } from '../status/database-status';
 
 /** Database backups, job side (issue 13): keyed by the backup id a job holds; deleted rows included. */
 export class PrismaBackupJobStore implements BackupJobStore {
@@ -14,7 +16,7 @@ export class PrismaBackupJobStore implements BackupJobStore {
 
   async create(b: NewBackup): Promise<BackupRecord | 'exists'> {
     try {
-      return toBackupRecord(await this.db.databaseBackup.create({ data: newBackupData(b) }));
+      return toBackupRecord(await insertBackup(this.db, b));
     } catch (e) {
       if (isUniqueViolation(e)) return 'exists';
       throw e;
@@ -22,23 +24,22 @@ export class PrismaBackupJobStore implements BackupJobStore {
   }
 
   async claim(backupId: string, now: Date): Promise<boolean> {
-    const { count } = await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: backupSources('running').filter((s) => s === 'pending') } }, data: { status: 'running', startedAt: now, error: null } });
-    return count > 0;
+    return moveBackupStatus(this.db, backupId, { from: ['pending'], to: 'running', with: { startedAt: now, error: null } });
   }
 
   async release(backupId: string, error: string): Promise<void> {
-    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: backupSources('pending') } }, data: { status: 'pending', error } });
+    await moveBackupStatus(this.db, backupId, { to: 'pending', with: { error } });
   }
 
   async complete(backupId: string, file: { sizeBytes: number; sha256: string; path: string; format: string }, now: Date): Promise<void> {
-    await this.db.databaseBackup.updateMany({
-      where: { id: backupId, status: { in: backupSources('completed') } },
-      data: { status: 'completed', sizeBytes: BigInt(file.sizeBytes), sha256: file.sha256, path: file.path, format: file.format, completedAt: now, error: null },
+    await moveBackupStatus(this.db, backupId, {
+      to: 'completed',
+      with: { sizeBytes: BigInt(file.sizeBytes), sha256: file.sha256, path: file.path, format: file.format, completedAt: now, error: null },
     });
   }
 
   async fail(backupId: string, error: string, now: Date): Promise<void> {
-    await this.db.databaseBackup.updateMany({ where: { id: backupId, status: { in: backupSources('failed') } }, data: { status: 'failed', error, completedAt: now } });
+    await moveBackupStatus(this.db, backupId, { to: 'failed', with: { error, completedAt: now } });
   }
 
   async setVerification(backupId: string, v: { status: 'passed' | 'failed'; message: string }, now: Date): Promise<void> {
@@ -79,13 +80,11 @@ export class PrismaBackupJobStore implements BackupJobStore {
 
   async setDatabaseStatus(databaseId: string, from: readonly string[], status: string, message: string | null): Promise<boolean> {
     // What the caller allows, narrowed to what the databases' state table allows.
-    const sources = databaseMoveFrom(from as DatabaseStatus[], status as DatabaseStatus);
-    if (!sources.length) return false;
-    const { count } = await this.db.database.updateMany({
-      where: { id: databaseId, deletedAt: null, status: { in: sources } },
-      data: { status, statusMessage: message, ...(status === 'running' ? { runningSince: new Date() } : {}) },
-    });
-    return count > 0;
+    return moveDatabaseStatus(
+      this.db,
+      { id: databaseId, deletedAt: null },
+      { from: from as DatabaseStatus[], to: status as DatabaseStatus, message, ...(status === 'running' ? { runningSince: new Date() } : {}) },
+    );
   }
 
   async node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null> {

@@ -1,6 +1,7 @@
-import { databaseSources, type DatabaseJobStore, type DatabaseRecord, type DatabaseSettlement } from '@slipway/core';
+import type { DatabaseJobStore, DatabaseRecord, DatabaseSettlement } from '@slipway/core';
 import type { Db } from '../client';
 import { toDatabaseRecord } from '../repositories/database-rows';
+import { moveDatabaseStatus } from '../status/database-status';
 
 /** Databases, job side: keyed by the database id a job holds (deleted rows, and rows of deleted workspaces, included). */
 export class PrismaDatabaseJobStore implements DatabaseJobStore {
@@ -26,15 +27,14 @@ export class PrismaDatabaseJobStore implements DatabaseJobStore {
   }
 
   async settle(databaseId: string, generation: number, s: DatabaseSettlement): Promise<boolean> {
-    const { count } = await this.db.database.updateMany(settlementOf(databaseId, generation, s));
-    return count > 0;
+    return settle(this.db, databaseId, generation, s);
   }
 
-  async setPassword(databaseId: string, passwordSealed: string, settle?: { generation: number; settlement: DatabaseSettlement }): Promise<void> {
-    await this.db.$transaction([
-      this.db.database.updateMany({ where: { id: databaseId }, data: { passwordSealed } }),
-      ...(settle ? [this.db.database.updateMany(settlementOf(databaseId, settle.generation, settle.settlement))] : []),
-    ]);
+  async setPassword(databaseId: string, passwordSealed: string, settlement?: { generation: number; settlement: DatabaseSettlement }): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      await tx.database.updateMany({ where: { id: databaseId }, data: { passwordSealed } });
+      if (settlement) await settle(tx, databaseId, settlement.generation, settlement.settlement);
+    });
   }
 
   async purge(databaseId: string): Promise<void> {
@@ -47,16 +47,16 @@ export class PrismaDatabaseJobStore implements DatabaseJobStore {
   }
 }
 
-/** The conditional update of a settlement: only while the row's generation is the one the work read. */
-function settlementOf(databaseId: string, generation: number, s: DatabaseSettlement) {
-  return {
-    // The state table says from where the settlement's status may be written (never from deleting).
-    where: { id: databaseId, generation, status: { in: databaseSources(s.status) } },
-    data: {
-      status: s.status,
-      statusMessage: s.statusMessage,
+/** A settlement: only while the row's generation is the one the work read, from a status the state table allows. */
+function settle(db: Parameters<typeof moveDatabaseStatus>[0], databaseId: string, generation: number, s: DatabaseSettlement): Promise<boolean> {
+  return moveDatabaseStatus(
+    db,
+    { id: databaseId, generation },
+    {
+      to: s.status,
+      message: s.statusMessage,
       ...(s.runningSince !== undefined ? { runningSince: s.runningSince } : {}),
-      ...(s.applied ? { appliedCpuMillis: s.applied.cpuMillis, appliedMemoryMb: s.applied.memoryMb } : {}),
+      ...(s.applied ? { with: { appliedCpuMillis: s.applied.cpuMillis, appliedMemoryMb: s.applied.memoryMb } } : {}),
     },
-  };
+  );
 }

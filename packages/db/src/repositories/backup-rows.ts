@@ -1,5 +1,5 @@
 // Rows of database backups as the core's records, shared by the request-side repository and the job-side store.
-import type { BackupKind, BackupRecord, BackupStatus, DatabaseEngine, NewBackup } from '@slipway/core';
+import type { BackupKind, BackupRecord, BackupStatus, DatabaseEngine } from '@slipway/core';
 import type { DatabaseBackup as BackupRow } from '../generated/client';
 
 export const toBackupRecord = (b: BackupRow): BackupRecord => ({
@@ -29,24 +29,4 @@ export const toBackupRecord = (b: BackupRow): BackupRecord => ({
   expiresAt: b.expiresAt,
   deletedAt: b.deletedAt,
   createdAt: b.createdAt,
-});
-
-export const newBackupData = (b: NewBackup) => ({
-  id: b.id,
-  workspaceId: b.workspaceId,
-  databaseId: b.databaseId,
-  nodeId: b.nodeId,
-  sourceName: b.sourceName,
-  engine: b.engine,
-  version: b.version,
-  cpuMillis: b.cpuMillis,
-  memoryMb: b.memoryMb,
-  diskMb: b.diskMb,
-  kind: b.kind,
-  status: b.status ?? 'pending',
-  error: b.error ?? null,
-  night: b.night ?? null,
-  expiresAt: b.expiresAt,
-  createdAt: b.createdAt,
-  ...(b.status === 'failed' ? { completedAt: b.createdAt } : {}),
 });

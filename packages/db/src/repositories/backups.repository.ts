@@ -1,6 +1,8 @@
-import { databaseMoveFrom, type BackupRecord, type BackupRepository, type BackupScope, type NewBackup } from '@slipway/core';
+import type { BackupRecord, BackupRepository, BackupScope, NewBackup } from '@slipway/core';
 import type { Db } from '../client';
-import { newBackupData, toBackupRecord } from './backup-rows';
+import { insertBackup } from '../status/backup-status';
+import { moveDatabaseStatus } from '../status/database-status';
+import { toBackupRecord } from './backup-rows';
 
 /** Database backups, request side (issue 13): every method is scoped by the workspace; deleted backups are hidden. */
 export class PrismaBackupRepository implements BackupRepository {
@@ -43,7 +45,7 @@ export class PrismaBackupRepository implements BackupRepository {
   }
 
   async create(b: NewBackup): Promise<BackupRecord> {
-    return toBackupRecord(await this.db.databaseBackup.create({ data: newBackupData(b) }));
+    return toBackupRecord(await insertBackup(this.db, b));
   }
 
   async markDeleted(scope: BackupScope & { backupId: string }, now: Date): Promise<boolean> {
@@ -55,10 +57,10 @@ export class PrismaBackupRepository implements BackupRepository {
   }
 
   async beginRestore(scope: BackupScope, message: string): Promise<boolean> {
-    const { count } = await this.db.database.updateMany({
-      where: { id: scope.databaseId, workspaceId: scope.workspaceId, deletedAt: null, status: { in: databaseMoveFrom(['running'], 'restoring') }, desiredState: 'running' },
-      data: { status: 'restoring', statusMessage: message },
-    });
-    return count > 0;
+    return moveDatabaseStatus(
+      this.db,
+      { id: scope.databaseId, workspaceId: scope.workspaceId, deletedAt: null, desiredState: 'running' },
+      { from: ['running'], to: 'restoring', message },
+    );
   }
 }

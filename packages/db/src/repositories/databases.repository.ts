@@ -1,6 +1,7 @@
 import { canMoveDatabase, type DatabaseIntent, type DatabaseRecord, type DatabaseRepository, type DatabaseScope, type DatabaseStatus, type NewDatabase } from '@slipway/core';
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
+import { insertDatabase, moveDatabaseStatus } from '../status/database-status';
 import { toDatabaseRecord } from './database-rows';
 import { isUniqueViolation } from './errors';
 
@@ -27,7 +28,7 @@ export class PrismaDatabaseRepository implements DatabaseRepository {
   async create(input: NewDatabase, operation: DatabaseIntent['operation']): Promise<{ db: DatabaseRecord; operationId: string } | 'name_taken'> {
     try {
       return await this.db.$transaction(async (tx) => {
-        const row = await tx.database.create({ data: { ...input, status: 'provisioning', desiredState: 'running', generation: 1 } });
+        const row = await insertDatabase(tx, input);
         const op = await tx.operation.create({
           data: { kind: operation.kind, nodeId: operation.nodeId, workspaceId: input.workspaceId, payload: { ...operation.payload, generation: 1 } as Prisma.InputJsonValue },
           select: { id: true },
@@ -95,7 +96,11 @@ export class PrismaDatabaseRepository implements DatabaseRepository {
           publicPort = free;
         }
       }
-      const { allowedCidrs, ...changes } = intent.changes;
+      // The status (and its message) through its one writer, on the row this transaction holds; the rest here.
+      const { allowedCidrs, status: to, statusMessage, ...changes } = intent.changes;
+      if (to !== undefined || statusMessage !== undefined) {
+        await moveDatabaseStatus(tx, { id: scope.databaseId }, { from: [status], to: to ?? status, ...(statusMessage !== undefined ? { message: statusMessage } : {}) });
+      }
       const row = await tx.database.update({
         where: { id: scope.databaseId },
         data: {

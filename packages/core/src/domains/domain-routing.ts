@@ -84,13 +84,15 @@ export class DomainRouting {
   }
 
   /**
-   * After a domain's routing changed on `owner`: the owner now, and with a mesh every other online server (each gets
-   * the domain without a certificate until the sweep relays the owner's). A server that does not answer gets it from
-   * the next sweep.
+   * After a domain's routing changed on `owner`: with a mesh every other online server first (each gets the domain
+   * without a certificate until the sweep relays the owner's, and forwards its HTTP-01 challenges to the owner from
+   * then on), then the owner, whose Caddy orders the certificate: wherever the name's DNS points, the CA's validation
+   * reaches the owner. A server that does not answer gets it from the next sweep.
    */
   async syncAfterChange(owner: Target | null): Promise<void> {
-    const targets: Target[] = owner ? [owner] : [];
-    if (this.mesh) for (const n of await this.deps.store.onlineNodes()) if (!targets.some((t) => t.id === n.id)) targets.push(n);
+    const targets: Target[] = [];
+    if (this.mesh) for (const n of await this.deps.store.onlineNodes()) if (n.id !== owner?.id) targets.push(n);
+    if (owner) targets.push(owner);
     for (const node of targets) {
       await this.syncNode(node).catch((e: Error) => this.deps.logger.warn({ node: node.name, err: e.message }, 'custom-domain routes not synced (the sweep retries)'));
     }

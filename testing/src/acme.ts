@@ -3,7 +3,7 @@
 // and connect to this machine's Caddy ingress. Both on free loopback ports, stopped by `close()`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -37,12 +37,14 @@ export interface TestAcme {
   apiRootFile: string;
   /** The root Pebble issues under (changes at every Pebble start): what an HTTPS client must trust. */
   issuingRoot(): Promise<string>;
+  /** What Pebble logged so far (its orders and issued certificates: `Issued certificate serial … for order …`). */
+  log(): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
+export async function freePort(host = '127.0.0.1'): Promise<number> {
   const server = net.createServer();
-  server.listen(0, '127.0.0.1');
+  server.listen(0, host);
   await once(server, 'listening');
   const port = (server.address() as net.AddressInfo).port;
   await new Promise((r) => server.close(r));
@@ -66,36 +68,37 @@ async function stop(p: ChildProcess | null): Promise<void> {
   await exited;
 }
 
-async function waitForPort(port: number, what: string, timeoutMs = 10_000): Promise<void> {
+async function waitForPort(port: number, what: string, timeoutMs = 10_000, host = '127.0.0.1'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
+      const s = net.connect(port, host, () => {
         s.destroy();
         resolve(true);
       });
       s.on('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not listen on 127.0.0.1:${port}`);
+    if (Date.now() > deadline) throw new Error(`${what} did not listen on ${host}:${port}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 /**
- * A dnsmasq answering only the records set here (no upstream, no /etc/hosts) on 127.0.0.1:<free port>; names under
- * `.example`, `.test` and `.localhost` are its own (no such record: NXDOMAIN or an empty answer, never REFUSED).
+ * A dnsmasq answering only the records set here (no upstream, no /etc/hosts) on 127.0.0.1:<free port> (or `host`: the
+ * fleet's bridge address, where servers in their namespaces reach it); names under `.example`, `.test` and
+ * `.localhost` are its own (no such record: NXDOMAIN or an empty answer, never REFUSED).
  */
-export async function startTestDns(dir?: string): Promise<TestDns> {
+export async function startTestDns(dir?: string, host = '127.0.0.1'): Promise<TestDns> {
   const own = !dir;
   const base = dir ?? (await mkdtemp(path.join(os.tmpdir(), 'slipway-dns-')));
-  const port = await freePort();
+  const port = await freePort(host);
   const conf = path.join(base, 'dnsmasq.conf');
   const records = new Map<string, DnsRecords>();
   let proc: ChildProcess | null = null;
 
   const render = () => {
-    const lines = ['no-resolv', 'no-hosts', 'bind-interfaces', 'listen-address=127.0.0.1', `port=${port}`, 'cache-size=0', 'local-ttl=0', 'local=/example/', 'local=/test/', 'local=/localhost/'];
+    const lines = ['no-resolv', 'no-hosts', 'bind-interfaces', `listen-address=${host}`, `port=${port}`, 'cache-size=0', 'local-ttl=0', 'local=/example/', 'local=/test/', 'local=/localhost/'];
     for (const [name, r] of records) {
       // A name with records of its own answers NXDOMAIN/NODATA for the rest, never forwarded (no upstream anyway).
       if (r.cname) lines.push(`cname=${name},${r.cname}`);
@@ -108,11 +111,11 @@ export async function startTestDns(dir?: string): Promise<TestDns> {
     await stop(proc);
     await writeFile(conf, render());
     proc = spawn(existsSync('/usr/sbin/dnsmasq') ? '/usr/sbin/dnsmasq' : 'dnsmasq', ['--keep-in-foreground', `--conf-file=${conf}`, '--user=root', '--pid-file=', '--log-facility=-'], { stdio: 'ignore' });
-    await waitForPort(port, 'dnsmasq');
+    await waitForPort(port, 'dnsmasq', 10_000, host);
   };
   await restart();
   return {
-    server: `127.0.0.1:${port}`,
+    server: `${host}:${port}`,
     async set(name, r) {
       records.set(name.toLowerCase(), r);
       await restart();
@@ -133,10 +136,12 @@ export async function startTestDns(dir?: string): Promise<TestDns> {
  * machine's ingress (TEST_SERVICES.ingressPort). Pebble's API certificate is made here with openssl (Debian's
  * package ships none); PEBBLE_VA_NOSLEEP=1 (no 0–15 s pauses), PEBBLE_WFE_NONCEREJECT=0 (no refused nonces).
  */
-export async function startTestAcme(): Promise<TestAcme> {
+export async function startTestAcme(o: { host?: string; httpPort?: number } = {}): Promise<TestAcme> {
+  // `host`: where Pebble and its dnsmasq listen (the fleet's bridge address: servers in namespaces reach them there).
+  const host = o.host ?? '127.0.0.1';
   const dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-acme-'));
-  const dns = await startTestDns(dir);
-  const [apiPort, managementPort] = [await freePort(), await freePort()];
+  const dns = await startTestDns(dir, host);
+  const [apiPort, managementPort] = [await freePort(host), await freePort(host)];
   const apiRootFile = path.join(dir, 'api-ca.pem');
   const caKey = path.join(dir, 'api-ca.key');
   const cert = path.join(dir, 'api.pem');
@@ -145,39 +150,42 @@ export async function startTestAcme(): Promise<TestAcme> {
   const ext = path.join(dir, 'api.ext');
   await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', caKey, '-out', apiRootFile, '-days', '2', '-subj', '/CN=slipway test pebble api root']);
   await run('openssl', ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=localhost']);
-  await writeFile(ext, 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n');
+  await writeFile(ext, `subjectAltName=IP:127.0.0.1,DNS:localhost${host === '127.0.0.1' ? '' : `,IP:${host}`}\nbasicConstraints=CA:FALSE\n`);
   await run('openssl', ['x509', '-req', '-in', csr, '-CA', apiRootFile, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext]);
   const config = path.join(dir, 'pebble.json');
   await writeFile(
     config,
     JSON.stringify({
       pebble: {
-        listenAddress: `127.0.0.1:${apiPort}`,
-        managementListenAddress: `127.0.0.1:${managementPort}`,
+        listenAddress: `${host}:${apiPort}`,
+        managementListenAddress: `${host}:${managementPort}`,
         certificate: cert,
         privateKey: key,
-        httpPort: TEST_SERVICES.ingressPort,
+        httpPort: o.httpPort ?? TEST_SERVICES.ingressPort,
         tlsPort: 443,
         ocspResponderURL: '',
         externalAccountBindingRequired: false,
       },
     }),
   );
+  const logFile = path.join(dir, 'pebble.log');
+  const logFd = openSync(logFile, 'a');
   const pebble = spawn('pebble', ['-config', config, '-strict=false', '-dnsserver', dns.server], {
-    stdio: 'ignore',
+    stdio: ['ignore', logFd, logFd],
     env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_VA_ALWAYS_VALID: '0' },
   });
-  await waitForPort(apiPort, 'pebble');
-  await waitForPort(managementPort, 'pebble management');
+  closeSync(logFd);
+  await waitForPort(apiPort, 'pebble', 10_000, host);
+  await waitForPort(managementPort, 'pebble management', 10_000, host);
   const apiRoot = await readFile(apiRootFile, 'utf8');
   return {
     dns,
-    directory: `https://127.0.0.1:${apiPort}/dir`,
+    directory: `https://${host}:${apiPort}/dir`,
     apiRootFile,
     issuingRoot: () =>
       new Promise<string>((resolve, reject) => {
         https
-          .get(`https://127.0.0.1:${managementPort}/roots/0`, { ca: apiRoot }, (res) => {
+          .get(`https://${host}:${managementPort}/roots/0`, { ca: apiRoot }, (res) => {
             let body = '';
             res.setEncoding('utf8');
             res.on('data', (d: string) => (body += d));
@@ -185,6 +193,7 @@ export async function startTestAcme(): Promise<TestAcme> {
           })
           .on('error', reject);
       }),
+    log: () => readFile(logFile, 'utf8'),
     async close() {
       await stop(pebble);
       await dns.close();

@@ -89,6 +89,8 @@ export interface ServiceDeps {
   encryptionKey: Buffer;
   /** config.apps: web apps get <subdomain>.<domain> and a URL with the scheme. */
   appsDomain: { domain: string; scheme: 'http' | 'https' };
+  /** The servers' mesh listener port (issue 31): with one, custom domains are served by every online server. */
+  meshPort?: number;
   /** Calls agents for the interactive reads (runtime logs); without it those answer 503 node_unavailable. */
   agents?: AgentGateway;
   /** The agents' Files service (FilesPool over the same connections); without it the files API answers 503. */
@@ -115,8 +117,8 @@ export type Services = ReturnType<typeof createServices>;
 
 /** The deps that come from the settings, as main.ts and the platform harness read them from the loaded config. */
 export function settingsDeps(
-  config: Pick<Config, 'secrets' | 'redis' | 'controlPlane' | 'apps' | 'limits'> & Partial<Pick<Config, 'github'>>,
-): Pick<ServiceDeps, 'sessionKey' | 'redisPrefix' | 'dataDir' | 'encryptionKey' | 'appsDomain' | 'maxFileUploadBytes' | 'maxZipUploadBytes' | 'github'> {
+  config: Pick<Config, 'secrets' | 'redis' | 'controlPlane' | 'apps' | 'limits'> & Partial<Pick<Config, 'github' | 'mesh'>>,
+): Pick<ServiceDeps, 'sessionKey' | 'redisPrefix' | 'dataDir' | 'encryptionKey' | 'appsDomain' | 'maxFileUploadBytes' | 'maxZipUploadBytes' | 'github' | 'meshPort'> {
   return {
     sessionKey: config.secrets.sessionKey,
     redisPrefix: config.redis.prefix,
@@ -126,6 +128,7 @@ export function settingsDeps(
     maxFileUploadBytes: config.limits.uploadFileBytes,
     maxZipUploadBytes: config.limits.uploadZipBytes,
     github: readGithubApp(config.github ?? null),
+    meshPort: config.mesh?.port,
   };
 }
 
@@ -137,7 +140,7 @@ export function agentGateways(agents: AgentPool): Pick<ServiceDeps, 'agents' | '
 const noAgent = async (): Promise<never> => {
   throw new AppError('node_unavailable', 'This API was started without a connection to the agents');
 };
-const NO_DOMAINS: DomainsGateway = { checkDomain: noAgent, syncDomains: noAgent, certificates: noAgent };
+const NO_DOMAINS: DomainsGateway = { checkDomain: noAgent, syncDomains: noAgent, certificates: noAgent, issuedCertificates: noAgent };
 const NO_FILES: FilesGateway = { listFiles: noAgent, readFile: noAgent, writeFile: noAgent, renameFile: noAgent, deleteFile: noAgent };
 
 export function createServices(deps: ServiceDeps) {
@@ -212,6 +215,7 @@ export function createServices(deps: ServiceDeps) {
       appsDomain: deps.appsDomain,
       clock,
       logger: deps.logger,
+      meshPort: deps.meshPort,
     }),
     metrics: new MetricsService({ apps: repos.apps, metrics: new PgMetricsRepository(deps.sql), clock }),
     databases: new DatabaseService({

@@ -189,6 +189,7 @@ export async function startWorkerRuntime(
     clock: systemClock,
     logger,
     enqueueCheck: (domainId) => jobs.enqueue('domain.check', { domainId }, { jobId: `domain-${domainId}-${Math.floor(Date.now() / 60_000)}` }),
+    meshPort: config.mesh.port,
   });
   // Issue 15: metric minutes pulled from each online server into PostgreSQL, and pruned after 31 days.
   const metrics = new MetricsCollectService({ nodes: repos.nodes, metrics: new MetricsPool(agents), store: new PgMetricsStore(sql), clock: systemClock, logger });

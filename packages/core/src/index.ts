@@ -70,6 +70,7 @@ export * from './domains/hostname';
 export * from './domains/domain.ports';
 export * from './domains/domain-check';
 export * from './domains/domain.service';
+export * from './domains/domain-routing';
 export * from './metrics/metrics.ports';
 export * from './metrics/metrics-range';
 export * from './metrics/metrics.service';

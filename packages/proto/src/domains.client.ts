@@ -1,4 +1,4 @@
-import type { AgentTarget, CertificateState, DnsObservation, DomainsGateway, RoutedDomain } from '@slipway/core';
+import type { AgentTarget, CertificateState, DnsObservation, DomainsGateway, IssuedCertificate, RemoteDomain, RoutedDomain } from '@slipway/core';
 import type { AgentPool } from './client';
 import { unary } from './unary';
 import type { CheckDomainResponse__Output } from './generated/slipway/agent/v1/CheckDomainResponse';
@@ -23,8 +23,14 @@ export class DomainsPool implements DomainsGateway {
     return { a: r.a, aaaa: r.aaaa, txt: r.txt, cnames: r.cnames, error: r.error || null };
   }
 
-  async syncDomains(target: AgentTarget, domains: RoutedDomain[]): Promise<{ added: number; removed: number }> {
-    return unary<SyncDomainsResponse__Output>(target, (cb, o) => this.client(target).syncDomains({ domains }, o, cb));
+  async syncDomains(target: AgentTarget, domains: RoutedDomain[], remote: RemoteDomain[] = []): Promise<{ added: number; removed: number }> {
+    const others = remote.map(({ certificate, ...d }) => ({ ...d, certificatePem: certificate?.certificatePem ?? '', keyPem: certificate?.keyPem ?? '' }));
+    return unary<SyncDomainsResponse__Output>(target, (cb, o) => this.client(target).syncDomains({ domains, remote: others }, o, cb));
+  }
+
+  async issuedCertificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, IssuedCertificate>> {
+    const r = await unary<DomainCertificatesResponse__Output>(target, (cb, o) => this.client(target).domainCertificates({ hostnames, withKeys: true }, o, cb));
+    return new Map(r.certificates.filter((c) => c.certificatePem && c.keyPem).map((c) => [c.hostname, { certificatePem: c.certificatePem, keyPem: c.keyPem }]));
   }
 
   async certificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, CertificateState>> {

@@ -14,6 +14,7 @@ import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import Docker from 'dockerode';
+import { startTestAcme, type TestAcme } from '../acme';
 import { ensureTestImage, openTestCa } from '../agent';
 import { ApiClient } from '../api-client';
 import { TEST_SESSION_KEY } from '../api';
@@ -67,6 +68,8 @@ export interface TestFleet {
   servers: FleetServer[];
   images: typeof APP_IMAGES;
   appsDomain: string;
+  /** With `acme: true`: Pebble and its dnsmasq on the bridge address, every agent's ACME CA and DNS resolver. */
+  acme: TestAcme | null;
   violations: ContractViolation[];
   client(): ApiClient;
   /** `slipway-admin ARGS…` against this control plane (its database and Redis prefix). */
@@ -111,6 +114,11 @@ export async function startTestFleet(
     env?: Record<string, string>;
     /** More settings of every agent. */
     agentEnv?: Record<string, string>;
+    /**
+     * Custom domains for real: a Pebble ACME CA and a dnsmasq on the bridge address (where the servers reach them),
+     * Pebble's HTTP-01 validations connecting to port 80 of whichever server the name's A record says.
+     */
+    acme?: boolean;
   } = { servers: 3 },
 ): Promise<TestFleet> {
   if (process.getuid?.() !== 0) throw new Error('a fleet needs root (network namespaces, Docker engines)');
@@ -135,6 +143,10 @@ export async function startTestFleet(
   const agents = new AgentPool(ca.client);
   // The bridge first: the API listens on its address, where the servers reach the host.
   await fleetSh('net-up');
+  const acme = options.acme ? await startTestAcme({ host: FLEET_HOST_ADDRESS, httpPort: 80 }) : null;
+  const acmeEnv: Record<string, string> = acme
+    ? { SLIPWAY_ACME_DIRECTORY: acme.directory, SLIPWAY_ACME_CA_ROOT: acme.apiRootFile, SLIPWAY_DNS_RESOLVERS: acme.dns.server }
+    : {};
   const served = await serveApi(
     { db, sql, redis, jobs, logger, ...settingsDeps(config), sessionKey: TEST_SESSION_KEY, ...agentGateways(agents), maxZipUploadBytes: config.limits.uploadZipBytes },
     'fleet-test',
@@ -161,6 +173,7 @@ export async function startTestFleet(
     SLIPWAY_READY_SETTLE_MS: '500',
     SLIPWAY_DISK_RESERVE_MB: '0',
     SLIPWAY_DISK_RESERVE_PERCENT: '0',
+    ...acmeEnv,
     ...options.agentEnv,
   });
 
@@ -227,6 +240,7 @@ export async function startTestFleet(
     for (const s of servers) await s.stopAgent().catch(() => undefined);
     await served.close().catch(() => undefined);
     await worker.close().catch(() => undefined);
+    await acme?.close().catch(() => undefined);
     await fleetDown().catch(() => undefined);
     throw e;
   }
@@ -239,6 +253,7 @@ export async function startTestFleet(
     servers,
     images,
     appsDomain: config.apps.domain,
+    acme,
     violations,
     client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
     admin: (...args) => run([path.join(REPO_ROOT, 'apps/cli/bin/slipway-admin'), ...args], { ...process.env, ...controlEnv }),
@@ -251,6 +266,7 @@ export async function startTestFleet(
       await jobs.close();
       redis.disconnect();
       await Promise.allSettled([db.$disconnect(), sql.end()]);
+      await acme?.close();
       await fleetDown();
       await database.drop();
       await dropRedisPrefix(TEST_SERVICES.redisUrl, prefix);

@@ -13,12 +13,17 @@ export function domainsHandlers(deps: { domains: CustomDomains; logger: Logger }
       return checkDns(req.hostname, req.txtName, domains.settings.resolvers);
     }),
     SyncDomains: unary((req) =>
-      domains.sync(req.domains.map((d) => ({ domainId: d.domainId, appId: d.appId, hostname: d.hostname }))).catch((e: Error) => {
+      domains
+        .sync(
+          req.domains.map((d) => ({ domainId: d.domainId, appId: d.appId, hostname: d.hostname })),
+          req.remote.map((d) => ({ ...d })),
+        )
+        .catch((e: Error) => {
         logger.warn({ err: e.message }, 'custom domains not synced');
         throw new AppError('node_unavailable', `The ingress did not take the custom domains: ${e.message}`);
       }),
     ),
-    DomainCertificates: unary(async (req) => ({ certificates: await domains.certificates(req.hostnames) })),
+    DomainCertificates: unary(async (req) => ({ certificates: await domains.certificates(req.hostnames, { withKeys: req.withKeys }) })),
   };
   return serve<DomainsHandlers>(logger, table);
 }

@@ -67,6 +67,11 @@ export class CaddyIngress {
     return this;
   }
 
+  /** The platform's CA (DER, base64) other servers' mesh certificates are checked against; null: no mesh. */
+  meshTrust(): string | null {
+    return this.meshCaDer;
+  }
+
   routes(): AppRoute[] {
     return [...this.wanted.values()];
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@slipway/core';
@@ -36,5 +36,17 @@ describe('CustomDomains.certificates', () => {
       { hostname: 'B.example.com', status: 'failed', issuer: '', notAfterMs: 0, error: 'could not get certificate from issuer: CAA record for b.example.com prevents issuance' },
       { hostname: 'c.example.com', status: 'none', issuer: '', notAfterMs: 0, error: '' },
     ]);
+  });
+
+  it("reads the chain and key Caddy obtained for one of its own hostnames from the policy's storage (issue 31)", async () => {
+    const file = path.join(dir, 'domains.json');
+    const d = new CustomDomains('http://127.0.0.1:1', file, ingress, { ...DEFAULT_DOMAIN_SETTINGS, httpsPort: 1 }, quiet);
+    expect(d.certDir).toBe(path.join(dir, 'caddy-certs'));
+    const host = path.join(d.certDir, 'certificates', '198.18.0.1-14000-dir', 'shop.example.test');
+    await mkdir(host, { recursive: true });
+    await writeFile(path.join(host, 'shop.example.test.crt'), 'CHAIN');
+    await writeFile(path.join(host, 'shop.example.test.key'), 'KEY');
+    expect(await d.issued('Shop.Example.Test')).toEqual({ certificatePem: 'CHAIN', keyPem: 'KEY' });
+    expect(await d.issued('other.example.test')).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import tls from 'node:tls';
 import type { Logger } from '@slipway/core';
+import { agentTlsName } from '@slipway/pki';
 import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
 import type { CaddyIngress } from './caddy.ingress';
 
@@ -11,6 +12,23 @@ export interface CustomDomain {
   domainId: string;
   appId: string;
   hostname: string;
+}
+
+/**
+ * Another server's custom domain this server routes (issue 31, docs/decisions/0034-custom-domains-across-servers.md):
+ * HTTPS proxied to the owner's mesh listener, HTTP-01 challenges forwarded to the owner's ingress, served with the
+ * certificate the owner obtained (never ordered here).
+ */
+export interface RemoteCustomDomain extends CustomDomain {
+  ownerAddress: string;
+  ownerName: string;
+  challengeAddress: string;
+}
+
+/** A certificate chain and its key (PEM). */
+export interface PemPair {
+  certificatePem: string;
+  keyPem: string;
 }
 
 /** Where certificates come from: an ACME directory (Let's Encrypt by default) or Caddy's own CA (`internal`). */
@@ -39,6 +57,8 @@ const HTTPS_ROUTES = `/config/apps/http/servers/${HTTPS_SERVER}/routes`;
 const INGRESS_ROUTES = '/config/apps/http/servers/ingress/routes';
 const POLICIES = '/config/apps/tls/automation/policies';
 const routeId = (appId: string) => `domains-app-${appId}`;
+const remoteRouteId = (appId: string) => `domains-remote-${appId}`;
+const CHALLENGE_PATH = '/.well-known/acme-challenge/*';
 
 interface CaddyObject {
   '@id'?: string;
@@ -60,6 +80,9 @@ interface CaddyObject {
  */
 export class CustomDomains {
   private readonly wanted = new Map<string, CustomDomain>();
+  /** Other servers' domains (issue 31) and the certificates their owners obtained, by hostname. */
+  private readonly remote = new Map<string, RemoteCustomDomain>();
+  private readonly remoteCerts = new Map<string, PemPair>();
   private readonly owned = new Set<string>();
   private readonly queue = new SerialQueue();
   private readonly watchdog = new Watchdog(
@@ -68,6 +91,11 @@ export class CustomDomains {
   );
   private readonly key: string;
   readonly tlsLog: string;
+  /**
+   * The storage of the certificates this server obtains for its own domains (the TLS policy's `storage`): the agent
+   * reads their chain and key there for the control plane to hand to the other servers (issue 31).
+   */
+  readonly certDir: string;
 
   constructor(
     private readonly adminUrl: string,
@@ -78,6 +106,7 @@ export class CustomDomains {
   ) {
     this.key = createHash('sha256').update(file).digest('hex').slice(0, 12);
     this.tlsLog = path.join(path.dirname(file), 'caddy-tls.log');
+    this.certDir = path.join(path.dirname(file), 'caddy-certs');
     ingress.onChange(() => this.serial(() => this.reconcile()).then(() => undefined));
   }
 
@@ -90,9 +119,11 @@ export class CustomDomains {
   }
 
   async load(): Promise<this> {
-    const saved = await loadJson<{ domains: CustomDomain[]; owned: string[] }>(this.file);
+    const saved = await loadJson<{ domains: CustomDomain[]; owned: string[]; remote?: RemoteCustomDomain[]; certificates?: [string, PemPair][] }>(this.file);
     if (saved === undefined) return this;
     for (const d of saved.domains) this.wanted.set(d.domainId, d);
+    for (const d of saved.remote ?? []) this.remote.set(d.domainId, d);
+    for (const [host, pem] of saved.certificates ?? []) this.remoteCerts.set(host, pem);
     for (const id of saved.owned) this.owned.add(id);
     return this;
   }
@@ -101,11 +132,43 @@ export class CustomDomains {
     return [...this.wanted.values()];
   }
 
-  /** Makes the wanted set exactly `domains`, then brings Caddy in line. */
-  sync(domains: CustomDomain[]): Promise<{ added: number; removed: number }> {
+  remoteDomains(): RemoteCustomDomain[] {
+    return [...this.remote.values()];
+  }
+
+  /**
+   * The chain and key Caddy obtained for one of this server's own hostnames, read from the TLS policy's storage
+   * (`<certDir>/certificates/<issuer>/<host>/<host>.crt|.key`); null when there is none.
+   */
+  async issued(hostname: string): Promise<PemPair | null> {
+    const host = hostname.toLowerCase();
+    const root = path.join(this.certDir, 'certificates');
+    const issuers = await readdir(root).catch(() => [] as string[]);
+    for (const issuer of issuers.sort()) {
+      const dir = path.join(root, issuer, host);
+      const pair = await Promise.all([readFile(path.join(dir, `${host}.crt`), 'utf8'), readFile(path.join(dir, `${host}.key`), 'utf8')]).catch(() => null);
+      if (pair) return { certificatePem: pair[0], keyPem: pair[1] };
+    }
+    return null;
+  }
+
+  /**
+   * Makes the wanted set exactly `domains` and `remote` (other servers' domains; a remote one without a certificate
+   * keeps the one already loaded for its hostname), then brings Caddy in line.
+   */
+  sync(domains: CustomDomain[], remote: (RemoteCustomDomain & Partial<PemPair>)[] = []): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
       this.wanted.clear();
       for (const d of domains) this.wanted.set(d.domainId, { domainId: d.domainId, appId: d.appId, hostname: d.hostname.toLowerCase() });
+      this.remote.clear();
+      for (const d of remote) {
+        const hostname = d.hostname.toLowerCase();
+        if ([...this.wanted.values()].some((w) => w.hostname === hostname)) continue; // its own: served and certified here
+        this.remote.set(d.domainId, { domainId: d.domainId, appId: d.appId, hostname, ownerAddress: d.ownerAddress, ownerName: d.ownerName, challengeAddress: d.challengeAddress });
+        if (d.certificatePem && d.keyPem) this.remoteCerts.set(hostname, { certificatePem: d.certificatePem, keyPem: d.keyPem });
+      }
+      const remoteHosts = new Set([...this.remote.values()].map((d) => d.hostname));
+      for (const host of [...this.remoteCerts.keys()]) if (!remoteHosts.has(host)) this.remoteCerts.delete(host);
       await this.save();
       // Caddy may refuse a change while it loads another (a shared Caddy): tried again shortly, 3 times in all.
       for (let attempt = 1; ; attempt++) {
@@ -132,13 +195,17 @@ export class CustomDomains {
    * The certificate Caddy serves each hostname now: a TLS handshake with that SNI on the HTTPS listener. None served:
    * `failed` with Caddy's last issuance error for the name when there is one, else `pending`.
    */
-  async certificates(hostnames: string[]): Promise<{ hostname: string; status: string; issuer: string; notAfterMs: number; error: string }[]> {
+  async certificates(
+    hostnames: string[],
+    o: { withKeys?: boolean } = {},
+  ): Promise<({ hostname: string; status: string; issuer: string; notAfterMs: number; error: string } & Partial<PemPair>)[]> {
     const errors = await this.issuanceErrors();
     return Promise.all(
       hostnames.map(async (hostname) => {
         const name = hostname.toLowerCase();
         if (![...this.wanted.values()].some((d) => d.hostname === name)) return { hostname, status: 'none', issuer: '', notAfterMs: 0, error: '' };
         const cert = await this.served(name);
+        if (cert && o.withKeys) return { hostname, status: 'issued', issuer: cert.issuer, notAfterMs: cert.notAfterMs, error: '', ...((await this.issued(name)) ?? {}) };
         if (cert) return { hostname, status: 'issued', issuer: cert.issuer, notAfterMs: cert.notAfterMs, error: '' };
         const error = errors.get(name);
         return { hostname, status: error ? 'failed' : 'pending', issuer: '', notAfterMs: 0, error: error ?? '' };
@@ -217,7 +284,10 @@ export class CustomDomains {
     const upstreams = new Map(this.ingress.routes().map((r) => [r.appId, r.upstreamPort]));
     const domains = [...this.wanted.values()];
     const routed = domains.filter((d) => upstreams.has(d.appId));
-    if (domains.length === 0 && this.owned.size === 0) return { added: 0, removed: 0 };
+    // Other servers' domains need the platform's CA to check their owner's mesh certificate: without it, none.
+    const meshCa = this.ingress.meshTrust();
+    const remote = meshCa ? [...this.remote.values()] : [];
+    if (domains.length === 0 && remote.length === 0 && this.owned.size === 0) return { added: 0, removed: 0 };
     let added = 0;
     let removed = 0;
 
@@ -225,8 +295,11 @@ export class CustomDomains {
     await this.ensureTlsApp();
     const policies = ((await this.request<CaddyObject[]>('GET', POLICIES)) ?? []) as CaddyObject[];
     // One policy for every hostname of this agent: a config of 500 domains stays small (each change reloads all of it).
+    // Its storage is the agent's own folder: the agent reads the chain and key there for the other servers (issue 31).
     const wantPolicies = new Map(
-      domains.length ? [[this.policyId, { '@id': this.policyId, subjects: domains.map((d) => d.hostname).sort(), issuers: [this.issuer()] }]] : [],
+      domains.length
+        ? [[this.policyId, { '@id': this.policyId, subjects: domains.map((d) => d.hostname).sort(), issuers: [this.issuer()], storage: { module: 'file_system', root: this.certDir } }]]
+        : [],
     );
     const nextPolicies = mergeOwned(policies, wantPolicies, this.owned, 'domains-tls-');
     if (nextPolicies.changed) {
@@ -235,21 +308,35 @@ export class CustomDomains {
       removed += nextPolicies.removed;
     }
 
-    // HTTPS routes.
+    // Other servers' certificates, loaded as their owners obtained them (tagged: the mesh's own certificate and other
+    // agents' entries are kept as they are).
+    added += await this.loadRemoteCertificates(remote);
+
+    // HTTPS routes. Other servers' hostnames are never certified here (`skip_certificates`): their owner's
+    // certificate is loaded instead, so one ACME order serves every server.
+    const skip = [...new Set(remote.map((d) => d.hostname))].sort();
+    const automatic = { disable_redirects: true, ...(skip.length ? { skip_certificates: skip } : {}) };
     const server = await this.request<CaddyObject>('GET', `/config/apps/http/servers/${HTTPS_SERVER}`);
-    if (!server && routed.length > 0) {
+    const serving = routed.length + remote.length > 0;
+    if (!server && serving) {
       await this.request('PUT', `/config/apps/http/servers/${HTTPS_SERVER}`, {
         listen: [`:${this.settings.httpsPort}`],
         routes: [],
         tls_connection_policies: [{}],
-        automatic_https: { disable_redirects: true },
+        automatic_https: automatic,
       });
     }
     if (server && !server.tls_connection_policies) {
       // A server made without them (by hand, an older agent): TLS on its listener whatever the port.
       await this.request('PUT', `/config/apps/http/servers/${HTTPS_SERVER}/tls_connection_policies`, [{}]).catch(ignoreExists);
     }
-    if (server || routed.length > 0) {
+    if (server && JSON.stringify(canonical(server.automatic_https ?? {})) !== JSON.stringify(canonical(automatic))) {
+      await this.request('PATCH', `/config/apps/http/servers/${HTTPS_SERVER}/automatic_https`, automatic).catch(async (e: Error) => {
+        if (!/404|invalid traversal|unknown object/i.test(e.message)) throw e;
+        await this.request('PUT', `/config/apps/http/servers/${HTTPS_SERVER}/automatic_https`, automatic);
+      });
+    }
+    if (server || serving) {
       const routes = ((await this.request<CaddyObject[]>('GET', HTTPS_ROUTES)) ?? []) as CaddyObject[];
       // One route per app: its hostnames → its current upstream.
       const byApp = new Map<string, string[]>();
@@ -265,40 +352,115 @@ export class CustomDomains {
           },
         ]),
       );
-      const next = mergeOwned(routes, wantRoutes, this.owned, 'domains-app-');
-      if (next.changed) {
+      const nextRoutes = mergeOwned(routes, wantRoutes, this.owned, 'domains-app-');
+      // Other servers' apps: their hostnames → the owner's mesh listener over TLS, checked against the platform's CA.
+      const remoteByApp = new Map<string, RemoteCustomDomain[]>();
+      for (const d of remote) remoteByApp.set(d.appId, [...(remoteByApp.get(d.appId) ?? []), d]);
+      const wantRemote = new Map(
+        [...remoteByApp].map(([appId, ds]) => [
+          remoteRouteId(appId),
+          {
+            '@id': remoteRouteId(appId),
+            match: [{ host: ds.map((d) => d.hostname).sort() }],
+            handle: [
+              {
+                handler: 'reverse_proxy',
+                upstreams: [{ dial: ds[0]!.ownerAddress }],
+                transport: { protocol: 'http', tls: { root_ca_pool: [meshCa], server_name: agentTlsName(ds[0]!.ownerName) } },
+              },
+            ],
+            terminal: true,
+          },
+        ]),
+      );
+      const next = mergeOwned(nextRoutes.list, wantRemote, this.owned, 'domains-remote-');
+      if (nextRoutes.changed || next.changed) {
         await this.request('PATCH', HTTPS_ROUTES, next.list);
-        added += next.added;
-        removed += next.removed;
+        added += nextRoutes.added + next.added;
+        removed += nextRoutes.removed + next.removed;
       }
     }
 
-    // One redirect route in front of the ingress routes for every routed hostname.
-    const ingressRoutes = ((await this.request<CaddyObject[]>('GET', INGRESS_ROUTES)) ?? []) as CaddyObject[];
+    // Ingress (HTTP): other servers' HTTP-01 challenges forwarded to their owner (whose Caddy holds the order), one
+    // route per owner; then one redirect route in front for every routed hostname, challenges excepted.
+    let ingressRoutes = ((await this.request<CaddyObject[]>('GET', INGRESS_ROUTES)) ?? []) as CaddyObject[];
+    const byOwner = new Map<string, RemoteCustomDomain[]>();
+    for (const d of remote) byOwner.set(d.challengeAddress, [...(byOwner.get(d.challengeAddress) ?? []), d]);
+    const wantChallenges = new Map(
+      [...byOwner].map(([address, ds]) => {
+        const id = `${this.challengePrefix}${createHash('sha256').update(address).digest('hex').slice(0, 8)}`;
+        return [
+          id,
+          {
+            '@id': id,
+            match: [{ host: [...new Set(ds.map((d) => d.hostname))].sort(), path: [CHALLENGE_PATH] }],
+            handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: address }] }],
+            terminal: true,
+          },
+        ];
+      }),
+    );
+    const challenges = mergeOwned(ingressRoutes, wantChallenges, this.owned, this.challengePrefix);
+    if (challenges.changed) {
+      await this.request('PATCH', INGRESS_ROUTES, challenges.list);
+      ingressRoutes = challenges.list;
+      added += challenges.added;
+      removed += challenges.removed;
+    }
     const have = ingressRoutes.find((r) => r['@id'] === this.redirectId);
     const port = this.settings.httpsPort === 443 ? '' : `:${this.settings.httpsPort}`;
+    const redirected = [...new Set([...routed.map((d) => d.hostname), ...remote.map((d) => d.hostname)])].sort();
     const redirect = {
       '@id': this.redirectId,
-      match: [{ host: routed.map((d) => d.hostname).sort() }],
+      match: [{ host: redirected, not: [{ path: [CHALLENGE_PATH] }] }],
       handle: [{ handler: 'static_response', status_code: 308, headers: { Location: [`https://{http.request.host}${port}{http.request.uri}`] } }],
       terminal: true,
     };
-    if (routed.length === 0 && have) {
+    if (redirected.length === 0 && have) {
       await this.request('DELETE', `/id/${this.redirectId}`);
-    } else if (routed.length > 0 && !have) {
+    } else if (redirected.length > 0 && !have) {
       await this.request('PUT', `${INGRESS_ROUTES}/0`, redirect);
-    } else if (routed.length > 0 && have && JSON.stringify(canonical(have)) !== JSON.stringify(canonical(redirect))) {
+    } else if (redirected.length > 0 && have && JSON.stringify(canonical(have)) !== JSON.stringify(canonical(redirect))) {
       await this.request('PATCH', `/id/${this.redirectId}`, redirect);
     }
 
     this.owned.clear();
-    for (const id of [...wantPolicies.keys(), ...new Set(routed.map((d) => routeId(d.appId)))]) this.owned.add(id);
+    const ownedNow = [...wantPolicies.keys(), ...new Set(routed.map((d) => routeId(d.appId))), ...new Set(remote.map((d) => remoteRouteId(d.appId))), ...wantChallenges.keys()];
+    for (const id of ownedNow) this.owned.add(id);
     await this.save();
     // The log of certificate events while there are domains; none left, it leaves Caddy's config.
     const logChange = domains.length ? this.ensureTlsLog() : this.removeTlsLog();
     await logChange.catch((e: Error) => this.logger.debug({ err: e.message }, 'the Caddy TLS log of custom domains not changed'));
-    if (added || removed) this.logger.info({ added, removed, domains: domains.length, routed: routed.length }, 'custom domains reconciled');
+    if (added || removed) this.logger.info({ added, removed, domains: domains.length, routed: routed.length, remote: remote.length }, 'custom domains reconciled');
     return { added, removed };
+  }
+
+  private get challengePrefix(): string {
+    return `domains-acme-${this.key}-`;
+  }
+
+  private get certificateTag(): string {
+    return `slipway-domains-${this.key}`;
+  }
+
+  /** Other servers' certificates in `load_pem`, tagged as this agent's; 1 when they changed. */
+  private async loadRemoteCertificates(remote: RemoteCustomDomain[]): Promise<number> {
+    const hosts = new Set(remote.map((d) => d.hostname));
+    const want = [...this.remoteCerts].filter(([host]) => hosts.has(host)).sort(([a], [b]) => a.localeCompare(b));
+    const current = ((await this.request<{ certificate: string; key: string; tags?: string[] }[]>('GET', '/config/apps/tls/certificates/load_pem')) ?? []) as {
+      certificate: string;
+      key: string;
+      tags?: string[];
+    }[];
+    const mine = current.filter((c) => c.tags?.includes(this.certificateTag));
+    const wanted = want.map(([, pem]) => ({ certificate: pem.certificatePem, key: pem.keyPem, tags: [this.certificateTag] }));
+    if (JSON.stringify(mine.map((c) => c.certificate)) === JSON.stringify(wanted.map((c) => c.certificate))) return 0;
+    const next = [...current.filter((c) => !c.tags?.includes(this.certificateTag)), ...wanted];
+    const certificates = await this.request<CaddyObject>('GET', '/config/apps/tls/certificates');
+    if (!certificates) await this.request('PUT', '/config/apps/tls/certificates', { load_pem: next });
+    else if (!certificates.load_pem) await this.request('PUT', '/config/apps/tls/certificates/load_pem', next);
+    else await this.request('PATCH', '/config/apps/tls/certificates/load_pem', next);
+    return 1;
   }
 
   private async ensureTlsApp(): Promise<void> {
@@ -332,7 +494,8 @@ export class CustomDomains {
   }
 
   private save(): Promise<void> {
-    return saveJson(this.file, { domains: this.domains(), owned: [...this.owned] });
+    // Other servers' keys are kept beside the agent's own (0600, in its 0700 data folder): restored after a restart.
+    return saveJson(this.file, { domains: this.domains(), owned: [...this.owned], remote: this.remoteDomains(), certificates: [...this.remoteCerts] });
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {

@@ -77,10 +77,16 @@ export class MeshListener {
     };
   }
 
-  /** This server's own app routes (`app-<id>` of the ingress server), without their ids (an id is unique in Caddy). */
+  /**
+   * This server's own app routes (`app-<id>` of the ingress server) and its own custom domains' routes
+   * (`domains-app-<id>` of the HTTPS server: other servers proxy those hostnames here too, issue 31), without their
+   * ids (an id is unique in Caddy).
+   */
   private async ownRoutes(): Promise<CaddyObject[]> {
     const routes = (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/ingress/routes')) ?? [];
-    return [...routes.filter((r) => String(r['@id'] ?? '').startsWith('app-')).map(({ '@id': _id, ...rest }) => rest), FALLBACK];
+    const domains = (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/slipway-https/routes').catch(() => null)) ?? [];
+    const own = [...routes.filter((r) => String(r['@id'] ?? '').startsWith('app-')), ...domains.filter((r) => String(r['@id'] ?? '').startsWith('domains-app-'))];
+    return [...own.map(({ '@id': _id, ...rest }) => rest), FALLBACK];
   }
 
   /** PUT at a config path, creating the objects above it that are missing (Caddy refuses a path whose parent is absent). */

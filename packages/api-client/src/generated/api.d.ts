@@ -1949,7 +1949,7 @@ export interface components {
             status: components["schemas"]["DomainStatus"];
             dns: components["schemas"]["DomainDns"];
             check: components["schemas"]["DomainCheck"];
-            /** @description Caddy on the app's server routes the hostname (verified, app running) */
+            /** @description the servers' Caddy routes the hostname (verified, app running): the app's server, and every other server with the mesh on */
             routed: boolean;
             certificate: components["schemas"]["DomainCertificate"];
             /**
@@ -1963,9 +1963,9 @@ export interface components {
             data: components["schemas"]["Domain"][];
         };
         DomainDns: {
-            /** @description A records to create: the public IPv4 addresses of the app's server */
+            /** @description A records the hostname may point at: the public IPv4 addresses of every server serving ingress (every online server with the mesh on, else the app's server); any or all of them: each serves the domain with the same certificate */
             a: string[];
-            /** @description AAAA records to create (the server's public IPv6 addresses; empty: create none) */
+            /** @description AAAA records it may point at (those servers' public IPv6 addresses; empty: create none) */
             aaaa: string[];
             /** @description `_svc.<hostname>` */
             txtName: string;

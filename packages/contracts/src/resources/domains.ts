@@ -20,8 +20,12 @@ export const DomainDns = {
   additionalProperties: false,
   required: ['a', 'aaaa', 'txtName', 'txtValue', 'cname'],
   properties: {
-    a: { ...Ips, description: "A records to create: the public IPv4 addresses of the app's server" },
-    aaaa: { ...Ips, description: "AAAA records to create (the server's public IPv6 addresses; empty: create none)" },
+    a: {
+      ...Ips,
+      description:
+        "A records the hostname may point at: the public IPv4 addresses of every server serving ingress (every online server with the mesh on, else the app's server); any or all of them: each serves the domain with the same certificate",
+    },
+    aaaa: { ...Ips, description: "AAAA records it may point at (those servers' public IPv6 addresses; empty: create none)" },
     txtName: { type: 'string', description: '`_svc.<hostname>`' },
     txtValue: { type: 'string', description: 'the token proving ownership, bound to this workspace and hostname' },
     cname: {
@@ -74,7 +78,7 @@ export const Domain = {
     status: DomainStatus,
     dns: DomainDns,
     check: DomainCheck,
-    routed: { type: 'boolean', description: "Caddy on the app's server routes the hostname (verified, app running)" },
+    routed: { type: 'boolean', description: "the servers' Caddy routes the hostname (verified, app running): the app's server, and every other server with the mesh on" },
     certificate: DomainCertificate,
     verifiedAt: NullableTimestamp,
     createdAt: Timestamp,

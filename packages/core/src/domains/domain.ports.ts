@@ -75,6 +75,16 @@ export interface DomainRepository {
   /** Verified domains of live web apps on the node: what its Caddy should route. */
   routedOnNode(nodeId: string): Promise<RoutedDomain[]>;
   node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
+  /** Online servers: the ones serving ingress (every app's domains with a mesh, issue 31). */
+  onlineNodes(): Promise<IngressNode[]>;
+}
+
+/** A server as the custom domains of several servers need it: where it is reached and what DNS should point at. */
+export interface IngressNode {
+  id: string;
+  name: string;
+  grpcAddress: string;
+  publicIpv4: string[];
 }
 
 /** Job side: keyed by the domain id a job holds. */
@@ -86,8 +96,8 @@ export interface DomainJobStore {
   /** Domains of deleted apps (removed by the sweep); the servers they were on. */
   removeOfDeletedApps(): Promise<string[]>;
   routedOnNode(nodeId: string): Promise<RoutedDomain[]>;
-  /** Online nodes holding at least one workspace, and nodes that may still route domains. */
-  onlineNodes(): Promise<{ id: string; name: string; grpcAddress: string }[]>;
+  /** Online servers: the ones serving ingress (every app's domains with a mesh, issue 31). */
+  onlineNodes(): Promise<IngressNode[]>;
   /** Verified domains on the node (to refresh their certificate state). */
   verifiedOnNode(nodeId: string): Promise<DomainRecord[]>;
 }
@@ -99,12 +109,32 @@ export interface RoutedDomain {
   hostname: string;
 }
 
+/**
+ * Another server's verified domain, routed by this server to its owner (issue 31,
+ * docs/decisions/0034-custom-domains-across-servers.md): HTTPS proxied to the owner's mesh listener with the certificate
+ * the owner obtained (null: keep the one already loaded), HTTP-01 challenges forwarded to the owner's ingress.
+ */
+export interface RemoteDomain extends RoutedDomain {
+  ownerAddress: string;
+  ownerName: string;
+  challengeAddress: string;
+  certificate: IssuedCertificate | null;
+}
+
+/** A certificate chain and its key as a server's Caddy obtained them (PEM). */
+export interface IssuedCertificate {
+  certificatePem: string;
+  keyPem: string;
+}
+
 /** What the domains feature needs of the agents (domains.proto). */
 export interface DomainsGateway {
   /** Resolves the hostname with the server's resolvers (the configured list, or the system's). */
   checkDomain(target: AgentTarget, input: { hostname: string; txtName: string }): Promise<DnsObservation>;
-  /** Makes the server's custom-domain routes and TLS policies exactly `domains`. */
-  syncDomains(target: AgentTarget, domains: RoutedDomain[]): Promise<{ added: number; removed: number }>;
+  /** Makes the server's custom-domain routes and TLS policies exactly `domains` (and `remote`: other servers' domains). */
+  syncDomains(target: AgentTarget, domains: RoutedDomain[], remote?: RemoteDomain[]): Promise<{ added: number; removed: number }>;
   /** The certificate each hostname is served with now (or why there is none). */
   certificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, CertificateState>>;
+  /** The chain and key of each hostname's certificate the server obtained (hostnames without one are absent). */
+  issuedCertificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, IssuedCertificate>>;
 }

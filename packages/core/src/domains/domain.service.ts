@@ -7,14 +7,18 @@ import { AppError } from '../errors';
 import type { Logger } from '../logging';
 import type { Clock } from '../ports/clock';
 import { afterCheck, judge, NO_CERTIFICATE, PENDING_FOR_MS, PENDING_RECHECK_MS } from './domain-check';
-import type { CertificateState, DomainContext, DomainJobStore, DomainRecord, DomainRepository, DomainsGateway } from './domain.ports';
+import { DomainRouting } from './domain-routing';
+import type { CertificateState, DomainContext, DomainJobStore, DomainRecord, DomainRepository, DomainsGateway, IngressNode, IssuedCertificate } from './domain.ports';
 import { normalizeHostname } from './hostname';
 
 export const MAX_DOMAINS_PER_APP = 20;
 
 const notFoundDomain = () => new AppError('not_found', 'The domain was not found');
 
-/** The records a user creates for a domain: A/AAAA at the app's server, TXT `_svc.<hostname>`, or a CNAME for subdomains. */
+/**
+ * The records a user creates for a domain: A/AAAA at the servers serving its ingress (`server`: the app's server, or
+ * every online server with a mesh, issue 31), TXT `_svc.<hostname>`, or a CNAME for subdomains.
+ */
 export function recordsOf(d: Pick<DomainRecord, 'hostname' | 'txtValue'>, server: string[], appHostname: string | null) {
   const labels = d.hostname.split('.').length;
   return {
@@ -27,7 +31,7 @@ export function recordsOf(d: Pick<DomainRecord, 'hostname' | 'txtValue'>, server
   };
 }
 
-export function toDomain(d: DomainContext, appsDomain: AppsDomain): Domain {
+export function toDomain(d: DomainContext, appsDomain: AppsDomain, addresses: string[] = d.node?.publicIpv4 ?? []): Domain {
   const appHostname = d.app.subdomain ? appHost(d.app.subdomain, appsDomain) : null;
   const routed = d.status === 'verified' && !d.app.deleted && d.app.desiredState === 'running';
   return {
@@ -36,7 +40,7 @@ export function toDomain(d: DomainContext, appsDomain: AppsDomain): Domain {
     hostname: d.hostname,
     hostnameUnicode: domainToUnicode(d.hostname) || d.hostname,
     status: d.status,
-    dns: recordsOf(d, d.node?.publicIpv4 ?? [], appHostname),
+    dns: recordsOf(d, addresses, appHostname),
     check: d.check,
     routed,
     certificate: d.status === 'verified' ? (d.certificate ?? { ...NO_CERTIFICATE, status: 'pending' }) : NO_CERTIFICATE,
@@ -45,14 +49,18 @@ export function toDomain(d: DomainContext, appsDomain: AppsDomain): Domain {
   };
 }
 
-/** Checks a domain from its app's server and records the outcome; shared by the API's verify and the re-check job. */
+/**
+ * Checks a domain from its app's server and records the outcome; shared by the API's verify and the re-check job. It
+ * passes when its A/AAAA records point at any of `addresses` (the servers serving its ingress).
+ */
 export async function checkAndRecord(
   d: DomainContext,
   deps: { agents: DomainsGateway; appsDomain: AppsDomain; clock: Clock },
+  addresses: string[],
   save: (changes: ReturnType<typeof afterCheck>) => Promise<DomainRecord>,
 ): Promise<{ record: DomainRecord; routingChanged: boolean }> {
   if (!d.node) throw new AppError('node_unavailable', "The app's workspace is not placed on a server yet");
-  const expected = recordsOf(d, d.node.publicIpv4, d.app.subdomain ? appHost(d.app.subdomain, deps.appsDomain) : null);
+  const expected = recordsOf(d, addresses, d.app.subdomain ? appHost(d.app.subdomain, deps.appsDomain) : null);
   const seen = await deps.agents.checkDomain({ name: d.node.name, grpcAddress: d.node.grpcAddress }, { hostname: d.hostname, txtName: expected.txtName });
   const now = deps.clock();
   const check = judge({ hostname: d.hostname, ...expected }, seen, now);
@@ -63,6 +71,8 @@ export async function checkAndRecord(
 
 /** The API side: add, list, read, verify and remove the custom domains of a workspace's web apps. */
 export class DomainService {
+  private readonly routing: DomainRouting;
+
   constructor(
     private readonly deps: {
       domains: DomainRepository;
@@ -71,8 +81,12 @@ export class DomainService {
       appsDomain: AppsDomain;
       clock: Clock;
       logger: Logger;
+      /** The servers' mesh listener port (issue 31): with one, every online server serves every domain. */
+      meshPort?: number;
     },
-  ) {}
+  ) {
+    this.routing = new DomainRouting({ store: deps.domains, agents: deps.agents, meshPort: deps.meshPort, logger: deps.logger });
+  }
 
   async create(access: WorkspaceAccess, appId: string, input: CreateDomainRequest): Promise<Domain> {
     const workspaceId = access.workspace.id;
@@ -106,7 +120,7 @@ export class DomainService {
     const out: Domain[] = [];
     for (const d of await this.deps.domains.list({ workspaceId, appId })) {
       const full = await this.deps.domains.find({ workspaceId, appId, domainId: d.id });
-      if (full) out.push(toDomain(full, this.deps.appsDomain));
+      if (full) out.push(toDomain(full, this.deps.appsDomain, await this.routing.addresses(full.node)));
     }
     return out;
   }
@@ -122,13 +136,14 @@ export class DomainService {
         d = { ...d, certificate: cert };
       }
     }
-    return toDomain(d, this.deps.appsDomain);
+    return toDomain(d, this.deps.appsDomain, await this.routing.addresses(d.node));
   }
 
   async verify(access: WorkspaceAccess, appId: string, domainId: string): Promise<Domain> {
     const scope = { workspaceId: access.workspace.id, appId, domainId };
     const d = await this.find(scope);
-    const { routingChanged } = await checkAndRecord(d, this.deps, (changes) => this.deps.domains.update({ workspaceId: scope.workspaceId, domainId }, changes));
+    const addresses = await this.routing.addresses(d.node);
+    const { routingChanged } = await checkAndRecord(d, this.deps, addresses, (changes) => this.deps.domains.update({ workspaceId: scope.workspaceId, domainId }, changes));
     if (routingChanged && d.node) await this.syncNode(d.node.id);
     return this.get(access, appId, domainId);
   }
@@ -156,15 +171,9 @@ export class DomainService {
     return certs.get(d.hostname) ?? null;
   }
 
-  /** The server's routes follow at once; when it does not answer, the re-check job's sync brings them later. */
+  /** The server's routes follow at once (and every other server's with a mesh); one that does not answer gets them from the sweep. */
   private async syncNode(nodeId: string): Promise<void> {
-    const node = await this.deps.domains.node(nodeId);
-    if (!node) return;
-    try {
-      await this.deps.agents.syncDomains({ name: node.name, grpcAddress: node.grpcAddress }, await this.deps.domains.routedOnNode(nodeId));
-    } catch (e) {
-      this.deps.logger.warn({ node: node.name, err: (e as Error).message }, 'custom-domain routes not synced (the sweep retries)');
-    }
+    await this.routing.syncAfterChange(await this.deps.domains.node(nodeId));
   }
 }
 
@@ -181,18 +190,22 @@ export class DomainCheckService {
       clock: Clock;
       logger: Logger;
       enqueueCheck: (domainId: string) => Promise<void>;
+      /** The servers' mesh listener port (issue 31): with one, every online server serves every domain. */
+      meshPort?: number;
     },
-  ) {}
+  ) {
+    this.routing = new DomainRouting({ store: deps.store, agents: deps.agents, meshPort: deps.meshPort, logger: deps.logger });
+  }
+
+  private readonly routing: DomainRouting;
 
   /** One domain's re-check; a domain gone or not due any more is left alone. */
   check = async (domainId: string): Promise<{ status: string; error: string | null } | null> => {
     const d = await this.deps.store.get(domainId);
     if (!d || d.app.deleted || !d.nextCheckAt || d.nextCheckAt.getTime() > this.deps.clock().getTime()) return null;
-    const { record, routingChanged } = await checkAndRecord(d, this.deps, (changes) => this.deps.store.update(domainId, changes));
+    const { record, routingChanged } = await checkAndRecord(d, this.deps, await this.routing.addresses(d.node), (changes) => this.deps.store.update(domainId, changes));
     // The outcome is recorded; a server that does not take the routes now gets them from the next sweep.
-    if (routingChanged && d.node) {
-      await this.syncNode(d.node).catch((e: Error) => this.deps.logger.warn({ node: d.node!.name, err: e.message }, 'custom-domain routes not synced (the sweep retries)'));
-    }
+    if (routingChanged && d.node) await this.routing.syncAfterChange(d.node);
     return { status: record.status, error: record.check?.error ?? null };
   };
 
@@ -200,30 +213,34 @@ export class DomainCheckService {
     const due = await this.deps.store.due(this.deps.clock(), 500);
     for (const id of due) await this.deps.enqueueCheck(id);
     const removed = (await this.deps.store.removeOfDeletedApps()).length;
-    let nodes = 0;
-    for (const node of await this.deps.store.onlineNodes()) {
-      try {
-        await this.syncNode(node);
-        await this.refreshCertificates(node);
-        nodes++;
-      } catch (e) {
-        this.deps.logger.warn({ node: node.name, err: (e as Error).message }, 'custom domains not synced');
-      }
+    const online = await this.deps.store.onlineNodes();
+    // Each owner's certificate states first, and with a mesh the chains and keys its Caddy obtained: the other servers
+    // are given them with their routes (one ACME order per hostname, on the owner; issue 31).
+    const issued = new Map<string, IssuedCertificate>();
+    for (const node of online) {
+      await this.refreshCertificates(node, issued).catch((e: Error) => this.deps.logger.warn({ node: node.name, err: e.message }, 'certificate states not refreshed'));
     }
-    return { queued: due.length, removed, nodes };
+    const { synced } = await this.routing.syncAll(online, issued);
+    return { queued: due.length, removed, nodes: synced.length };
   };
 
+  /** One server's domains: its own, and with a mesh every other online server's (no certificates relayed: the sweep does). */
   async syncNode(node: { id: string; name: string; grpcAddress: string }): Promise<{ added: number; removed: number }> {
-    return this.deps.agents.syncDomains({ name: node.name, grpcAddress: node.grpcAddress }, await this.deps.store.routedOnNode(node.id));
+    return this.routing.syncNode(node);
   }
 
-  private async refreshCertificates(node: { id: string; name: string; grpcAddress: string }): Promise<void> {
+  private async refreshCertificates(node: IngressNode, issued: Map<string, IssuedCertificate>): Promise<void> {
     const verified = await this.deps.store.verifiedOnNode(node.id);
     if (!verified.length) return;
-    const certs = await this.deps.agents.certificates({ name: node.name, grpcAddress: node.grpcAddress }, verified.map((d) => d.hostname));
+    const target = { name: node.name, grpcAddress: node.grpcAddress };
+    const certs = await this.deps.agents.certificates(target, verified.map((d) => d.hostname));
     for (const d of verified) {
       const cert = certs.get(d.hostname);
       if (cert && JSON.stringify(cert) !== JSON.stringify(d.certificate)) await this.deps.store.update(d.id, { certificate: cert });
     }
+    if (!this.routing.mesh) return;
+    const withKeys = verified.filter((d) => certs.get(d.hostname)?.status === 'issued').map((d) => d.hostname);
+    if (!withKeys.length) return;
+    for (const [hostname, pem] of await this.deps.agents.issuedCertificates(target, withKeys)) issued.set(hostname, pem);
   }
 }

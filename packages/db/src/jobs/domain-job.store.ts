@@ -1,7 +1,7 @@
-import type { DomainChanges, DomainContext, DomainJobStore, DomainRecord, RoutedDomain } from '@slipway/core';
+import type { DomainChanges, DomainContext, DomainJobStore, DomainRecord, IngressNode, RoutedDomain } from '@slipway/core';
 import type { Db } from '../client';
 import { DOMAIN_CONTEXT, toContext, toData, toRecord } from '../repositories/domain-rows';
-import { routedOnNode } from '../repositories/domains.repository';
+import { onlineNodes, routedOnNode } from '../repositories/domains.repository';
 
 /** Custom domains, job side: keyed by the domain id the re-check job holds, or by node for the sweep. */
 export class PrismaDomainJobStore implements DomainJobStore {
@@ -39,8 +39,8 @@ export class PrismaDomainJobStore implements DomainJobStore {
     return routedOnNode(this.db, nodeId);
   }
 
-  onlineNodes(): Promise<{ id: string; name: string; grpcAddress: string }[]> {
-    return this.db.node.findMany({ where: { status: 'online' }, select: { id: true, name: true, grpcAddress: true } });
+  onlineNodes(): Promise<IngressNode[]> {
+    return onlineNodes(this.db);
   }
 
   async verifiedOnNode(nodeId: string): Promise<DomainRecord[]> {

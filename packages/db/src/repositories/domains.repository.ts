@@ -1,4 +1,4 @@
-import type { DomainChanges, DomainContext, DomainRecord, DomainRepository, RoutedDomain } from '@slipway/core';
+import type { DomainChanges, DomainContext, DomainRecord, DomainRepository, IngressNode, RoutedDomain } from '@slipway/core';
 import type { Db } from '../client';
 import { isUniqueViolation } from './errors';
 import { DOMAIN_CONTEXT, ROUTED_WHERE, toContext, toData, toRecord } from './domain-rows';
@@ -61,6 +61,15 @@ export class PrismaDomainRepository implements DomainRepository {
   node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null> {
     return this.db.node.findUnique({ where: { id: nodeId }, select: { id: true, name: true, grpcAddress: true } });
   }
+
+  onlineNodes(): Promise<IngressNode[]> {
+    return onlineNodes(this.db);
+  }
+}
+
+/** Online servers, by name: the ones serving ingress (issue 31). */
+export function onlineNodes(db: Db): Promise<IngressNode[]> {
+  return db.node.findMany({ where: { status: 'online' }, select: { id: true, name: true, grpcAddress: true, publicIpv4: true }, orderBy: { name: 'asc' } });
 }
 
 export async function routedOnNode(db: Db, nodeId: string): Promise<RoutedDomain[]> {

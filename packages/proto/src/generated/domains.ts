@@ -8,6 +8,7 @@ import type { DomainCertificate as _slipway_agent_v1_DomainCertificate, DomainCe
 import type { DomainCertificatesRequest as _slipway_agent_v1_DomainCertificatesRequest, DomainCertificatesRequest__Output as _slipway_agent_v1_DomainCertificatesRequest__Output } from './slipway/agent/v1/DomainCertificatesRequest';
 import type { DomainCertificatesResponse as _slipway_agent_v1_DomainCertificatesResponse, DomainCertificatesResponse__Output as _slipway_agent_v1_DomainCertificatesResponse__Output } from './slipway/agent/v1/DomainCertificatesResponse';
 import type { DomainsClient as _slipway_agent_v1_DomainsClient, DomainsDefinition as _slipway_agent_v1_DomainsDefinition } from './slipway/agent/v1/Domains';
+import type { RemoteDomain as _slipway_agent_v1_RemoteDomain, RemoteDomain__Output as _slipway_agent_v1_RemoteDomain__Output } from './slipway/agent/v1/RemoteDomain';
 import type { SyncDomainsRequest as _slipway_agent_v1_SyncDomainsRequest, SyncDomainsRequest__Output as _slipway_agent_v1_SyncDomainsRequest__Output } from './slipway/agent/v1/SyncDomainsRequest';
 import type { SyncDomainsResponse as _slipway_agent_v1_SyncDomainsResponse, SyncDomainsResponse__Output as _slipway_agent_v1_SyncDomainsResponse__Output } from './slipway/agent/v1/SyncDomainsResponse';
 
@@ -26,6 +27,7 @@ export interface ProtoGrpcType {
         DomainCertificatesRequest: MessageTypeDefinition<_slipway_agent_v1_DomainCertificatesRequest, _slipway_agent_v1_DomainCertificatesRequest__Output>
         DomainCertificatesResponse: MessageTypeDefinition<_slipway_agent_v1_DomainCertificatesResponse, _slipway_agent_v1_DomainCertificatesResponse__Output>
         Domains: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_DomainsClient> & { service: _slipway_agent_v1_DomainsDefinition }
+        RemoteDomain: MessageTypeDefinition<_slipway_agent_v1_RemoteDomain, _slipway_agent_v1_RemoteDomain__Output>
         SyncDomainsRequest: MessageTypeDefinition<_slipway_agent_v1_SyncDomainsRequest, _slipway_agent_v1_SyncDomainsRequest__Output>
         SyncDomainsResponse: MessageTypeDefinition<_slipway_agent_v1_SyncDomainsResponse, _slipway_agent_v1_SyncDomainsResponse__Output>
       }

@@ -13,6 +13,11 @@ export interface DomainCertificate {
    */
   'notAfterMs'?: (number | string);
   'error'?: (string);
+  /**
+   * With `with_keys`: the chain and key Caddy obtained (PEM); empty when not found.
+   */
+  'certificatePem'?: (string);
+  'keyPem'?: (string);
 }
 
 export interface DomainCertificate__Output {
@@ -27,4 +32,9 @@ export interface DomainCertificate__Output {
    */
   'notAfterMs': (number);
   'error': (string);
+  /**
+   * With `with_keys`: the chain and key Caddy obtained (PEM); empty when not found.
+   */
+  'certificatePem': (string);
+  'keyPem': (string);
 }

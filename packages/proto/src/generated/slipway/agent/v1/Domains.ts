@@ -45,6 +45,8 @@ export interface DomainsClient extends grpc.Client {
   /**
    * The custom domains this server routes: each gets an HTTPS route to its app's current upstream, an HTTP → HTTPS
    * redirect and a TLS automation policy; domains not listed lose theirs. Kept on disk and restored after restarts.
+   * `remote` (several servers, issue 31): other servers' domains, proxied to their owner's mesh listener, served with
+   * the certificate the owner obtained (never ordered here); their ACME HTTP-01 challenges forwarded to the owner.
    */
   SyncDomains(argument: _slipway_agent_v1_SyncDomainsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_SyncDomainsResponse__Output>): grpc.ClientUnaryCall;
   SyncDomains(argument: _slipway_agent_v1_SyncDomainsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_SyncDomainsResponse__Output>): grpc.ClientUnaryCall;
@@ -53,6 +55,8 @@ export interface DomainsClient extends grpc.Client {
   /**
    * The custom domains this server routes: each gets an HTTPS route to its app's current upstream, an HTTP → HTTPS
    * redirect and a TLS automation policy; domains not listed lose theirs. Kept on disk and restored after restarts.
+   * `remote` (several servers, issue 31): other servers' domains, proxied to their owner's mesh listener, served with
+   * the certificate the owner obtained (never ordered here); their ACME HTTP-01 challenges forwarded to the owner.
    */
   syncDomains(argument: _slipway_agent_v1_SyncDomainsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_SyncDomainsResponse__Output>): grpc.ClientUnaryCall;
   syncDomains(argument: _slipway_agent_v1_SyncDomainsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_SyncDomainsResponse__Output>): grpc.ClientUnaryCall;
@@ -76,6 +80,8 @@ export interface DomainsHandlers extends grpc.UntypedServiceImplementation {
   /**
    * The custom domains this server routes: each gets an HTTPS route to its app's current upstream, an HTTP → HTTPS
    * redirect and a TLS automation policy; domains not listed lose theirs. Kept on disk and restored after restarts.
+   * `remote` (several servers, issue 31): other servers' domains, proxied to their owner's mesh listener, served with
+   * the certificate the owner obtained (never ordered here); their ACME HTTP-01 challenges forwarded to the owner.
    */
   SyncDomains: grpc.handleUnaryCall<_slipway_agent_v1_SyncDomainsRequest__Output, _slipway_agent_v1_SyncDomainsResponse>;
   

@@ -8,7 +8,7 @@ import { startTestPlatform, workspaceLeftovers, type TestPlatform } from '@slipw
 
 jest.setTimeout(420_000);
 
-const APPS = 6;
+const APPS = 4; // the default plan's disk holds four apps of the minimum folder size
 
 describe('deleting a workspace of many apps removes everything of it (issue 34)', () => {
   let p: TestPlatform;
@@ -37,7 +37,7 @@ describe('deleting a workspace of many apps removes everything of it (issue 34)'
     const ws = await createWorkspace(client);
     const appIds: string[] = [];
     for (let i = 0; i < APPS; i++) {
-      const res = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `app ${i} ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 64 });
+      const res = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `app ${i} ${randomBytes(2).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
       expect(res.status).toBe(201);
       appIds.push(res.body.id);
     }

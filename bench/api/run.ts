@@ -3,19 +3,11 @@
 // single user sees; it replaced a test that bounded 50 requests by 5 s, issue 35). Usage: npx tsx bench/api/run.ts
 // [--duration 20] [--connections 64] [--serial-duration 5]. Needs PostgreSQL and Redis (the integration tests'
 // services). See bench/api/README.md.
-import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import express from 'express';
-import Redis from 'ioredis';
-import { createLogger } from '@slipway/config';
-import { createDb, createSqlPool, migrate } from '@slipway/db';
-import { adminQuery, ApiClient, createWorkspace, databaseUrl, insertNode, RecordingJobQueue, signUp, TEST_SERVICES } from '@slipway/testing';
-import { createApp } from '../../apps/api/src/app';
-import { apiRouter, createServices } from '../../apps/api/src/services';
-import { TEST_APPS_DOMAIN, TEST_ENCRYPTION_KEY } from '@slipway/testing/api';
+import { ApiClient, createWorkspace, signUp } from '@slipway/testing';
+import { BENCH_ORIGIN, withScratchApi } from '../lib/scratch-api';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {
@@ -25,7 +17,6 @@ const arg = (name: string, fallback: number) => {
 const DURATION_S = arg('duration', 20);
 const CONNECTIONS = arg('connections', 64);
 const SERIAL_DURATION_S = arg('serial-duration', 5);
-const ORIGIN = 'http://bench.slipway.test';
 /** `--only api`: skip the bare handler (for profiling the API alone). */
 const ONLY_API = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'api';
 
@@ -38,12 +29,6 @@ interface Figures {
   errors: number;
   non2xx: number;
   total: number;
-}
-
-async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 async function load(name: string, url: string, headers: Record<string, string>, connections = CONNECTIONS, duration = DURATION_S): Promise<Figures> {
@@ -62,34 +47,13 @@ async function load(name: string, url: string, headers: Record<string, string>, 
 }
 
 async function main() {
-  const dbName = `slipway_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${dbName}`);
-  const url = databaseUrl(dbName);
-  const db = createDb(url);
-  const sql = createSqlPool(url);
-  const redis = new Redis(TEST_SERVICES.redisUrl);
-  const redisPrefix = `bench-${randomBytes(4).toString('hex')}`;
-  const servers: Server[] = [];
-  try {
-    await migrate(url);
-    const logger = createLogger('bench', 'warn');
-    const services = createServices({ db, sql, redis, jobs: new RecordingJobQueue(), logger, sessionKey: randomBytes(32).toString('hex'), redisPrefix, encryptionKey: TEST_ENCRYPTION_KEY, appsDomain: TEST_APPS_DOMAIN });
-    await services.plans.seed();
-    await insertNode(db);
-    const app = createApp({
-      logger,
-      readiness: [],
-      v1: [apiRouter(services, { publicOrigin: ORIGIN, secureCookies: false, bodyLimitBytes: 1 << 20 })],
-    });
-    const api = await listen(app);
-    servers.push(api.server);
-
-    const client = new ApiClient(api.base, { origin: ORIGIN });
+  await withScratchApi(async ({ base, listen }) => {
+    const client = new ApiClient(base, { origin: BENCH_ORIGIN });
     await signUp(client);
     const workspace = await createWorkspace(client, 'Bench');
     const path = `/v1/workspaces/${workspace.id}`;
     const cookie = `svc_session=${client.cookie('svc_session')}`;
-    const check = await fetch(`${api.base}${path}`, { headers: { cookie } });
+    const check = await fetch(`${base}${path}`, { headers: { cookie } });
     if (check.status !== 200) throw new Error(`the benchmark path answers ${check.status}`);
 
     const bareApp = express();
@@ -97,17 +61,16 @@ async function main() {
     bareApp.get('/bare', (_req, res) => {
       res.json(workspace);
     });
-    const bare = await listen(bareApp);
-    servers.push(bare.server);
+    const bare = { base: await listen(bareApp) };
 
     console.log(`node ${process.version}, ${cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s each\n`);
     // A short warm-up so both runs start with compiled code and open pools.
-    await autocannon({ url: `${api.base}${path}`, connections: 8, duration: 2, headers: { cookie } });
-    const authed = await load(`GET ${'/v1/workspaces/{id}'} (session cookie)`, `${api.base}${path}`, { cookie });
+    await autocannon({ url: `${base}${path}`, connections: 8, duration: 2, headers: { cookie } });
+    const authed = await load(`GET ${'/v1/workspaces/{id}'} (session cookie)`, `${base}${path}`, { cookie });
     const baseline = ONLY_API ? authed : await load('bare Express handler', `${bare.base}/bare`, {});
 
     // One client, one request at a time: what a single user waits for each answer.
-    const serial = await load(`GET ${'/v1/workspaces/{id}'}, 1 client in series`, `${api.base}${path}`, { cookie }, 1, SERIAL_DURATION_S);
+    const serial = await load(`GET ${'/v1/workspaces/{id}'}, 1 client in series`, `${base}${path}`, { cookie }, 1, SERIAL_DURATION_S);
     const serialBare = ONLY_API ? serial : await load('bare Express handler, 1 client in series', `${bare.base}/bare`, {}, 1, SERIAL_DURATION_S);
 
     const rows = [authed, baseline, serial, serialBare];
@@ -126,16 +89,7 @@ async function main() {
     const failed = rows.reduce((n, r) => n + r.errors + r.non2xx, 0);
     console.log(`target (>= 1500 req/s, p99 < 25 ms): ${verdict(authed.requestsPerSecond >= 1500 && authed.p99 < 25, failed)}`);
     exitOnFailures(failed);
-  } finally {
-    for (const s of servers) {
-      s.closeAllConnections();
-      await new Promise((r) => s.close(r));
-    }
-    const keys = await redis.keys(`${redisPrefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    await Promise.allSettled([db.$disconnect(), sql.end(), redis.quit()]);
-    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  }
+  });
 }
 
 main().catch((e: unknown) => {

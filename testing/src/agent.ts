@@ -43,6 +43,8 @@ export async function startTestAgent(
     metrics?: Partial<MetricsSettings>;
     /** Managed databases' images (default: the agent's, i.e. the official images). */
     databaseImages?: AgentOptions['databaseImages'];
+    /** Removals at once when workspaces or apps are deleted (default: the agent's, 8; 1: serial). */
+    removalConcurrency?: number;
   } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
@@ -64,6 +66,7 @@ export async function startTestAgent(
       domains: options.domains,
       metrics: options.metrics,
       databaseImages: options.databaseImages,
+      removalConcurrency: options.removalConcurrency,
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),

@@ -2,7 +2,8 @@
 // BullMQ queue and agent pool), the workers in-process, one real agent enrolled with a scratch CA, Docker and the
 // Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { AgentOptions, BuildSettings, MetricsSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
@@ -71,6 +72,8 @@ export async function startTestPlatform(
     databaseImages?: Partial<Record<'postgres' | 'mysql' | 'redis' | 'mongodb', string>>;
     /** Database backups (issue 13): the clock and settings of the backup jobs (tests drive the nightly schedule). */
     backups?: { clock?: Clock; settings?: BackupSettings };
+    /** The agent's removals at once when workspaces or apps are deleted (default 8; 1: serial, the benchmark's baseline). */
+    removalConcurrency?: number;
     /** 'self': the API's own address is its public origin, so a browser on the console it serves may write (issue 28). */
     publicOrigin?: 'self';
   } = {},
@@ -87,6 +90,7 @@ export async function startTestPlatform(
     platformId: options.platformId,
     domains: options.domains,
     metrics: options.metrics,
+    removalConcurrency: options.removalConcurrency,
     databaseImages: { ...TEST_DATABASE_IMAGES, ...options.databaseImages },
     ...(options.logger ? { logger: options.logger } : {}),
   });
@@ -157,4 +161,19 @@ export async function startTestPlatform(
       assertNoViolations(violations);
     },
   };
+}
+
+/**
+ * What a workspace still holds on the test platform's server: containers and networks (its label), project folder
+ * mounts, image tags and Caddy routes of its apps. All zero once a teardown removed everything (issue 34).
+ */
+export async function workspaceLeftovers(p: TestPlatform, workspaceId: string, appIds: string[]): Promise<{ containers: number; networks: number; mounts: number; images: number; routes: number }> {
+  const label = { label: [`${LABELS.workspace}=${workspaceId}`] };
+  const containers = (await p.docker.listContainers({ all: true, filters: label })).length;
+  const networks = (await p.docker.listNetworks({ filters: label })).length;
+  const mountinfo = await readFile('/proc/self/mountinfo', 'utf8');
+  const mounts = appIds.filter((id) => mountinfo.includes(path.join(p.agent.dataDir, 'volumes', id))).length;
+  const images = appIds.length ? (await p.docker.listImages({ filters: { reference: appIds.map((id) => `slipway-app/${id}:*`) } })).length : 0;
+  const routes = (await Promise.all(appIds.map(async (id) => (await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${id}`)).status === 200))).filter(Boolean).length;
+  return { containers, networks, mounts, images, routes };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from './containers/removal-pool';
 import { ImageGate } from './builds/image-gate';
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
@@ -61,6 +62,8 @@ export interface AgentOptions {
   build?: Partial<BuildSettings>;
   /** Size of an app container's tmpfs /tmp (config.agent.appTmpMb); default 64. */
   appTmpMb?: number;
+  /** Removals (containers, image tags, folders) run at once when workspaces or apps are deleted (config.agent.removalConcurrency); default 8. */
+  removalConcurrency?: number;
   /** Several servers (issue 31): this server's mesh listener port (SLIPWAY_MESH_PORT); absent or 0: off. */
   mesh?: { port: number };
   /** What the operator offers of this server to placement (SLIPWAY_AGENT_CPUS, SLIPWAY_AGENT_MEMORY_MB); default the whole machine. */
@@ -160,7 +163,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   events.start();
   // Builds and image removal share one discipline (builds/image-gate.ts): removal waits while builds run.
   const imageGate = new ImageGate();
-  const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate);
+  // One bound for every removal (workspaces and apps deleted): parallel, never unbounded (issue 34).
+  const removals = new RemovalPool(o.removalConcurrency ?? DEFAULT_REMOVAL_CONCURRENCY);
+  const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate, removals);
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
@@ -174,7 +179,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     o.logger,
   );
   await databases.start();
-  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger, (workspaceId) => databases.removeWorkspace(workspaceId), imageGate);
+  const workspaces = new WorkspacesRuntime(docker, networks, apps, ingress, o.logger, (workspaceId) => databases.removeWorkspace(workspaceId), imageGate, removals);
   const nodeInfo = async () => ({
     name: enrollment.nodeName,
     version: AGENT_VERSION,

@@ -95,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
           ...config.agent.build,
         },
         appTmpMb: config.agent.appTmpMb,
+        removalConcurrency: config.agent.removalConcurrency,
         diskReserve: config.agent.diskReserve,
         metrics: { intervalMs: config.metrics.intervalMs, folderIntervalMs: config.metrics.folderIntervalMs },
       });

@@ -79,7 +79,7 @@ export async function startWorkerRuntime(
   const repos = createAgentRepositories(db, sql);
   const jobs = new BullJobQueue({ connection, prefix: config.redis.prefix, onError: onRedisError });
 
-  const nodes = new NodeService({ nodes: repos.nodes, agents, logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
+  const nodes = new NodeService({ nodes: repos.nodes, agents, engines: databaseAgentOf(new DatabasesPool(agents)), logger, offlineAfterMs: 2 * config.worker.nodeHealthIntervalMs });
   const operations = new OperationService({ operations: repos.operationStore, agents, jobs });
   const control = createRepositories(db, sql);
   // The job side, keyed by the row ids the jobs carry: composed here only, never in the API.

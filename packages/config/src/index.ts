@@ -48,6 +48,8 @@ export interface Config {
     build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number; diskMb: number; engine: 'classic' | 'buildkit'; dockerCli: string };
     /** Size of an app container's tmpfs /tmp. */
     appTmpMb: number;
+    /** Removals (containers, images, folders) run at once on this server when workspaces or apps are deleted. */
+    removalConcurrency: number;
     /** Free disk under which new builds, deployments and uploads are refused: the smaller of the two. */
     diskReserve: { percent: number; mb: number };
     /** Labelled on every Docker object the agent makes; empty: derived from the enrollment's CA. */
@@ -199,6 +201,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
         dockerCli: v.SLIPWAY_BUILD_DOCKER_CLI,
       },
       appTmpMb: v.SLIPWAY_APP_TMP_MB,
+      removalConcurrency: v.SLIPWAY_REMOVAL_CONCURRENCY,
       diskReserve: { percent: v.SLIPWAY_DISK_RESERVE_PERCENT, mb: v.SLIPWAY_DISK_RESERVE_MB },
       platformId: v.SLIPWAY_PLATFORM_ID ?? '',
       network: { range: v.SLIPWAY_NETWORK_RANGE, subnetPrefix: v.SLIPWAY_NETWORK_SUBNET_PREFIX },

@@ -1,4 +1,5 @@
 import { ImageGate } from '../builds/image-gate';
+import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from '../containers/removal-pool';
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rename, rm, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
@@ -42,6 +43,8 @@ export class AppsRuntime {
     private readonly limits: { tmpMb: number; readySettleMs: number },
     /** Shared with the builder: image removal waits while builds run (../builds/image-gate.ts). */
     private readonly imageGate: ImageGate = new ImageGate(),
+    /** Shared with the workspaces' removal: at most SLIPWAY_REMOVAL_CONCURRENCY removals at once (../containers/removal-pool.ts). */
+    private readonly removals: RemovalPool = new RemovalPool(DEFAULT_REMOVAL_CONCURRENCY),
   ) {}
 
   folderOf(appId: string): string {
@@ -283,16 +286,24 @@ export class AppsRuntime {
     if (req.route) await this.ingress.put(req.route);
   }
 
+  /** The app's route, containers, image tags and folder; containers and tags in parallel within the agent's removal bound. */
   async removeApp(req: { workspaceId: string; appId: string }): Promise<{ containers: number; images: number }> {
     await this.ingress.remove(req.appId);
     const containers = await this.containers.list({ [LABELS.app]: req.appId });
-    await this.containers.remove(containers);
+    await this.removals.each(containers, (id) => this.docker.removeContainer(id).catch(() => undefined));
+    const images = await this.removeImages([req.appId]);
+    await this.removals.each([req.appId], (appId) => this.removeFolder(appId));
+    return { containers: containers.length, images };
+  }
+
+  /** Every image tag of these apps, in parallel within the removal bound, behind the image gate (builds first). */
+  async removeImages(appIds: string[]): Promise<number> {
     let removed = 0;
     await this.imageGate.removal(async () => {
-      for (const tag of await this.docker.imageTags(appRepository(req.appId))) if (await this.docker.removeImage(tag)) removed++;
+      const tags = await this.docker.imageTags(appIds.map(appRepository));
+      removed = (await this.removals.each(tags, (tag) => this.docker.removeImage(tag))).filter(Boolean).length;
     });
-    await this.removeFolder(req.appId);
-    return { containers: containers.length, images: removed };
+    return removed;
   }
 
   /** The app's project folder and the record of what seeded it. */

@@ -20,6 +20,9 @@ export interface MetricsSettings {
   folderIntervalMs: number;
 }
 
+/** How soon a running app that has no folder figure yet is measured (at most once per this, whatever the interval). */
+const NEW_FOLDER_MS = 60_000;
+
 export const DEFAULT_METRICS: MetricsSettings = { intervalMs: 10_000, folderIntervalMs: 300_000 };
 
 /** The workload of a managed container from its labels; null for the layer's helpers and unlabelled ones. */
@@ -127,9 +130,12 @@ export class MetricsCollector {
     for (const id of Object.keys(this.state.baselines)) if (!seen.has(id)) delete this.state.baselines[id];
     for (const id of this.paths.keys()) if (!seen.has(id)) this.paths.delete(id);
 
-    if (atMs - this.lastFolderMs >= this.deps.settings.folderIntervalMs) {
+    const apps = new Set(samples.filter((x) => x.workload.kind === 'app').map((x) => x.workload.targetId));
+    // A running app without a figure yet (just deployed) is measured within a minute, not at the next interval: app
+    // reads show what this pipeline carried (issue 34).
+    const unmeasured = [...apps].some((id) => this.state.folders[id] === undefined) && atMs - this.lastFolderMs >= Math.min(NEW_FOLDER_MS, this.deps.settings.folderIntervalMs);
+    if (unmeasured || atMs - this.lastFolderMs >= this.deps.settings.folderIntervalMs) {
       this.lastFolderMs = atMs;
-      const apps = new Set(samples.filter((x) => x.workload.kind === 'app').map((x) => x.workload.targetId));
       await this.measureFolders(apps).catch((e: Error) => this.deps.logger.warn({ err: e.message }, 'project folders not measured'));
     }
 

@@ -1,6 +1,7 @@
 import { ImageGate } from '../builds/image-gate';
 import { AppError, LABELS, type Logger } from '@slipway/core';
-import { appRepository, type AppsRuntime } from '../apps/apps.runtime';
+import type { AppsRuntime } from '../apps/apps.runtime';
+import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from '../containers/removal-pool';
 import type { DockerRuntime } from '../containers/docker.runtime';
 import type { CaddyIngress } from '../ingress/caddy.ingress';
 import type { WorkspaceNetworks } from '../containers/networks';
@@ -22,27 +23,27 @@ export class WorkspacesRuntime {
     private readonly removeDatabases: (workspaceId: string) => Promise<number> = async () => 0,
     /** Shared with the builder: image removal waits while builds run (../builds/image-gate.ts). */
     private readonly imageGate: ImageGate = new ImageGate(),
+    /** Shared with the apps' removal: at most SLIPWAY_REMOVAL_CONCURRENCY removals at once (../containers/removal-pool.ts). */
+    private readonly removals: RemovalPool = new RemovalPool(DEFAULT_REMOVAL_CONCURRENCY),
   ) {}
 
   /**
-   * Everything of the workspace, in batches (a teardown of hundreds of apps waits on the engine, not on round trips):
-   * the apps' routes in one change of Caddy's config, every container labelled with the workspace (apps, and databases
-   * as they land), the apps' image tags from one listing, their project folders, then the workspace's networks.
+   * Everything of the workspace, in batches and in parallel (issue 34: a teardown of hundreds of apps waits on the
+   * engine, not on round trips, and at most SLIPWAY_REMOVAL_CONCURRENCY removals run at once on this server): the
+   * apps' routes in one change of Caddy's config, every container labelled with the workspace (apps, and databases),
+   * the apps' image tags from one listing, their project folders, then the workspace's networks.
    */
   async remove(req: { workspaceId: string; appIds: string[] }): Promise<{ containers: number; images: number; networks: number }> {
     // Routes first, so nothing is served from here on.
     await this.ingress.removeAll(req.appIds);
     const own = (await this.docker.containersWith([`${LABELS.workspace}=${req.workspaceId}`])).filter((c) => this.docker.isMine(c.Labels));
-    for (const c of own) {
-      await this.docker.removeContainer(c.Id).catch((e: { statusCode?: number }) => {
+    await this.removals.each(own, (c) =>
+      this.docker.removeContainer(c.Id).catch((e: { statusCode?: number }) => {
         if (e.statusCode !== 404) throw e;
-      });
-    }
-    let images = 0;
-    await this.imageGate.removal(async () => {
-      for (const tag of await this.docker.imageTags(req.appIds.map(appRepository))) if (await this.docker.removeImage(tag)) images++;
-    });
-    for (const appId of req.appIds) await this.apps.removeFolder(appId);
+      }),
+    );
+    const images = await this.apps.removeImages(req.appIds);
+    await this.removals.each(req.appIds, (appId) => this.apps.removeFolder(appId));
     // Databases: their containers went with the workspace label above; their listeners and data go now.
     await this.removeDatabases(req.workspaceId);
     const { removed, inUse } = await this.networks.remove(req.workspaceId);

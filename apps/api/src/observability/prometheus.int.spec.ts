@@ -41,7 +41,7 @@ describe('GET /metrics (Prometheus text)', () => {
 
   async function serve(token: string): Promise<{ base: string; http: LatencyHistogram }> {
     const http = new LatencyHistogram();
-    const sources = metricsSources({ http, jobs, nodes: { list: async () => (await db.node.findMany()).map((n) => ({ ...n, status: n.status as 'online', disk: null })) } });
+    const sources = metricsSources({ http, jobs, nodes: { list: async () => (await db.node.findMany()).map((n) => ({ ...n, status: n.status as 'online', disk: null, databaseEngines: null })) } });
     const v1 = express.Router();
     v1.get('/things/:id', (_req, res) => void res.json({ ok: true }));
     const app = createApp({ logger: createLogger('prometheus-test', 'silent'), readiness: [], v1: [v1], observability: { http, metrics: token ? metricsEndpoint({ token, sources }) : undefined } });

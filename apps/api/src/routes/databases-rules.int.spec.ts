@@ -22,6 +22,8 @@ describe('managed databases: rules, errors and reconciliation', () => {
 
   beforeAll(async () => {
     p = await startTestPlatform({ name: 'databases-rules' });
+    // The engines read shows what the agent said at its last health check (issue 34): one check now.
+    await p.worker.services.nodes.checkHealth();
     client = p.client();
     await signUp(client);
     ws = await createWorkspace(client);
@@ -55,11 +57,12 @@ describe('managed databases: rules, errors and reconciliation', () => {
   it(`lists the engines; MongoDB is available exactly when ${TEST_DATABASE_IMAGES.mongodb} is present (here: ${MONGO_HERE})`, async () => {
     const engines = await p.client().get('/v1/database-engines');
     expect(engines.status).toBe(200);
-    const by = Object.fromEntries((engines.body.data as { engine: string }[]).map((e) => [e.engine, e]));
+    const by = Object.fromEntries((engines.body.data as { engine: string; checkedAt: string }[]).map((e) => [e.engine, e]));
     expect(Object.keys(by).sort()).toEqual(['mongodb', 'mysql', 'postgres', 'redis']);
     expect(by.postgres).toMatchObject({ available: true, image: TEST_DATABASE_IMAGES.postgres, reason: null, defaultVersion: expect.any(String) });
     expect(by.redis).toMatchObject({ available: true });
     expect(by.mongodb).toMatchObject({ available: MONGO_PRESENT, image: TEST_DATABASE_IMAGES.mongodb });
+    expect(Date.parse(by.postgres!.checkedAt)).toBeGreaterThan(Date.now() - 5 * 60_000);
   });
 
   withoutMongo('MongoDB without its image: listed with the reason, creating it is 503 engine_unavailable and reserves nothing', async () => {

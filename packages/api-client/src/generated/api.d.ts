@@ -1330,12 +1330,17 @@ export interface components {
             cpuMillis: number;
             /** @description reserved memory in MB */
             memoryMb: number;
-            /** @description the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take */
+            /** @description the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take as the metrics pipeline last collected it (a read never asks the server: docs/decisions/0034-reads-from-collected-figures.md) */
             disk: {
                 /** @description reserved disk in MB */
                 limitMb: number;
-                /** @description MB the app's files take; null when its server could not be asked (or before the first deployment made the folder: 0) */
+                /** @description MB the app's files took when last measured (see measuredAt); null when no measurement was collected yet (0 before the first deployment made the folder) */
                 usedMb: number | null;
+                /**
+                 * Format: date-time
+                 * @description the minute of the metrics sample that carried usedMb (its age; the server measures folders every SLIPWAY_METRICS_FOLDER_INTERVAL_MS, 5 min by default, and the control plane collects every minute, so usedMb may be that much older); null when usedMb was never measured
+                 */
+                measuredAt: string | null;
             };
             /** @description web apps: <scheme>://<subdomain>.<apps domain> */
             url: string | null;
@@ -1849,6 +1854,11 @@ export interface components {
             image: string;
             /** @description why it is not available, and how to make it so */
             reason: string | null;
+            /**
+             * Format: date-time
+             * @description when the server's agent last said so, at its health check (this read never asks the server: docs/decisions/0034-reads-from-collected-figures.md); null when no server has reported yet
+             */
+            checkedAt: string | null;
         };
         DatabaseEngineList: {
             data: components["schemas"]["DatabaseEngineInfo"][];

@@ -101,11 +101,22 @@ export const App = {
     disk: {
       type: 'object',
       additionalProperties: false,
-      required: ['limitMb', 'usedMb'],
-      description: "the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take",
+      required: ['limitMb', 'usedMb', 'measuredAt'],
+      description:
+        "the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take as the metrics pipeline last collected it (a read never asks the server: docs/decisions/0034-reads-from-collected-figures.md)",
       properties: {
         limitMb: { ...Count, description: 'reserved disk in MB' },
-        usedMb: { type: ['integer', 'null'], minimum: 0, description: "MB the app's files take; null when its server could not be asked (or before the first deployment made the folder: 0)" },
+        usedMb: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description: "MB the app's files took when last measured (see measuredAt); null when no measurement was collected yet (0 before the first deployment made the folder)",
+        },
+        measuredAt: {
+          type: ['string', 'null'],
+          format: 'date-time',
+          description:
+            "the minute of the metrics sample that carried usedMb (its age; the server measures folders every SLIPWAY_METRICS_FOLDER_INTERVAL_MS, 5 min by default, and the control plane collects every minute, so usedMb may be that much older); null when usedMb was never measured",
+        },
       },
     },
     url: { type: ['string', 'null'], description: 'web apps: <scheme>://<subdomain>.<apps domain>' },

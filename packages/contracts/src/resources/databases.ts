@@ -152,7 +152,7 @@ export const DatabaseConnection = {
 export const DatabaseEngineInfo = {
   type: 'object',
   additionalProperties: false,
-  required: ['engine', 'versions', 'defaultVersion', 'available', 'image', 'reason'],
+  required: ['engine', 'versions', 'defaultVersion', 'available', 'image', 'reason', 'checkedAt'],
   properties: {
     engine: DatabaseEngine,
     versions: { type: 'array', items: { type: 'string' } },
@@ -160,6 +160,11 @@ export const DatabaseEngineInfo = {
     available: { type: 'boolean', description: "whether this platform can run it now (its image is on the workspace's server)" },
     image: { type: 'string', description: 'the image the platform runs for it' },
     reason: { type: ['string', 'null'], description: 'why it is not available, and how to make it so' },
+    checkedAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: "when the server's agent last said so, at its health check (this read never asks the server: docs/decisions/0034-reads-from-collected-figures.md); null when no server has reported yet",
+    },
   },
 } as const;
 

@@ -29,6 +29,9 @@ export interface AppRecord {
   /** Size of the project folder (MB). */
   diskMb: number;
   subdomain: string | null;
+  /** What the app's files took in its folder as the metrics pipeline last carried it, and that sample's minute. */
+  folderUsedMb: number | null;
+  folderMeasuredAt: Date | null;
   github: Record<string, unknown> | null;
   status: AppStatus;
   desiredState: 'running' | 'stopped';

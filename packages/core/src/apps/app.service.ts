@@ -45,8 +45,6 @@ function buildSettings(
 
 /** An app's project folder when the plan sets no minimum (plan versions before disk was a resource). */
 const DEFAULT_DISK_MB = 512;
-/** How long an app read waits for its server's folder usage before answering without it. */
-const USAGE_TIMEOUT_MS = 1_500;
 const DNS_LABEL_MAX = 63;
 const APP_SLUG_MAX = 30;
 
@@ -79,13 +77,12 @@ export class AppService {
 
   async list(access: WorkspaceAccess): Promise<App[]> {
     const apps = await this.deps.apps.listApps({ workspaceId: access.workspace.id });
-    const used = await this.folderUsage(access, apps.map((a) => a.id));
-    return apps.map((a) => this.dto(a, used));
+    return apps.map((a) => this.dto(a));
   }
 
   async get(access: WorkspaceAccess, appId: string): Promise<App> {
     const app = await this.find(access, appId);
-    return this.dto(app, await this.folderUsage(access, [app.id]));
+    return this.dto(app);
   }
 
   async create(access: WorkspaceAccess, input: CreateAppRequest): Promise<App> {
@@ -164,7 +161,7 @@ export class AppService {
     );
     if (updated === 'name_taken') throw new AppError('name_taken', `An app named "${input.name?.trim()}" already exists in this workspace`);
     if (!updated) throw notFoundApp();
-    return this.dto(updated, await this.folderUsage(access, [updated.id]));
+    return this.dto(updated);
   }
 
   /**
@@ -290,31 +287,9 @@ export class AppService {
     return plan.minimums as Minimums;
   }
 
-  private dto(a: AppWithDeployment, used?: Map<string, number>): App {
-    // Before its first deployment an app has no folder yet: nothing used. After, what its server said (null: unknown).
-    return toApp(a, this.deps.appsDomain, used?.get(a.id) ?? (a.currentDeploymentId ? null : 0));
-  }
-
-  /**
-   * What the apps' files take, asked of the workspace's server (statfs of each folder: cheap). A server that does
-   * not answer soon leaves usedMb null: an app read never waits on, or fails with, its server.
-   */
-  private async folderUsage(access: WorkspaceAccess, appIds: string[]): Promise<Map<string, number>> {
-    const used = new Map<string, number>();
-    if (!appIds.length || !this.deps.agents || !access.workspace.nodeId) return used;
-    try {
-      const node = await this.deps.nodes.get(access.workspace.nodeId);
-      if (!node || node.status !== 'online') return used;
-      const agents = this.deps.agents;
-      const folders = await Promise.race([
-        agents.folderUsage({ name: node.name, grpcAddress: node.grpcAddress }, appIds),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in time')), USAGE_TIMEOUT_MS).unref()),
-      ]);
-      for (const f of folders) used.set(f.appId, f.usedMb);
-    } catch (e) {
-      this.deps.logger.debug({ err: (e as Error).message }, 'folder usage not read');
-    }
-    return used;
+  /** Reads touch PostgreSQL only (issue 34): the folder's usage is what the metrics pipeline last collected. */
+  private dto(a: AppWithDeployment): App {
+    return toApp(a, this.deps.appsDomain);
   }
 }
 

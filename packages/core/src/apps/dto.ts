@@ -29,8 +29,13 @@ export function toDeployment(d: DeploymentRecord): Deployment {
   };
 }
 
-/** `usedMb`: what the app's files take in its project folder, as its server says; null when it could not be asked. */
-export function toApp(a: AppWithDeployment, apps: AppsDomain, usedMb: number | null = null): App {
+/**
+ * The app as the API shows it, from its row alone (issue 34: no read asks the agent). `disk.usedMb` is the folder's
+ * usage as the metrics pipeline last collected it, with the minute of that sample; before the first deployment made
+ * the folder, 0 (nothing to measure), and null until a sample carried a figure.
+ */
+export function toApp(a: AppWithDeployment, apps: AppsDomain): App {
+  const measured = a.folderUsedMb !== null && a.folderMeasuredAt !== null;
   return {
     id: a.id,
     workspaceId: a.workspaceId,
@@ -42,7 +47,11 @@ export function toApp(a: AppWithDeployment, apps: AppsDomain, usedMb: number | n
     port: a.port,
     cpuMillis: a.cpuMillis,
     memoryMb: a.memoryMb,
-    disk: { limitMb: a.diskMb, usedMb },
+    disk: {
+      limitMb: a.diskMb,
+      usedMb: measured ? a.folderUsedMb : a.currentDeploymentId ? null : 0,
+      measuredAt: measured ? a.folderMeasuredAt!.toISOString() : null,
+    },
     url: a.subdomain ? `${apps.scheme}://${appHost(a.subdomain, apps)}` : null,
     subdomain: a.subdomain,
     github: a.github as App['github'],

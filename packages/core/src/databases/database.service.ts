@@ -53,24 +53,18 @@ export interface DatabaseServiceDeps {
 export class DatabaseService {
   constructor(private readonly deps: DatabaseServiceDeps) {}
 
-  /** The catalog, and per engine whether the servers (online ones) have its image now. */
+  /**
+   * The catalog, and per engine whether the servers (online ones) have its image, as their agents said at their last
+   * health check (`checkedAt`): a read that touches PostgreSQL only (issue 34). Creation still asks the server.
+   */
   async engines(): Promise<DatabaseEngineInfo[]> {
-    const seen = new Map<string, { image: string; available: boolean; hint: string }>();
-    const agents = this.deps.agents;
-    if (agents) {
-      const nodes = (await this.deps.nodes.list()).filter((n) => n.status === 'online');
-      await Promise.all(
-        nodes.map(async (n) => {
-          try {
-            for (const e of await withTimeout(agents.databaseEngines({ name: n.name, grpcAddress: n.grpcAddress }), ENGINES_TIMEOUT_MS)) {
-              const before = seen.get(e.engine);
-              if (!before || (!before.available && e.available)) seen.set(e.engine, { image: e.image, available: e.available, hint: e.hint });
-            }
-          } catch (err) {
-            this.deps.logger.debug({ node: n.name, err: (err as Error).message }, 'engines not read');
-          }
-        }),
-      );
+    const seen = new Map<string, { image: string; available: boolean; hint: string; at: Date }>();
+    for (const n of await this.deps.nodes.list()) {
+      if (n.status !== 'online' || !n.databaseEngines) continue;
+      for (const e of n.databaseEngines.engines) {
+        const before = seen.get(e.engine);
+        if (!before || (!before.available && e.available)) seen.set(e.engine, { image: e.image, available: e.available, hint: e.hint, at: n.databaseEngines.at });
+      }
     }
     return DATABASE_ENGINE_NAMES.map((engine) => {
       const spec = ENGINES[engine];
@@ -81,7 +75,8 @@ export class DatabaseService {
         defaultVersion: spec.versions[0]!,
         available: on?.available ?? false,
         image: on?.image ?? '',
-        reason: on ? (on.available ? null : on.hint || `The image ${on.image} is not on the server`) : 'No server answered',
+        reason: on ? (on.available ? null : on.hint || `The image ${on.image} is not on the server`) : 'No server has reported its engines yet',
+        checkedAt: on?.at.toISOString() ?? null,
       };
     });
   }

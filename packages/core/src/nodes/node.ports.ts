@@ -17,7 +17,18 @@ export interface NodeRecord {
   cordonedAt: Date | null;
   /** Since when its health checks fail (issue 31); null: it answered the last one. */
   unreachableSince: Date | null;
+  /** The database engines its agent said it can run at its last health check, and when (issue 34); null before. */
+  databaseEngines: { engines: NodeEngine[]; at: Date } | null;
   createdAt: Date;
+}
+
+/** One engine as an agent reports it (databases.proto DatabaseEngines). */
+export interface NodeEngine {
+  engine: string;
+  image: string;
+  available: boolean;
+  /** How to make the image available when it is not (`docker load -i …`). */
+  hint: string;
 }
 
 export type NodeStatus = 'online' | 'offline';
@@ -53,6 +64,8 @@ export interface NodeRepository {
   setCordoned(name: string, at: Date | null): Promise<NodeRecord | null>;
   /** The data disk the agent reported with its health. */
   recordDisk(nodeId: string, disk: { totalMb: number; freeMb: number; reserveMb: number }): Promise<void>;
+  /** The database engines the agent reported at its health check (the engines read shows them with `at`). */
+  recordEngines(nodeId: string, engines: NodeEngine[], at: Date): Promise<void>;
 }
 
 export interface EnrollmentTokenRepository {

@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { AgentGateway } from '../ports/agents';
 import type { Logger } from '../logging';
 import { freeCapacity, nextStatus } from './liveness';
-import { diskLow, type NodeRecord, type NodeRepository, type NodeStatus, type NodeWithUsage } from './node.ports';
+import { diskLow, type NodeEngine, type NodeRecord, type NodeRepository, type NodeStatus, type NodeWithUsage } from './node.ports';
 
 export interface NodeView {
   id: string;
@@ -61,6 +61,8 @@ export class NodeService {
     private readonly deps: {
       nodes: NodeRepository;
       agents: AgentGateway;
+      /** The agents' database engines, recorded at each health check so the engines read never asks (issue 34). */
+      engines?: { databaseEngines(target: { name: string; grpcAddress: string }): Promise<NodeEngine[]> };
       logger: Logger;
       /** A node that has not answered for this long is offline. */
       offlineAfterMs: number;
@@ -118,6 +120,17 @@ export class NodeService {
     }
   }
 
+  /** The engines the agent can run now, for `GET /v1/database-engines`; an agent that does not tell keeps the last list. */
+  private async recordEngines(n: NodeRecord): Promise<void> {
+    if (!this.deps.engines) return;
+    try {
+      const engines = await this.deps.engines.databaseEngines({ name: n.name, grpcAddress: n.grpcAddress });
+      await this.deps.nodes.recordEngines(n.id, engines, this.deps.now?.() ?? new Date());
+    } catch (e) {
+      this.deps.logger.debug({ node: n.name, err: (e as Error).message }, 'database engines not read');
+    }
+  }
+
   /** The nodes that answered a health check just now (reconciliation only touches these). */
   async reachable(): Promise<NodeRecord[]> {
     const nodes = (await this.deps.nodes.list()).filter((n) => n.status === 'online');
@@ -129,6 +142,7 @@ export class NodeService {
     try {
       await this.deps.agents.health({ name: n.name, grpcAddress: n.grpcAddress });
       await this.recordDisk(n);
+      await this.recordEngines(n);
       return true;
     } catch (e) {
       this.deps.logger.debug({ node: n.name, err: (e as Error).message }, 'health check failed');

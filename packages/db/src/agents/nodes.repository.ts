@@ -1,7 +1,14 @@
-import type { EnrollmentTokenRepository, NodeRecord, NodeRepository, NodeStatus, NodeWithUsage } from '@slipway/core';
+import type { EnrollmentTokenRepository, NodeEngine, NodeRecord, NodeRepository, NodeStatus, NodeWithUsage } from '@slipway/core';
 import type { Db } from '../client';
 
-type NodeRow = Omit<NodeRecord, 'status' | 'disk'> & { status: string; diskTotalMb: number | null; diskFreeMb: number | null; diskReserveMb: number | null };
+type NodeRow = Omit<NodeRecord, 'status' | 'disk' | 'databaseEngines'> & {
+  status: string;
+  diskTotalMb: number | null;
+  diskFreeMb: number | null;
+  diskReserveMb: number | null;
+  databaseEngines: unknown;
+  databaseEnginesAt: Date | null;
+};
 const toRecord = (n: NodeRow): NodeRecord => ({
   id: n.id,
   name: n.name,
@@ -17,6 +24,7 @@ const toRecord = (n: NodeRow): NodeRecord => ({
   disk: n.diskTotalMb !== null && n.diskFreeMb !== null && n.diskReserveMb !== null ? { totalMb: n.diskTotalMb, freeMb: n.diskFreeMb, reserveMb: n.diskReserveMb } : null,
   cordonedAt: n.cordonedAt,
   unreachableSince: n.unreachableSince,
+  databaseEngines: Array.isArray(n.databaseEngines) && n.databaseEnginesAt ? { engines: n.databaseEngines as NodeEngine[], at: n.databaseEnginesAt } : null,
   createdAt: n.createdAt,
 });
 
@@ -79,6 +87,11 @@ export class PrismaNodeRepository implements NodeRepository {
 
   async recordDisk(nodeId: string, disk: { totalMb: number; freeMb: number; reserveMb: number }): Promise<void> {
     await this.db.node.updateMany({ where: { id: nodeId }, data: { diskTotalMb: disk.totalMb, diskFreeMb: disk.freeMb, diskReserveMb: disk.reserveMb } });
+  }
+
+  async recordEngines(nodeId: string, engines: NodeEngine[], at: Date): Promise<void> {
+    const data = engines.map((e) => ({ engine: e.engine, image: e.image, available: e.available, hint: e.hint }));
+    await this.db.node.updateMany({ where: { id: nodeId }, data: { databaseEngines: data, databaseEnginesAt: at } });
   }
 
   async setStatus(nodeId: string, from: NodeStatus, to: NodeStatus, seenAt: Date | null): Promise<boolean> {

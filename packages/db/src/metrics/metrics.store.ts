@@ -33,6 +33,19 @@ const INSERT = `
   )
   SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM rolled)::int AS rolled`;
 
+// Each app's newest folder figure of the batch onto its row, unless the row already holds a later one (issue 34: an
+// app read shows it with its age and never asks the agent). The workspace must match: a point never writes another
+// workspace's app. Raw SQL leaves updated_at alone (it says when the app was changed, not measured).
+const FOLDERS = `
+  UPDATE apps a SET folder_used_mb = u.f, folder_measured_at = to_timestamp(u.m * 60)
+  FROM (
+    SELECT DISTINCT ON (t) t, w, m, f
+    FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::int[]) AS x(t, w, m, f)
+    ORDER BY t, m DESC
+  ) u
+  WHERE a.id = u.t AND a.workspace_id = u.w
+    AND (a.folder_measured_at IS NULL OR a.folder_measured_at < to_timestamp(u.m * 60))`;
+
 const CURSOR = `
   INSERT INTO node_metrics (node_id, minute, updated_at) VALUES ($1, $2, now())
   ON CONFLICT (node_id) DO UPDATE SET minute = GREATEST(node_metrics.minute, EXCLUDED.minute), updated_at = now()`;
@@ -74,6 +87,10 @@ export class PgMetricsStore implements MetricsStore {
           points.map((p) => p.folderMb),
         ]);
         inserted = r.rows[0]?.inserted ?? 0;
+        const folders = points.filter((p) => p.kind === 'app' && p.folderMb !== null);
+        if (folders.length > 0) {
+          await client.query(FOLDERS, [folders.map((p) => p.targetId), folders.map((p) => p.workspaceId), folders.map((p) => p.minute), folders.map((p) => p.folderMb)]);
+        }
       }
       await client.query(CURSOR, [nodeId, cursor]);
       await client.query('COMMIT');

@@ -49,6 +49,8 @@ export const toAppRecord = (a: AppRow): AppRecord => ({
   memoryMb: a.memoryMb,
   diskMb: a.diskMb,
   subdomain: a.subdomain,
+  folderUsedMb: a.folderUsedMb,
+  folderMeasuredAt: a.folderMeasuredAt,
   github: (a.github as Record<string, unknown> | null) ?? null,
   status: a.status as AppStatus,
   desiredState: a.desiredState as AppRecord['desiredState'],

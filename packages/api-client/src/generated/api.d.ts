@@ -1330,7 +1330,7 @@ export interface components {
             cpuMillis: number;
             /** @description reserved memory in MB */
             memoryMb: number;
-            /** @description the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take as the metrics pipeline last collected it (a read never asks the server: docs/decisions/0034-reads-from-collected-figures.md) */
+            /** @description the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take as the metrics pipeline last collected it (a read never asks the server: docs/decisions/0035-reads-from-collected-figures.md) */
             disk: {
                 /** @description reserved disk in MB */
                 limitMb: number;
@@ -1856,7 +1856,7 @@ export interface components {
             reason: string | null;
             /**
              * Format: date-time
-             * @description when the server's agent last said so, at its health check (this read never asks the server: docs/decisions/0034-reads-from-collected-figures.md); null when no server has reported yet
+             * @description when the server's agent last said so, at its health check (this read never asks the server: docs/decisions/0035-reads-from-collected-figures.md); null when no server has reported yet
              */
             checkedAt: string | null;
         };

@@ -103,7 +103,7 @@ export const App = {
       additionalProperties: false,
       required: ['limitMb', 'usedMb', 'measuredAt'],
       description:
-        "the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take as the metrics pipeline last collected it (a read never asks the server: docs/decisions/0034-reads-from-collected-figures.md)",
+        "the project folder: its size, enforced by the server's kernel (a write past it fails with ENOSPC), and what the app's files take as the metrics pipeline last collected it (a read never asks the server: docs/decisions/0035-reads-from-collected-figures.md)",
       properties: {
         limitMb: { ...Count, description: 'reserved disk in MB' },
         usedMb: {

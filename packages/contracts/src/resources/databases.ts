@@ -163,7 +163,7 @@ export const DatabaseEngineInfo = {
     checkedAt: {
       type: ['string', 'null'],
       format: 'date-time',
-      description: "when the server's agent last said so, at its health check (this read never asks the server: docs/decisions/0034-reads-from-collected-figures.md); null when no server has reported yet",
+      description: "when the server's agent last said so, at its health check (this read never asks the server: docs/decisions/0035-reads-from-collected-figures.md); null when no server has reported yet",
     },
   },
 } as const;

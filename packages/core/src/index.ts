@@ -87,3 +87,4 @@ export * from './backups/backup-jobs.service';
 // Backup destinations (issue 33)
 export * from './backup-destinations/destination.ports';
 export * from './backup-destinations/destination.service';
+export * from './backup-destinations/backup-key';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
+import { SecretBox, WorkspaceBackupKeys } from '@slipway/core';
+import { createJobStores } from '@slipway/db';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { startTestApi, type TestApi } from '@slipway/testing/api';
+import { startTestApi, TEST_ENCRYPTION_KEY, type TestApi } from '@slipway/testing/api';
 import { S3RVER_ACCESS_KEY_ID, startTestS3, type TestS3 } from '@slipway/testing/s3';
 
 // Backup destinations (issue 33 item 1) over HTTP, the test call against a real S3-protocol server (s3rver).
@@ -199,5 +201,16 @@ describe('backup destinations (real PostgreSQL, s3rver, through HTTP)', () => {
     const foreign = (await stranger.post(`/v1/workspaces/${(await createWorkspace(stranger)).id}/backup-destinations`, body())).body;
     expect((await owner.put(of, { destinationId: foreign.id })).status).toBe(404);
     expect((await owner.put(`/v1/workspaces/${w.id}/databases/${randomUUID()}/backup-destination`, { destinationId: null })).status).toBe(404);
+  });
+
+  it('keeps one sealed backup key per workspace in PostgreSQL, the same at every use', async () => {
+    const { w } = await setup();
+    const keys = new WorkspaceBackupKeys({ keys: createJobStores(api.db).workspaceBackupKeys, secrets: new SecretBox(TEST_ENCRYPTION_KEY) });
+    const [a, b] = await Promise.all([keys.keyOf(w.id), keys.keyOf(w.id)]);
+    expect(a).toHaveLength(32);
+    expect(a.equals(b)).toBe(true);
+    const row = await api.db.workspaceBackupKey.findUniqueOrThrow({ where: { workspaceId: w.id } });
+    expect(row.keySealed).toMatch(/^v1\./);
+    expect(row.keySealed).not.toContain(a.toString('base64'));
   });
 });

@@ -51,7 +51,7 @@ describe('sealed backups in an S3-compatible bucket (s3rver)', () => {
     expect([...(await s3.objects('backups')).keys()].filter((k) => k.includes('gone'))).toEqual([]);
   });
 
-  it('fails with a sentence when the bucket does not exist, leaving nothing', async () => {
+  it('fails with a sentence when the bucket does not exist', async () => {
     await expect(uploadSealed(target({ bucket: 'no-such-bucket' }), 'db1/b2.swbk', dump(1), KEY)).rejects.toThrow(
       /^Uploading the backup failed\. The bucket no-such-bucket does not exist at 127\.0\.0\.1:\d+: create it, or correct the bucket's name\.$/,
     );
@@ -70,4 +70,6 @@ describe('sealed backups in an S3-compatible bucket (s3rver)', () => {
     await expect(verifyStored(target(), { ...stored, sizeBytes: stored.sizeBytes + 1 })).rejects.toThrow(/is \d+ bytes in backups, not the \d+ sent/);
     await expect(verifyStored(target(), { ...stored, sha256: 'f'.repeat(64) })).rejects.toThrow(/differs from what was sent/);
   });
+
 });
+

@@ -31,6 +31,19 @@ describe('container events turned into comparisons (WorkloadEvents)', () => {
     expect(t.compared).toHaveLength(4);
   });
 
+  it('an event while a comparison waits for its next look is compared at once (docker stop, then kill, then rm -f)', async () => {
+    const t = setup();
+    t.events.handle(node, died);
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(t.compared).toEqual([0, 300, 1_300]);
+    t.events.handle(node, { ...died, action: 'destroy' });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(t.compared).toEqual([0, 300, 1_300, 5_000]);
+    // …and gets the soon looks of its own (the engine may list the container it just killed for a moment).
+    await jest.advanceTimersByTimeAsync(1_300);
+    expect(t.compared).toEqual([0, 300, 1_300, 5_000, 5_300, 6_300]);
+  });
+
   it('a resource whose lock a job holds is tried again until it is free; events meanwhile make no second loop', async () => {
     const t = setup(3);
     t.events.handle(node, died);

@@ -23,7 +23,7 @@ export interface WorkloadEventsOptions {
  * and, if more came meanwhile, one more.
  */
 export class WorkloadEvents {
-  private readonly pending = new Map<string, { again: boolean }>();
+  private readonly pending = new Map<string, { again: boolean; wake: () => void }>();
   private stopped = false;
 
   constructor(
@@ -57,16 +57,30 @@ export class WorkloadEvents {
     const key = `${kind}:${id}`;
     const running = this.pending.get(key);
     if (running) {
+      // A comparison is under way or waiting for its next look: it looks again now.
       running.again = true;
+      running.wake();
       return;
     }
-    const entry = { again: false };
+    const entry = { again: false, wake: () => {} };
     this.pending.set(key, entry);
+    /** Waits `ms`, or less when an event of the same resource comes meanwhile. */
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        timer.unref();
+        entry.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     const until = Date.now() + (this.deps.retryForMs ?? 30_000);
-    const rechecks = [...RECHECKS_MS];
+    let rechecks = [...RECHECKS_MS];
     try {
       for (;;) {
         if (this.stopped) return;
+        // A new event of the resource gets looks of its own (the engine may still list a container it just killed).
+        if (entry.again) rechecks = [...RECHECKS_MS];
         entry.again = false;
         let done: unknown[] | null;
         try {
@@ -78,7 +92,7 @@ export class WorkloadEvents {
         this.deps.logger.debug({ resource: kind, id, why, outcome: done === null ? 'busy' : done.length ? 'repaired' : 'nothing to do' }, 'compared after a container event');
         if (done === null) {
           if (Date.now() > until) return;
-          await new Promise((r) => setTimeout(r, this.deps.retryMs ?? 250).unref());
+          await pause(this.deps.retryMs ?? 250);
           continue;
         }
         if (entry.again) continue;
@@ -86,7 +100,7 @@ export class WorkloadEvents {
         // what showed nothing to do is compared again a little later.
         const next = rechecks.shift();
         if (next === undefined) return;
-        await new Promise((r) => setTimeout(r, next).unref());
+        await pause(next);
       }
     } finally {
       this.pending.delete(key);

@@ -63,10 +63,15 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
       const deploymentId = deploymentIdOf(req.deploymentId);
       const zipPath = uploadPath(deps.uploadsDir, deploymentId);
       const lines = new LineBatcher((text) => send({ line: text }));
+      // Read before the journal records this try (it replaces the entry).
+      const previous = await deps.journal.read(operationId);
       const { result } = await deps.journal
         .run(operationId, 'BuildZip', async () => {
         await deps.disk.assertRoom('a build');
         await access(zipPath).catch(() => {
+          // A try that failed for good removed the .zip: a retry of the same operation (its caller lost the answer)
+          // says why that try failed, not that the file is gone.
+          if (previous?.state === 'failed' && previous.error) throw new BuildError(previous.error);
           throw new BuildError('The uploaded .zip is no longer on the server: upload it again');
         });
         try {

@@ -190,7 +190,8 @@ describe('enrollment: slipway-agent join against the real API, then run, health 
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const ready = await fetch(`${base}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ ok: true, checks: [{ name: 'agents', ok: true }] });
+      // The boot id says which process answered (issue 27: setup and restart check it is the one they started).
+      expect(await ready.json()).toEqual({ ok: true, bootId: expect.any(String), checks: [{ name: 'agents', ok: true }] });
 
       agentProcess.kill('SIGTERM');
       await new Promise((r) => agentProcess!.once('exit', r));

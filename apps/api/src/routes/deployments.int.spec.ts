@@ -88,7 +88,7 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
       return a.status === status ? a : null;
     }, 30_000, `app ${appId} to be ${status}`);
 
-  it('variables: secrets sealed and never returned; restart keeps the old values, the next deployment has the new ones', async () => {
+  it('variables: secrets sealed and never returned; a restart applies the new values (decision 0027-1), and so does the next deployment', async () => {
     const app = await newApp(p.images.v1);
     const env = `${appsPath()}/${app.id}/env`;
     let res = await client.put(env, { variables: [{ key: 'GREETING', value: 'hello' }, { key: 'TOKEN', value: 's3cret', secret: true }] });
@@ -112,9 +112,14 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     const before = (await client.get(`${appsPath()}/${app.id}`)).body.runningSince;
     expect((await client.post(`${appsPath()}/${app.id}/restart`)).status).toBe(200);
     await waitFor(async () => (await client.get(`${appsPath()}/${app.id}`)).body.runningSince !== before, 30_000, 'the restart');
-    await served(app.url, 'hello', '/env/GREETING');
+    // The restart recreated the container with the current variables; the secret kept its value.
+    await served(app.url, 'changed', '/env/GREETING');
+    await served(app.url, 's3cret', '/env/TOKEN');
 
+    res = await client.put(env, { variables: [{ key: 'GREETING', value: 'changed' }, { key: 'TOKEN', value: '', secret: true }, { key: 'EXTRA', value: 'x' }] });
+    expect(res.status).toBe(200);
     await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'x', '/env/EXTRA');
     await served(app.url, 'changed', '/env/GREETING');
     await served(app.url, 's3cret', '/env/TOKEN');
 

@@ -226,7 +226,7 @@ describe('disk limits: project folders, /tmp, builds, the server reserve, quota,
       240_000,
       'the noisy build to finish',
     );
-    expect(done).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/non-zero code/) });
+    expect(done).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/"RUN false" failed \(exit code 1\)/) });
     const rows = await p.db.deploymentLogLine.findMany({ where: { deploymentId: up.body.id }, orderBy: { seq: 'asc' } });
     // Each row counted as its text and 32 bytes of row: at most 1 MB, at most ~30,000 rows of a million lines.
     const bytes = rows.reduce((n, r) => n + Buffer.byteLength(r.text) + 32, 0);

@@ -2,6 +2,8 @@
 // build the API from here, so they run the very same wiring.
 import {
   AccessService,
+  BackupDestinationService,
+  type DestinationProbe,
   AppError,
   AppService,
   DatabaseService,
@@ -41,6 +43,7 @@ import {
   BackupService,
   type DatabaseAgent,
 } from '@slipway/core';
+import { probeTarget } from '@slipway/offsite';
 import { readGithubApp, type Config } from '@slipway/config';
 import { FileDatabaseCertificates } from '@slipway/pki';
 import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
@@ -53,6 +56,7 @@ import { certificateAuthorityOf } from './nodes/certificate-authority';
 import { enrollmentRoutes } from './nodes/enrollment.routes';
 import { authRoutes } from './routes/auth.routes';
 import { domainRoutes } from './routes/domains.routes';
+import { backupDestinationRoutes } from './routes/backup-destinations.routes';
 import { backupRoutes } from './routes/backups.routes';
 import { fileRoutes } from './routes/files.routes';
 import { githubRoutes } from './routes/github.routes';
@@ -111,6 +115,8 @@ export interface ServiceDeps {
   databases?: DatabaseAgent;
   /** The agents' Backups service (issue 13): downloads and deletions of backup files. */
   backups?: BackupAgent;
+  /** The test call of backup destinations (issue 33); default: a real probe over the AWS SDK (packages/offsite). */
+  destinationProbe?: DestinationProbe;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -243,7 +249,13 @@ export function createServices(deps: ServiceDeps) {
     logger: deps.logger,
     agents: deps.backups,
   });
-  return { ...services, backups };
+  // Backup destinations (issue 33): S3-compatible buckets, the secret key sealed like other secrets.
+  const backupDestinations = new BackupDestinationService({
+    destinations: repos.backupDestinations,
+    secrets: new SecretBox(deps.encryptionKey),
+    probe: deps.destinationProbe ?? probeTarget,
+  });
+  return { ...services, backups, backupDestinations };
 }
 
 export interface ApiOptions {
@@ -275,6 +287,7 @@ export function apiRouter(services: Services, options: ApiOptions): Router {
       ...metricRoutes(services),
       ...databaseRoutes(services),
       ...backupRoutes(services),
+      ...backupDestinationRoutes(services),
     },
   });
 }

@@ -5,6 +5,7 @@ import { COMMON_SCHEMAS } from './common';
 import type { OperationSpec, Resource, Tag } from './resource';
 import { APPS } from './resources/apps';
 import { AUTH } from './resources/auth';
+import { BACKUP_DESTINATIONS } from './resources/backup-destinations';
 import { BACKUPS } from './resources/backups';
 import { DATABASES } from './resources/databases';
 import { DEPLOYMENTS } from './resources/deployments';
@@ -19,7 +20,7 @@ import { PLANS } from './resources/plans';
 import { TOKENS } from './resources/tokens';
 import { WORKSPACES } from './resources/workspaces';
 
-export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, METRICS, NODES, META, DATABASES, BACKUPS, DOMAINS, GITHUB] as const;
+export const RESOURCES = [AUTH, WORKSPACES, MEMBERS, TOKENS, PLANS, APPS, DEPLOYMENTS, FILES, METRICS, NODES, META, DATABASES, BACKUPS, BACKUP_DESTINATIONS, DOMAINS, GITHUB] as const;
 
 type Merged<R extends readonly Resource[]> = R extends readonly [infer H extends Resource, ...infer T extends readonly Resource[]]
   ? H['operations'] & Merged<T>

@@ -16,3 +16,4 @@ export * from './resources/domains';
 export * from './resources/metrics';
 export * from './resources/databases';
 export * from './resources/backups';
+export * from './resources/backup-destinations';

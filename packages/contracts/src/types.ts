@@ -74,3 +74,10 @@ export type Backup = From<typeof S.Backup>;
 export type BackupPage = From<typeof S.BackupPage>;
 export type RestoreBackupRequest = From<typeof S.RestoreBackupRequest>;
 export type RestoreResult = From<typeof S.RestoreResult>;
+
+// Backup destinations (issue 33)
+export type BackupDestination = From<typeof S.BackupDestination>;
+export type CreateBackupDestinationRequest = From<typeof S.CreateBackupDestinationRequest>;
+export type UpdateBackupDestinationRequest = From<typeof S.UpdateBackupDestinationRequest>;
+export type BackupDestinationTest = From<typeof S.BackupDestinationTest>;
+export type DatabaseBackupDestination = From<typeof S.DatabaseBackupDestination>;

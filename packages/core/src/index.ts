@@ -85,3 +85,7 @@ export * from './backups/backup-state';
 export * from './backups/schedule';
 export * from './backups/backup.service';
 export * from './backups/backup-jobs.service';
+// Backup destinations (issue 33)
+export * from './backup-destinations/destination.ports';
+export * from './backup-destinations/destination.service';
+export * from './backup-destinations/backup-key';

@@ -30,7 +30,7 @@ describe('the permission table', () => {
 
   it('keeps developers to apps, deployments, files, databases, domains and their tokens', () => {
     const denied = Object.keys(PERMISSIONS).filter((p) => outcome('developer', p as Permission) !== 'ok').sort();
-    expect(denied).toEqual(['billing.manage', 'members.write', 'workspace.delete', 'workspace.update']);
+    expect(denied).toEqual(['backups.destinations.write', 'billing.manage', 'members.write', 'workspace.delete', 'workspace.update']);
     expect(can('developer', 'tokens.create')).toBe(true);
     expect(can('viewer', 'files.download')).toBe(false);
     expect(can('viewer', 'databases.credentials')).toBe(false);

@@ -49,6 +49,9 @@ export const PERMISSIONS = {
   'databases.read': { roles: ALL, mutation: false },
   'databases.write': { roles: BUILDERS, mutation: true },
   'databases.credentials': { roles: BUILDERS, mutation: false },
+  // Backup destinations hold storage credentials (issue 33): owners and admins change them; everyone sees them without secrets.
+  'backups.destinations.read': { roles: ALL, mutation: false },
+  'backups.destinations.write': { roles: OWNER_ADMIN, mutation: true },
   'domains.read': { roles: ALL, mutation: false },
   'domains.write': { roles: BUILDERS, mutation: true },
 } as const satisfies Record<string, Rule>;

@@ -8,6 +8,7 @@ import { PrismaDomainJobStore } from './domain-job.store';
 import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
 import { PrismaGithubJobStore } from './github.store';
+import { PrismaWorkspaceBackupKeyStore } from './workspace-backup-key.store';
 
 /**
  * The job-side stores: keyed by the id of a row a job already holds (an app, a deployment, a deleted workspace), so
@@ -24,8 +25,9 @@ export function createJobStores(db: Db) {
     github: new PrismaGithubJobStore(db),
     databases: new PrismaDatabaseJobStore(db),
     backups: new PrismaBackupJobStore(db),
+    workspaceBackupKeys: new PrismaWorkspaceBackupKeyStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore };
+export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore };

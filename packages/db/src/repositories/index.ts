@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
+import { PrismaBackupDestinationRepository } from './backup-destinations.repository';
 import { PrismaBackupRepository } from './backups.repository';
 import { PrismaDatabaseRepository } from './databases.repository';
 import { PrismaDeploymentRepository } from './deployments.repository';
@@ -41,12 +42,14 @@ export function createRepositories(db: Db, sql: SqlPool) {
     githubDeliveries: new PrismaGithubDeliveryRepository(db),
     databases: new PrismaDatabaseRepository(db),
     backups: new PrismaBackupRepository(db),
+    backupDestinations: new PrismaBackupDestinationRepository(db),
   };
 }
 
 export {
   PrismaAppRepository,
   PrismaBackupRepository,
+  PrismaBackupDestinationRepository,
   PrismaDatabaseRepository,
   PrismaDeploymentRepository,
   PrismaEnvRepository,

@@ -1,0 +1,91 @@
+// Sealed multipart upload to an S3-compatible server vs. writing the same bytes to a local file (issue 33).
+// npx tsx bench/offsite/run.ts [--mb 1024]
+// s3rver runs in a child process so that this process's resident memory is the uploader's alone (sampled every 10 ms).
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { openSealed, uploadSealed, type S3Target } from '@slipway/offsite';
+
+const mb = Number(process.argv[process.argv.indexOf('--mb') + 1] ?? 0) || 1024;
+const PIECE = 64 * 1024;
+
+/** A dump-like stream: `mb` MiB of mixed bytes (a random block repeated with a counter: incompressible enough). */
+function source(): Readable {
+  const block = randomBytes(PIECE);
+  let i = 0;
+  return new Readable({
+    read() {
+      if (i >= mb * 16) return void this.push(null);
+      const piece = Buffer.from(block);
+      piece.writeUInt32BE(i, 0);
+      i += 1;
+      this.push(piece);
+    },
+  });
+}
+
+async function measure<T>(what: () => Promise<T>): Promise<{ result: T; seconds: number; rssGrowthMb: number }> {
+  global.gc?.();
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
+  const started = process.hrtime.bigint();
+  try {
+    const result = await what();
+    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, rssGrowthMb: (peak - before) / 1e6 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function startS3(dir: string): Promise<{ endpoint: string; stop: () => void }> {
+  const code = `const S3rver=require('s3rver');new S3rver({address:'127.0.0.1',port:0,silent:true,directory:${JSON.stringify(dir)},configureBuckets:[{name:'bench'}]}).run().then(a=>console.log(a.port))`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], cwd: join(__dirname, '../../testing') });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
+    child.once('exit', (c) => reject(new Error(`s3rver exited ${c}`)));
+  });
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'slipway-offsite-bench-'));
+  const s3 = await startS3(join(dir, 's3'));
+  const target: S3Target = { endpoint: s3.endpoint, region: 'us-east-1', bucket: 'bench', prefix: 'b/', pathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const key = randomBytes(32);
+  const bytes = mb * 1024 * 1024;
+  const rate = (s: number) => (bytes / 1e6 / s).toFixed(0);
+  try {
+    const local = await measure(async () => {
+      const fh = await open(join(dir, 'local.dump'), 'w');
+      const hash = createHash('sha256');
+      await pipeline(source(), new Writable({ write: (c: Buffer, _e, cb) => void (hash.update(c), fh.write(c).then(() => cb(), cb)) }));
+      await fh.sync();
+      await fh.close();
+      return hash.digest('hex');
+    });
+    const up = await measure(() => uploadSealed(target, 'bench.swbk', source(), key));
+    const down = await measure(async () => {
+      let n = 0;
+      await pipeline(await openSealed(target, up.result.key, key, up.result.sha256), new Writable({ write: (c: Buffer, _e, cb) => void ((n += c.length), cb()) }));
+      return n;
+    });
+    console.log(`offsite benchmark: ${mb} MiB synthetic dump, s3rver (child process) on loopback, on ${cpus().length} cores`);
+    console.log(`  baseline  local file (SHA-256, fsync)                         ${local.seconds.toFixed(1)} s  ${rate(local.seconds)} MB/s   RSS +${local.rssGrowthMb.toFixed(1)} MB`);
+    console.log(`  upload    seal + multipart (8 MiB × 2) + full read-back      ${up.seconds.toFixed(1)} s  ${rate(up.seconds)} MB/s   RSS +${up.rssGrowthMb.toFixed(1)} MB   object ${up.result.sizeBytes} B, plain SHA-256 ${up.result.plainSha256 === local.result ? 'matches the local file' : 'DIFFERS'}`);
+    console.log(`  restore   download + checksum + open                          ${down.seconds.toFixed(1)} s  ${rate(down.seconds)} MB/s   RSS +${down.rssGrowthMb.toFixed(1)} MB   ${down.result === bytes ? 'all bytes back' : `ONLY ${down.result} bytes`}`);
+    console.log(`targets: upload ≥ 50 MB/s (${rate(up.seconds)}): ${Number(rate(up.seconds)) >= 50 ? 'met' : 'NOT met'}; RSS growth ≤ 64 MB (${up.rssGrowthMb.toFixed(1)}): ${up.rssGrowthMb <= 64 ? 'met' : 'NOT met'}`);
+  } finally {
+    s3.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

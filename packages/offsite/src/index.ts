@@ -1,0 +1,3 @@
+export * from './s3';
+export * from './sealed-stream';
+export * from './upload';

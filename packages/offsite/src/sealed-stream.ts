@@ -1,0 +1,152 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+
+/**
+ * Backups encrypted client-side before they leave the server (issue 33, docs/decisions/0033-offsite-backups.md):
+ * AES-256-GCM in chunks, the STREAM construction (as age and Tink do), so that memory stays bounded whatever the size
+ * and a cut, reordered or altered object fails to open.
+ *
+ * Object = header (32 bytes) then chunks.
+ *   header: "SWBK" | version 0x01 | chunk size (u32 BE) | salt (16 random bytes) | nonce prefix (7 random bytes)
+ *   chunk i: AES-256-GCM(key, iv = nonce prefix | i (u32 BE) | last (0x00 or 0x01), aad = header) of up to chunk-size
+ *            plaintext bytes, then its 16-byte tag. Every chunk but the last holds exactly chunk-size bytes; the last
+ *            one (possibly empty) is marked in its IV, so a stream cut at a chunk boundary does not open.
+ *   key: HKDF-SHA256(workspace backup key, salt, "slipway backup v1"), one per object.
+ */
+export const SEALED_MAGIC = Buffer.from('SWBK');
+export const SEALED_VERSION = 1;
+export const HEADER_BYTES = 32;
+export const TAG_BYTES = 16;
+export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+const INFO = Buffer.from('slipway backup v1');
+
+function objectKeyOf(workspaceKey: Buffer, salt: Buffer): Buffer {
+  if (workspaceKey.length !== 32) throw new Error('A backup key is 32 bytes');
+  return Buffer.from(hkdfSync('sha256', workspaceKey, salt, INFO, 32));
+}
+
+function ivOf(prefix: Buffer, index: number, last: boolean): Buffer {
+  const iv = Buffer.alloc(12);
+  prefix.copy(iv, 0, 0, 7);
+  iv.writeUInt32BE(index, 7);
+  iv[11] = last ? 1 : 0;
+  return iv;
+}
+
+/** Encrypts a stream (the dump) chunk by chunk; holds at most one chunk. */
+export class SealStream extends Transform {
+  private readonly header: Buffer;
+  private readonly key: Buffer;
+  private readonly prefix: Buffer;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private index = 0;
+
+  constructor(workspaceKey: Buffer, private readonly chunkBytes = DEFAULT_CHUNK_BYTES) {
+    super();
+    const salt = randomBytes(16);
+    this.prefix = randomBytes(7);
+    this.header = Buffer.alloc(HEADER_BYTES);
+    SEALED_MAGIC.copy(this.header, 0);
+    this.header[4] = SEALED_VERSION;
+    this.header.writeUInt32BE(chunkBytes, 5);
+    salt.copy(this.header, 9);
+    this.prefix.copy(this.header, 25);
+    this.key = objectKeyOf(workspaceKey, salt);
+    this.push(this.header);
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+    // Keep the last full chunk back until more comes: only the end of the stream knows which chunk is the last.
+    while (this.pendingBytes > this.chunkBytes) {
+      const all = Buffer.concat(this.pending);
+      this.push(this.seal(all.subarray(0, this.chunkBytes), false));
+      const rest = all.subarray(this.chunkBytes);
+      this.pending = [rest];
+      this.pendingBytes = rest.length;
+    }
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.push(this.seal(Buffer.concat(this.pending), true));
+    this.pending = [];
+    done();
+  }
+
+  private seal(plain: Buffer, last: boolean): Buffer {
+    if (this.index > 0xffffffff) throw new Error('The backup is too large for one sealed object');
+    const cipher = createCipheriv('aes-256-gcm', this.key, ivOf(this.prefix, this.index, last));
+    cipher.setAAD(this.header);
+    this.index += 1;
+    return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  }
+}
+
+/** Decrypts what SealStream wrote; fails (the stream errors) on a wrong key, an altered, cut or reordered object. */
+export class OpenStream extends Transform {
+  private header: Buffer | null = null;
+  private key: Buffer | null = null;
+  private chunkBytes = 0;
+  private buffered: Buffer = Buffer.alloc(0);
+  private index = 0;
+
+  constructor(private readonly workspaceKey: Buffer) {
+    super();
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    try {
+      this.buffered = this.buffered.length ? Buffer.concat([this.buffered, data]) : data;
+      if (!this.header) this.readHeader();
+      if (this.header) {
+        const sealedChunk = this.chunkBytes + TAG_BYTES;
+        // A full sealed chunk followed by more bytes is not the last one.
+        while (this.buffered.length > sealedChunk) {
+          this.push(this.open(this.buffered.subarray(0, sealedChunk), false));
+          this.buffered = this.buffered.subarray(sealedChunk);
+        }
+      }
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback): void {
+    try {
+      if (!this.header) throw new Error('The backup object is shorter than its header: it is not a sealed Slipway backup');
+      this.push(this.open(this.buffered, true));
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  private readHeader(): void {
+    if (this.buffered.length < HEADER_BYTES) return;
+    const header = Buffer.from(this.buffered.subarray(0, HEADER_BYTES));
+    if (!header.subarray(0, 4).equals(SEALED_MAGIC)) throw new Error('The backup object is not a sealed Slipway backup (no SWBK header)');
+    if (header[4] !== SEALED_VERSION) throw new Error(`The backup object's format version ${header[4]} is not one this agent reads`);
+    this.chunkBytes = header.readUInt32BE(5);
+    this.key = objectKeyOf(this.workspaceKey, header.subarray(9, 25));
+    this.header = header;
+    this.buffered = this.buffered.subarray(HEADER_BYTES);
+  }
+
+  private open(sealed: Buffer, last: boolean): Buffer {
+    if (!this.header || !this.key) throw new Error('no header');
+    if (sealed.length < TAG_BYTES) throw new Error('The backup object is cut short (a chunk without its tag)');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, ivOf(this.header.subarray(25, 32), this.index, last));
+    decipher.setAAD(this.header);
+    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+    this.index += 1;
+    try {
+      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new Error(`The backup object does not open at chunk ${this.index - 1}: another workspace key, or the object was altered or cut short`);
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { Transform, type TransformCallback } from 'node:stream';
 
 /**
- * Backups encrypted client-side before they leave the server (issue 33, docs/decisions/0033-offsite-backups.md):
+ * Backups encrypted client-side before they leave the server (issue 33, docs/decisions/0036-offsite-backups.md):
  * AES-256-GCM in chunks, the STREAM construction (as age and Tink do), so that memory stays bounded whatever the size
  * and a cut, reordered or altered object fails to open.
  *

@@ -8,7 +8,7 @@ export interface WorkspaceBackupKeyStore {
 }
 
 /**
- * The key a workspace's off-server backups are encrypted with (docs/decisions/0033): 32 random bytes made at the
+ * The key a workspace's off-server backups are encrypted with (docs/decisions/0036): 32 random bytes made at the
  * first use, SecretBox-sealed at rest; two concurrent first uses agree on one key.
  */
 export class WorkspaceBackupKeys {

@@ -173,7 +173,9 @@ export async function workspaceLeftovers(p: TestPlatform, workspaceId: string, a
   const networks = (await p.docker.listNetworks({ filters: label })).length;
   const mountinfo = await readFile('/proc/self/mountinfo', 'utf8');
   const mounts = appIds.filter((id) => mountinfo.includes(path.join(p.agent.dataDir, 'volumes', id))).length;
-  const images = appIds.length ? (await p.docker.listImages({ filters: { reference: appIds.map((id) => `slipway-app/${id}:*`) } })).length : 0;
+  // Tags, not images: apps deployed from the same image share one image id under a tag each.
+  const tags = appIds.length ? (await p.docker.listImages({ filters: { reference: appIds.map((id) => `slipway-app/${id}:*`) } })).flatMap((i) => i.RepoTags ?? []) : [];
+  const images = appIds.filter((id) => tags.some((t) => t.startsWith(`slipway-app/${id}:`))).length;
   const routes = (await Promise.all(appIds.map(async (id) => (await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${id}`)).status === 200))).filter(Boolean).length;
   return { containers, networks, mounts, images, routes };
 }

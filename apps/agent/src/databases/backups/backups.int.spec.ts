@@ -178,7 +178,13 @@ describe('database backups on the agent (real Docker, real engines)', () => {
     it('restores into a new database (old rows there, the original keeps the changed ones) and into the same one', async () => {
       await query(engine, a, CHANGE[engine]);
       const b = await create(engine);
-      await backups.restoreBackup(t.target, { databaseId: b.id, sourceDatabaseId: a.id, backupId, sha256: sha, ...b.creds });
+      // Asked twice at once (a restore job run again after its worker died mid-restore): the second joins the running
+      // one and answers the same; other work on that database meanwhile is refused busy.
+      const restore = () => backups.restoreBackup(t.target, { databaseId: b.id, sourceDatabaseId: a.id, backupId, sha256: sha, ...b.creds });
+      const [first, again, other] = await Promise.allSettled([restore(), restore(), backups.createBackup(t.target, { databaseId: b.id, backupId: randomUUID(), ...b.creds })]);
+      expect(first).toMatchObject({ status: 'fulfilled' });
+      expect(again).toEqual(first);
+      expect(other).toMatchObject({ status: 'rejected', reason: { code: 'database_busy' } });
       expect(rows(await query(engine, b, READ[engine]))).toBe('a,b');
       expect(rows(await query(engine, a, READ[engine]))).toBe('a,b,c');
       // Into the same database: the old rows back, the credentials the same (the queries use them).

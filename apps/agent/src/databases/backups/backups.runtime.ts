@@ -65,7 +65,8 @@ const failed = (message: string) => new AppError('invalid_state', message);
  */
 export class BackupsRuntime {
   private readonly root: string;
-  private readonly locks = new Map<string, Promise<unknown>>();
+  /** The one backup or restore running per database, with what it is (`backup:<id>`, `restore:<source>/<id>`). */
+  private readonly locks = new Map<string, { work: string; done: Promise<unknown> }>();
 
   constructor(
     private readonly docker: DockerRuntime,
@@ -97,7 +98,7 @@ export class BackupsRuntime {
   create(t: BackupTarget & { backupId: string }): Promise<BackupFile & { replayed: boolean }> {
     const dumper = this.dumperOf(t);
     checkId(t.backupId, 'backup_id');
-    return this.locked(t.databaseId, async () => {
+    return this.locked(t.databaseId, `backup:${t.backupId}`, async () => {
       const done = await this.read(t.databaseId, t.backupId);
       if (done) return { ...done, replayed: true };
       const container = await this.runningContainer(t.databaseId, 'backing it up');
@@ -285,7 +286,7 @@ export class BackupsRuntime {
   restore(t: BackupTarget & { sourceDatabaseId: string; backupId: string; sha256: string }): Promise<{ restoredBytes: number }> {
     const dumper = this.dumperOf(t);
     checkId(t.sourceDatabaseId, 'source_database_id');
-    return this.locked(t.databaseId, async () => {
+    return this.locked(t.databaseId, `restore:${t.sourceDatabaseId}/${t.backupId}`, async () => {
       const file = await this.require(t.sourceDatabaseId, t.backupId);
       if (file.engine !== t.engine) throw new AppError('validation_failed', `The backup is of ${file.engine}; it cannot be restored into a ${t.engine} database`);
       const abs = path.join(this.o.dataDir, file.path);
@@ -458,15 +459,26 @@ export class BackupsRuntime {
     return r.stdout;
   }
 
-  private locked<T>(databaseId: string, work: () => Promise<T>): Promise<T> {
-    if (this.locks.has(databaseId)) return Promise.reject(new AppError('database_busy', 'A backup or restore of this database is already running on the server'));
-    const next = work();
-    this.locks.set(databaseId, next);
-    void next
+  /**
+   * Runs `run` as the database's one backup or restore. The same work asked again while it runs (its caller's job was
+   * cut — a worker killed mid-restore — and the job is run again) joins the running one and answers with its outcome,
+   * instead of a second pg_restore over the first; other work on the database is refused as busy.
+   */
+  private locked<T>(databaseId: string, work: string, run: () => Promise<T>): Promise<T> {
+    const current = this.locks.get(databaseId);
+    if (current?.work === work) {
+      this.logger.info({ databaseId, work }, 'the same backup work asked again while it runs: joined');
+      return current.done as Promise<T>;
+    }
+    if (current) return Promise.reject(new AppError('database_busy', 'A backup or restore of this database is already running on the server'));
+    const done = run();
+    this.locks.set(databaseId, { work, done });
+    void done
       .finally(() => this.locks.delete(databaseId))
       .catch(() => undefined);
-    return next;
+    return done;
   }
+
 }
 
 /** What is wrong with a finished dump (null: nothing seen), from its first bytes, last bytes and size. */

@@ -108,7 +108,8 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       `\nExit codes: 0 done, 1 failed, 2 usage error, 3 not found, 4 not possible in the job's or queue's state.\nSettings: DATABASE_URL, REDIS_URL, SLIPWAY_REDIS_PREFIX (as the control plane).`,
     )
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .exitOverride();
+    .exitOverride()
+    .enablePositionalOptions();
 
   program
     .command('queues')
@@ -238,8 +239,9 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       });
   }
 
-  program
+  const nodes = program
     .command('nodes')
+    .enablePositionalOptions()
     .description(
       'servers: status (cordoned: no new workspace goes there), what runs there (workspaces, apps, databases, reservations), ' +
         'capacity, free capacity (unreserved), free disk (LOW: below its reserve, new work refused), last seen, ' +
@@ -292,21 +294,26 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       );
     });
 
-  for (const [command, cordoned] of [['cordon', true], ['uncordon', false]] as const) {
-    program
+  /** cordon / uncordon, both as `nodes cordon NODE` and as the older top-level `cordon NODE`. */
+  const cordonCommand = (parent: Command, command: 'cordon' | 'uncordon') =>
+    parent
       .command(`${command} <node>`)
       .description(
-        cordoned
+        command === 'cordon'
           ? 'stop placing new workspaces on a server (what runs there runs on; nothing moves)'
           : 'place new workspaces on a cordoned server again',
       )
       .option('--json', 'print JSON')
       .action(async (name: string, o: { json?: boolean }) => {
+        const cordoned = command === 'cordon';
         const node = await createAgentRepositories(res().db).nodes.setCordoned(name, cordoned ? new Date() : null);
         if (!node) throw new CliError(`no server is enrolled as "${name}" (slipway-admin nodes lists them)`, EXIT.notFound);
         if (o.json) return json({ name: node.name, cordoned: node.cordonedAt !== null, cordonedAt: node.cordonedAt });
         io.out(cordoned ? `${node.name} cordoned: no new workspace is placed there` : `${node.name} uncordoned: new workspaces may be placed there`);
       });
+  for (const command of ['cordon', 'uncordon'] as const) {
+    cordonCommand(nodes, command);
+    cordonCommand(program, command);
   }
 
   program

@@ -1,6 +1,6 @@
 // Issue 32: `slipway-admin workspaces move`, `moves`, `moves cancel` and `nodes drain` against real PostgreSQL, Redis,
 // a real worker runtime (the `workspace.move` job under the workspace's lock) and two real agents over mutual TLS.
-// What moves today is a workspace without apps or databases; one with an app is refused in words and stays.
+// Workspaces here hold no deployed app (the fleet spec moves running apps); one with a database is refused in words.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -91,19 +91,44 @@ describe('slipway-admin moves a workspace between two real agents', () => {
     expect((await db.workspace.findUniqueOrThrow({ where: { id: w.id } })).nodeId).toBe(nodeB);
 
     const [listed] = await adminJson('moves', '--workspace', w.id);
-    expect(listed.steps.map((s: { step: string; outcome: string }) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'switch done', 'clean-source done']);
-    expect(listed.steps[2].sentence).toMatch(/^Removed from move-a: \d+ containers?, \d+ images?, \d+ networks?$/);
+    expect(listed.steps.map((s: { step: string; outcome: string }) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images skipped',
+      'copy-folders skipped',
+      'start-target skipped',
+      'switch done',
+      'routes done',
+      'stop-source skipped',
+      'catch-up-folders skipped',
+      'clean-source done',
+    ]);
+    expect(listed.steps.at(-1).sentence).toMatch(/^Removed from move-a: \d+ containers?, \d+ images?, \d+ networks?$/);
     expect((await admin('moves')).stdout).toMatch(new RegExp(`${asked.id}\\s+${w.slug}\\s+move-a\\s+move-b\\s+succeeded\\s+operator\\s+clean-source done`));
     expect((await admin('moves', 'show', asked.id)).stdout).toMatch(/switch\s+done\s+The workspace is on move-b now/);
   });
 
-  it('refuses to move a workspace with an app, says why, and leaves it on its source', async () => {
+  it('refuses to move a workspace with a database, says why, and leaves it on its source', async () => {
     const w = await workspace('busy', nodeA);
-    await db.app.create({ data: { workspaceId: w.id, name: 'web', slug: 'web', kind: 'web', source: 'image', image: 'nginx', port: 80, cpuMillis: 250, memoryMb: 256 } });
+    await db.database.create({
+      data: {
+        workspaceId: w.id,
+        nodeId: nodeA,
+        name: 'db',
+        slug: 'db',
+        engine: 'postgres',
+        version: '15',
+        cpuMillis: 250,
+        memoryMb: 256,
+        diskMb: 1024,
+        username: 'u',
+        databaseName: 'app',
+        passwordSealed: 'sealed',
+      },
+    });
     const asked = await adminJson('workspaces', 'move', w.slug, '--to', 'move-b');
     const row = await ended(asked.id);
     expect(row.state).toBe('failed');
-    expect(row.error).toMatch(/The workspace holds 1 app and 0 databases; moving apps and databases between servers is not built yet/);
+    expect(row.error).toMatch(/The workspace holds 1 database; moving databases between servers is not built yet/);
     expect((await db.workspace.findUniqueOrThrow({ where: { id: w.id } })).nodeId).toBe(nodeA);
   });
 
@@ -125,12 +150,12 @@ describe('slipway-admin moves a workspace between two real agents', () => {
   });
 
   it('drains a server: cordons it and moves every workspace on it, one at a time', async () => {
-    await db.workspace.updateMany({ where: { nodeId: nodeA, apps: { none: {} } }, data: { deletedAt: new Date() } });
+    await db.workspace.updateMany({ where: { nodeId: nodeA, databases: { none: {} } }, data: { deletedAt: new Date() } });
     const one = await workspace('one', nodeA);
     const two = await workspace('two', nodeA);
     const plan = await adminJson('nodes', 'drain', 'move-a');
     expect(plan).toMatchObject({ node: 'move-a', cordoned: true });
-    // The workspace with an app is queued too: its move fails in words and the drain goes on.
+    // The workspace with a database is queued too: its move fails in words and the drain goes on.
     expect(plan.moves.map((m: { workspace: string; to: string }) => m.to)).toEqual(plan.moves.map(() => 'move-b'));
     for (const m of plan.moves) await ended(m.id);
     for (const w of [one, two]) expect((await db.workspace.findUniqueOrThrow({ where: { id: w.id } })).nodeId).toBe(nodeB);

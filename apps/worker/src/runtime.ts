@@ -33,7 +33,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgMetricsStore, PgResourceLocks, type Db } from '@slipway/db';
 import { CertificateAuthority, FileDatabaseCertificates } from '@slipway/pki';
-import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
+import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool, MovesPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
@@ -207,7 +207,23 @@ export async function startWorkerRuntime(
     settings: options.backups?.settings ?? config.backups,
   });
   // Moves of workspaces between servers (issue 32): each under the workspace's lock, its steps on the move's row.
-  const moves = new MoveRunner({ moves: stores.moves, workspaces: stores.moveWorkspaces, nodes: repos.nodes, agents, locks, jobs, clock: systemClock, logger });
+  const moves = new MoveRunner({
+    moves: stores.moves,
+    workspaces: stores.moveWorkspaces,
+    nodes: repos.nodes,
+    agents,
+    transfer: new MovesPool(agents),
+    apps: stores.apps,
+    env: control.env,
+    secrets,
+    appsDomain: config.apps,
+    routing,
+    locks,
+    jobs,
+    clock: systemClock,
+    logger,
+    ...options.apps,
+  });
   const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, backups, metrics, domains, github: githubDeliveries, moves };
 
   const pool = runWorkers({

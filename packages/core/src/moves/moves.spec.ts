@@ -3,8 +3,9 @@ import type { Logger } from '../logging';
 import type { NodeRepository, NodeWithUsage } from '../nodes/node.ports';
 import type { JobName, JobPayloads } from '../jobs';
 import { canMoveMove, moveSourcesOf, runMoveSteps, type MoveState, type MoveStep, type MoveStepRecord } from './move-state';
-import type { MoveRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove } from './move.ports';
-import { MoveRunner } from './move-runner';
+import type { AppWithDeployment } from '../apps/app.ports';
+import type { AppToMove, MoveRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp } from './move.ports';
+import { MoveRunner, type MoveRunnerDeps } from './move-runner';
 import { MoveService } from './move.service';
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
@@ -155,17 +156,26 @@ class MemoryMoves implements MoveStore {
 }
 
 class MemoryWorkspaces implements MoveWorkspaceStore {
+  /** Apps by workspace id. */
+  apps = new Map<string, AppToMove[]>();
+  /** What each switch recorded of the apps. */
+  switched: SwitchedApp[][] = [];
   constructor(public rows: MoveWorkspace[]) {}
+  async appsToMove(id: string) {
+    return this.apps.get(id) ?? [];
+  }
   async find(ref: string) {
     return this.rows.find((w) => w.id === ref || w.slug === ref) ?? null;
   }
   async onNode(nodeId: string) {
     return this.rows.filter((w) => w.nodeId === nodeId);
   }
-  async switchServer(id: string, from: string, to: string, o: { onlyEmpty: boolean }) {
+  async switchServer(id: string, from: string, to: string, apps: SwitchedApp[]) {
     const w = this.rows.find((x) => x.id === id);
-    if (!w || w.nodeId !== from || (o.onlyEmpty && (w.apps > 0 || w.databases > 0))) return false;
+    const now = this.apps.get(id) ?? [];
+    if (!w || w.nodeId !== from || w.databases > 0 || w.apps !== now.length || apps.length !== now.length || now.some((a) => a.busy)) return false;
     w.nodeId = to;
+    this.switched.push(apps);
     return true;
   }
   async appIds() {
@@ -227,16 +237,74 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
   const queued: { name: JobName; payload: JobPayloads[JobName]; jobId: string }[] = [];
   const jobs = { enqueue: async <N extends JobName>(name: N, payload: JobPayloads[N], o: { jobId: string }) => void queued.push({ name, payload, jobId: o.jobId }) };
   const removed: { node: string | null; workspaceId: string; appIds: string[] }[] = [];
+  /** Every agent call of the move, in order: `<call> <server> <app>`. */
+  const calls: string[] = [];
   const agents = {
     health: async (t: { name: string | null }) => health(t.name ?? ''),
     removeWorkspace: async (t: { name: string | null }, input: { workspaceId: string; appIds: string[] }) => {
       removed.push({ node: t.name, workspaceId: input.workspaceId, appIds: input.appIds });
       return { containers: 0, images: 0, networks: 1 };
     },
+    removeApp: async (t: { name: string | null }, input: { appId: string }) => {
+      calls.push(`removeApp ${t.name} ${input.appId}`);
+      return { containers: 1, images: 1 };
+    },
+    rolloutApp: async (t: { name: string | null }, input: { appId: string; imageRef: string; routeHost: string }) => {
+      calls.push(`rollout ${t.name} ${input.appId} ${input.imageRef} ${input.routeHost}`);
+      if (failRollout === input.appId) throw new Error('The container never answered on its port.');
+      return { containerId: `c-${t.name}-${input.appId}`, hostPort: 40000, imageId: 'sha256:x', imageRef: input.imageRef, lines: [] };
+    },
+    appPower: async (t: { name: string | null }, input: { appId: string; action: string; containerId: string }) => void calls.push(`${input.action} ${t.name} ${input.appId} ${input.containerId}`),
+  } as unknown as MoveRunnerDeps['agents'];
+  let failRollout: string | null = null;
+  const transfer = {
+    copyImages: async (from: { name: string | null }, to: { name: string | null }, input: { imageRefs: string[] }) => {
+      calls.push(`images ${from.name}→${to.name} ${input.imageRefs.join(',')}`);
+      return { bytes: 2 * 1024 * 1024, imageRefs: input.imageRefs };
+    },
+    copyFolder: async (from: { name: string | null }, to: { name: string | null }, input: { appId: string; seededImageRef: string }) => {
+      calls.push(`folder ${from.name}→${to.name} ${input.appId} ${input.seededImageRef}`);
+      return { bytes: 1024 * 1024 };
+    },
   };
+  const records = new Map<string, AppWithDeployment>();
   const service = new MoveService({ moves, workspaces: store, nodes: repo, jobs, clock });
-  const runner = new MoveRunner({ moves, workspaces: store, nodes: repo, agents, locks: new InProcessResourceLocks(), jobs, clock, logger: quiet });
-  return { moves, store, nodes, queued, removed, service, runner };
+  const runner = new MoveRunner({
+    moves,
+    workspaces: store,
+    nodes: repo,
+    agents,
+    transfer,
+    apps: { getById: async (id: string) => (records.has(id) ? { ...records.get(id)!, deletedAt: null } : null) },
+    env: { list: async () => [] } as unknown as MoveRunnerDeps['env'],
+    secrets: {} as MoveRunnerDeps['secrets'],
+    appsDomain: { domain: 'apps.test', scheme: 'http' } as MoveRunnerDeps['appsDomain'],
+    routing: { syncAllRoutes: async () => void calls.push('syncAllRoutes') },
+    locks: new InProcessResourceLocks(),
+    jobs,
+    clock,
+    logger: quiet,
+  });
+  /** An app of the workspace, deployed (current deployment live, a rollback image kept) and running unless said. */
+  const addApp = (workspaceId: string, id: string, o: { desired?: 'running' | 'stopped'; busy?: boolean } = {}) => {
+    store.apps.set(workspaceId, [...(store.apps.get(workspaceId) ?? []), { appId: id, deploymentId: `d-${id}`, imageRefs: [`slipway-app-${id}:d-old`, `slipway-app-${id}:d-${id}`], busy: o.busy ?? false }]);
+    store.rows.find((w) => w.id === workspaceId)!.apps++;
+    records.set(id, {
+      id,
+      workspaceId,
+      name: id,
+      kind: 'web',
+      subdomain: `${id}-sub`,
+      healthPath: null,
+      cpuMillis: 250,
+      memoryMb: 256,
+      diskMb: 512,
+      desiredState: o.desired ?? 'running',
+      currentDeployment: { id: `d-${id}`, status: 'live', imageRef: `slipway-app-${id}:d-${id}`, port: 8080, containerId: `c-a-${id}`, hostPort: 30000 },
+    } as unknown as AppWithDeployment);
+  };
+  const failRolloutOf = (id: string) => (failRollout = id);
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf };
 }
 
 /** A health check that the server of that name refuses. */
@@ -261,33 +329,99 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(f.queued).toEqual([{ name: 'workspace.move', payload: { moveId: move.id }, jobId: move.id }]);
     const ended = await f.runner.run(move.id);
     expect(ended).toMatchObject({ state: 'succeeded', error: null, attempts: 1 });
-    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'switch done', 'clean-source done']);
-    expect(ended.steps[2]!.sentence).toBe('Removed from a: 0 containers, 0 images, 1 network');
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images skipped',
+      'copy-folders skipped',
+      'start-target skipped',
+      'switch done',
+      'routes done',
+      'stop-source skipped',
+      'catch-up-folders skipped',
+      'clean-source done',
+    ]);
+    expect(ended.steps.at(-1)!.sentence).toBe('Removed from a: 0 containers, 0 images, 1 network');
     expect(f.store.rows[0]!.nodeId).toBe('id-b');
     expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-blue', appIds: ['old-app'] }]);
     // A job delivered again does nothing.
-    expect((await f.runner.run(move.id)).steps).toHaveLength(3);
+    expect((await f.runner.run(move.id)).steps).toHaveLength(9);
   });
 
-  it('refuses, in words, a workspace with apps or databases (not built yet), and leaves it on its source', async () => {
-    const f = fleet([ws('busy', 'id-a', { apps: 2, databases: 1 })]);
-    const ended = await f.runner.run((await f.service.request('busy', 'b')).id);
+  it('moves a workspace with apps: images and folders copied, the target started and ready before the source stops, then the switch, routes, catch-up, cleanup', async () => {
+    const f = fleet([ws('apps', 'id-a')]);
+    f.addApp('ws-apps', 'web1');
+    f.addApp('ws-apps', 'idle', { desired: 'stopped' });
+    const ended = await f.runner.run((await f.service.request('apps', 'b')).id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null });
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images done',
+      'copy-folders done',
+      'start-target done',
+      'switch done',
+      'routes done',
+      'stop-source done',
+      'catch-up-folders done',
+      'clean-source done',
+    ]);
+    expect(f.calls).toEqual([
+      'images a→b slipway-app-web1:d-old,slipway-app-web1:d-web1',
+      'images a→b slipway-app-idle:d-old,slipway-app-idle:d-idle',
+      'folder a→b web1 slipway-app-web1:d-web1',
+      'folder a→b idle slipway-app-idle:d-idle',
+      // Only the app meant to run is started on the target, from its current image, with its route.
+      'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
+      'syncAllRoutes',
+      'stop a web1 c-a-web1',
+      'folder a→b web1 slipway-app-web1:d-web1',
+      'folder a→b idle slipway-app-idle:d-idle',
+    ]);
+    expect(f.store.switched).toEqual([
+      [
+        { appId: 'web1', deploymentId: 'd-web1', containerId: 'c-b-web1', hostPort: 40000 },
+        { appId: 'idle', deploymentId: 'd-idle', containerId: null, hostPort: null },
+      ],
+    ]);
+    expect(ended.steps[1]!.sentence).toBe('4 images (current and rollback) of 2 apps copied to b: 4.0 MB');
+    expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-apps', appIds: ['old-app'] }]);
+  });
+
+  it('when the target cannot start an app, removes what the target got and leaves every app running on the source', async () => {
+    const f = fleet([ws('apps', 'id-a')]);
+    f.addApp('ws-apps', 'web1');
+    f.addApp('ws-apps', 'web2');
+    f.failRolloutOf('web2');
+    const ended = await f.runner.run((await f.service.request('apps', 'b')).id);
     expect(ended.state).toBe('failed');
-    expect(ended.error).toBe(
-      'check failed: The workspace holds 2 apps and 1 database; moving apps and databases between servers is not built yet (issue 32): today only a workspace without apps or databases moves; the workspace stays on its source server as it was',
-    );
+    expect(ended.error).toBe('start-target failed: The container never answered on its port; the workspace stays on its source server as it was');
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'copy-images done', 'copy-folders done', 'start-target failed', 'copy-images undone']);
+    // Nothing was stopped on the source; the target lost all it got.
+    expect(f.calls.filter((c) => /^(stop|removeApp|syncAllRoutes)/.test(c))).toEqual(['removeApp b web1', 'removeApp b web2']);
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
+    expect(f.store.switched).toEqual([]);
+  });
+
+  it('refuses, in words, a workspace with databases (not built yet) or an app being deployed, and leaves it on its source', async () => {
+    const f = fleet([ws('db', 'id-a', { databases: 1 }), ws('deploying', 'id-a')]);
+    f.addApp('ws-deploying', 'web1', { busy: true });
+    const db = await f.runner.run((await f.service.request('db', 'b')).id);
+    expect(db.error).toBe(
+      'check failed: The workspace holds 1 database; moving databases between servers is not built yet (issue 32): today a workspace with apps only moves; the workspace stays on its source server as it was',
+    );
+    const busy = await f.runner.run((await f.service.request('deploying', 'b')).id);
+    expect(busy.error).toMatch(/^check failed: A deployment of web1 is in progress; move the workspace once it has finished/);
+    expect(f.store.rows.map((w) => w.nodeId)).toEqual(['id-a', 'id-a']);
     expect(f.removed).toEqual([]);
   });
 
   it('fails when the target does not answer, leaving the workspace on its source', async () => {
     const f = fleet([ws('blue', 'id-a')], [node('a'), node('b')], refusing('b'));
     const ended = await f.runner.run((await f.service.request('blue', 'b')).id);
-    expect(ended).toMatchObject({ state: 'failed', error: expect.stringContaining('b did not answer its health check (connect ECONNREFUSED)') });
+    expect(ended).toMatchObject({ state: 'failed', error: expect.stringContaining('b, the target, did not answer its health check (connect ECONNREFUSED)') });
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
   });
 
-  it('undoes the switch when an app appeared meanwhile (the switch is conditional): nothing moves', async () => {
+  it('switches nothing when an app appeared meanwhile (the switch is conditional): nothing moves', async () => {
     const f = fleet([ws('blue', 'id-a')]);
     const move = await f.service.request('blue', 'b');
     afterStep(f.moves, 'check', () => (f.store.rows[0]!.apps = 1));
@@ -325,7 +459,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       await f.service.cancel(move.id);
     };
     const ended = await f.runner.run(move.id);
-    expect(ended).toMatchObject({ state: 'cancelled', error: 'Cancelled before switch; the workspace stays on its source server' });
+    expect(ended).toMatchObject({ state: 'cancelled', error: 'Cancelled before copy-images; the workspace stays on its source server' });
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
   });
 
@@ -339,7 +473,17 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     f.store.rows[0]!.nodeId = 'id-b';
     const ended = await f.runner.run(move.id);
     expect(ended.state).toBe('succeeded');
-    expect(ended.steps.slice(1).map((s) => `${s.step} ${s.outcome}`)).toEqual(['check skipped', 'switch skipped', 'clean-source done']);
+    expect(ended.steps.slice(1).map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check skipped',
+      'copy-images skipped',
+      'copy-folders skipped',
+      'start-target skipped',
+      'switch skipped',
+      'routes done',
+      'stop-source skipped',
+      'catch-up-folders skipped',
+      'clean-source done',
+    ]);
   });
 
   it('drains a server: cordons it, plans every workspace onto the roomiest other server, runs the moves one at a time', async () => {

@@ -1,4 +1,4 @@
-import type { MoveRecord, MoveState, MoveStepRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove } from '@slipway/core';
+import type { AppToMove, MoveRecord, MoveState, MoveStepRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp } from '@slipway/core';
 import type { Db } from '../client';
 import type { Move as MoveRow, Prisma } from '../generated/client';
 
@@ -127,20 +127,53 @@ export class PrismaMoveWorkspaceStore implements MoveWorkspaceStore {
     });
   }
 
-  async switchServer(workspaceId: string, from: string, to: string, options: { onlyEmpty: boolean }): Promise<boolean> {
-    const count = options.onlyEmpty
-      ? await this.db.$executeRaw`
-          UPDATE workspaces w SET node_id = ${to}::uuid, updated_at = now()
-          WHERE w.id = ${workspaceId}::uuid AND w.node_id = ${from}::uuid AND w.deleted_at IS NULL
-            AND NOT EXISTS (SELECT 1 FROM apps a WHERE a.workspace_id = w.id AND a.deleted_at IS NULL)
-            AND NOT EXISTS (SELECT 1 FROM databases d WHERE d.workspace_id = w.id AND d.deleted_at IS NULL)`
-      : await this.db.$executeRaw`
-          UPDATE workspaces w SET node_id = ${to}::uuid, updated_at = now()
-          WHERE w.id = ${workspaceId}::uuid AND w.node_id = ${from}::uuid`;
-    return count === 1;
+  appsToMove(workspaceId: string): Promise<AppToMove[]> {
+    return appsToMoveIn(this.db, workspaceId);
+  }
+
+  async switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[]): Promise<boolean> {
+    return this.db.$transaction(async (tx) => {
+      // The workspace's row is locked: a second switch, a deletion or a new app waits for this transaction.
+      const rows = await tx.$queryRaw<{ node_id: string | null; deleted_at: Date | null }[]>`
+        SELECT node_id, deleted_at FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+      const row = rows[0];
+      if (!row || row.deleted_at || row.node_id !== from) return false;
+      if ((await tx.database.count({ where: { workspaceId, deletedAt: null } })) > 0) return false;
+      const now = await appsToMoveIn(tx, workspaceId);
+      const key = (a: { appId: string; deploymentId: string | null }) => `${a.appId}:${a.deploymentId ?? '-'}`;
+      if (now.some((a) => a.busy) || now.map(key).sort().join() !== apps.map(key).sort().join()) return false;
+      await tx.workspace.update({ where: { id: workspaceId }, data: { nodeId: to } });
+      for (const a of apps) {
+        if (a.deploymentId) await tx.deployment.update({ where: { id: a.deploymentId }, data: { containerId: a.containerId, hostPort: a.hostPort } });
+      }
+      return true;
+    });
   }
 
   async appIds(workspaceId: string): Promise<string[]> {
     return (await this.db.app.findMany({ where: { workspaceId }, select: { id: true }, orderBy: { id: 'asc' } })).map((a) => a.id);
   }
+}
+
+const IN_USE = ['live', 'crashed'];
+const KEPT = ['live', 'crashed', 'superseded'];
+const IN_PROGRESS = ['queued', 'building', 'deploying'];
+
+/** The live apps of a workspace as a move carries them (in or out of a transaction). */
+async function appsToMoveIn(db: Pick<Db, 'app'>, workspaceId: string): Promise<AppToMove[]> {
+  const apps = await db.app.findMany({
+    where: { workspaceId, deletedAt: null },
+    orderBy: { id: 'asc' },
+    select: { id: true, currentDeploymentId: true, deployments: { select: { id: true, status: true, imageRef: true, imageAvailable: true } } },
+  });
+  return apps.map((a) => {
+    const current = a.deployments.find((d) => d.id === a.currentDeploymentId);
+    const refs = a.deployments.filter((d) => d.imageRef && d.imageAvailable && KEPT.includes(d.status)).map((d) => d.imageRef!);
+    return {
+      appId: a.id,
+      deploymentId: current && IN_USE.includes(current.status) ? current.id : null,
+      imageRefs: [...new Set(refs)].sort(),
+      busy: a.deployments.some((d) => IN_PROGRESS.includes(d.status)),
+    };
+  });
 }

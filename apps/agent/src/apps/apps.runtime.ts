@@ -340,8 +340,9 @@ export class AppsRuntime {
    * of that image does not seed over the copied files.
    */
   async importFolder(appId: string, diskMb: number, seededImageRef: string, tarFile: string): Promise<void> {
-    await this.ensureFolder(appId, diskMb, () => undefined);
     const folder = this.folderOf(appId);
+    // Made only when missing: the catch-up copy lands in the folder the target's container already uses.
+    if (!(await stat(folder).then(() => true, () => false))) await this.ensureFolder(appId, diskMb, () => undefined);
     await new Promise<void>((resolve, reject) => {
       const tar = spawn('tar', ['-x', '--numeric-owner', '--same-owner', '-p', '--overwrite', '-C', folder, '-f', tarFile], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';

@@ -67,7 +67,9 @@ describe('slipway-admin moves a workspace between two real agents', () => {
     b = await startTestAgent(opened.ca, { nodeName: 'move-b' });
     nodeA = (await insertNode(db, a)).id;
     nodeB = (await insertNode(db, b)).id;
-    planId = (await db.plan.findFirstOrThrow({ where: { kind: 'trial' } })).id;
+    planId = (
+      await db.plan.create({ data: { slug: `p-${randomUUID()}`, version: 1, name: 'P', kind: 'trial', priceCents: 0, currency: 'EUR', cpuMillis: 1000, memoryMb: 1024, maxMembers: 1 } })
+    ).id;
     env = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir });
     runtime = await startWorkerRuntime(testConfig(env), quiet, { events: false, schedule: false });
   });
@@ -104,7 +106,7 @@ describe('slipway-admin moves a workspace between two real agents', () => {
     ]);
     expect(listed.steps.at(-1).sentence).toMatch(/^Removed from move-a: \d+ containers?, \d+ images?, \d+ networks?$/);
     expect((await admin('moves')).stdout).toMatch(new RegExp(`${asked.id}\\s+${w.slug}\\s+move-a\\s+move-b\\s+succeeded\\s+operator\\s+clean-source done`));
-    expect((await admin('moves', 'show', asked.id)).stdout).toMatch(/switch\s+done\s+The workspace is on move-b now/);
+    expect((await admin('moves', 'show', asked.id)).stdout).toMatch(/switch\s+done\s+The workspace and its 0 apps are on move-b now/);
   });
 
   it('refuses to move a workspace with a database, says why, and leaves it on its source', async () => {

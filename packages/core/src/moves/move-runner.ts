@@ -30,8 +30,8 @@ export interface MoveRunnerDeps {
   env: EnvRepository;
   secrets: SecretBox;
   appsDomain: AppsDomain;
-  /** Every server's routes, at once after the switch (the `routes.sync` job's work). */
-  routing: { syncAllRoutes(): Promise<unknown> };
+  /** Routes after the switch: the target's first (its own routes for the apps), then every server's (the `routes.sync` job's work). */
+  routing: { syncRoutes(node: { id: string; name: string; grpcAddress: string }): Promise<unknown>; syncAllRoutes(): Promise<{ nodes: number }> };
   locks: ResourceLocks;
   jobs: JobQueue;
   clock: Clock;
@@ -74,16 +74,19 @@ export class MoveRunner {
     if (!first) throw new AppError('not_found', `No move has the id ${moveId}`);
     if (isMoveFinished(first.state)) return first;
     return this.deps.locks.hold('workspace', first.workspaceId, async () => {
-      const claimed = await this.deps.moves.transition(moveId, moveSourcesOf('running').filter((s) => s !== 'running' || first.state === 'running'), 'running', {
-        startedAt: this.deps.clock(),
-        countAttempt: true,
+      // Every app of the workspace is held too, before the claim (waiting for one is retried with the row still
+      // queued): no deployment, power job or repair interleaves with the move. An app added meanwhile fails the switch.
+      const appIds = (await this.deps.workspaces.appsToMove(first.workspaceId)).map((a) => a.appId).sort();
+      return this.holdingApps(appIds, async () => {
+        const claimed = await this.deps.moves.transition(moveId, moveSourcesOf('running').filter((s) => s !== 'running' || first.state === 'running'), 'running', {
+          startedAt: this.deps.clock(),
+          countAttempt: true,
+        });
+        if (!claimed) return (await this.deps.moves.get(moveId))!;
+        const ended = await this.work(claimed);
+        if (ended.reason === 'drain') await this.queueNextOfDrain(ended.fromNodeId);
+        return ended;
       });
-      if (!claimed) return (await this.deps.moves.get(moveId))!;
-      // Every app of the workspace is held too: no deployment, power job or repair interleaves with the move.
-      const appIds = (await this.deps.workspaces.appsToMove(claimed.workspaceId)).map((a) => a.appId).sort();
-      const ended = await this.holdingApps(appIds, () => this.work(claimed));
-      if (ended.reason === 'drain') await this.queueNextOfDrain(ended.fromNodeId);
-      return ended;
     });
   }
 
@@ -242,8 +245,10 @@ export class MoveRunner {
       {
         name: 'routes',
         run: async () => {
-          await this.deps.routing.syncAllRoutes();
-          return { sentence: `Every server routes the workspace's apps to ${move.toNode}` };
+          // The target first: its own routes for the apps are in place before any other server forwards to it.
+          if (ctx.target) await this.deps.routing.syncRoutes(ctx.target);
+          const synced = await this.deps.routing.syncAllRoutes();
+          return { sentence: `${plural(synced.nodes, 'server')} route the workspace's apps to ${move.toNode}` };
         },
       },
       {

@@ -279,7 +279,13 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     env: { list: async () => [] } as unknown as MoveRunnerDeps['env'],
     secrets: {} as MoveRunnerDeps['secrets'],
     appsDomain: { domain: 'apps.test', scheme: 'http' } as MoveRunnerDeps['appsDomain'],
-    routing: { syncAllRoutes: async () => void calls.push('syncAllRoutes') },
+    routing: {
+      syncRoutes: async (n: { name: string }) => void calls.push(`syncRoutes ${n.name}`),
+      syncAllRoutes: async () => {
+        calls.push('syncAllRoutes');
+        return { nodes: 2 };
+      },
+    },
     locks: new InProcessResourceLocks(),
     jobs,
     clock,
@@ -371,6 +377,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'folder a→b idle slipway-app-idle:d-idle',
       // Only the app meant to run is started on the target, from its current image, with its route.
       'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
+      'syncRoutes b',
       'syncAllRoutes',
       'stop a web1 c-a-web1',
       'folder a→b web1 slipway-app-web1:d-web1',

@@ -102,7 +102,7 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
   const json = (value: unknown) => io.out(JSON.stringify(value, null, 2));
 
   const program = new Command('slipway-admin')
-    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes, the database, enrollment tokens.')
+    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes (cordon, drain), workspace moves, the database, enrollment tokens.')
     .addHelpText(
       'after',
       `\nExit codes: 0 done, 1 failed, 2 usage error, 3 not found, 4 not possible in the job's or queue's state.\nSettings: DATABASE_URL, REDIS_URL, SLIPWAY_REDIS_PREFIX (as the control plane).`,

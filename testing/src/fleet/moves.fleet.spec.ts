@@ -84,9 +84,16 @@ describe('moving a workspace between servers', () => {
       240_000,
       `move ${id} to end`,
     );
-  /** Resolves once the server's health checks pass again. */
-  const answering = (server: FleetServer) =>
-    waitFor(async () => ((await fleet.db.node.findUnique({ where: { id: server.nodeId } }))?.unreachableSince === null ? true : null), 60_000, `${server.name} to answer again`);
+  /** A reconcile pass that compared the server (its agent answers again). */
+  const reconcileWith = (server: FleetServer) =>
+    waitFor(
+      async () => {
+        const pass = await fleet.worker.services.reconcile.run(`after-move-${randomBytes(3).toString('hex')}`);
+        return pass.nodesCompared.includes(server.name) ? pass : null;
+      },
+      60_000,
+      `a reconcile pass over ${server.name}`,
+    );
   /** Resolves once the deployment at that path is live. */
   const liveSoon = (deploymentPath: string) => waitFor(async () => ((await client.get(deploymentPath)).body.status === 'live' ? true : null), 120_000, `${deploymentPath} live`);
   /** true once the move recorded that step (any outcome); null before. */
@@ -188,8 +195,7 @@ describe('moving a workspace between servers', () => {
     expect(await a.viaIngress(app.url)).toEqual({ status: 200, body: 'v2\n' });
     expect((await client.get(`${base}/apps/${app.id}`)).body.status).toBe('running');
     // What B got before it died (images, a folder, maybe a container) goes at the next reconcile pass once B answers.
-    await answering(b);
-    const pass = await fleet.worker.services.reconcile.run(`after-move-${randomBytes(3).toString('hex')}`);
+    const pass = await reconcileWith(b);
     expect(pass.nodesCompared).toContain(b.name);
     expect(await containersOf(b, ws.id)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import { DATABASE_ENGINE_FACTS, DATABASE_ENGINES, type DatabaseEngine } from '@slipway/contracts';
 import type { Logger } from '@slipway/core';
-import { agentServerCredentials, bindServer, createAgentServer, loadBackupsProto, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
+import { agentServerCredentials, bindServer, createAgentServer, loadBackupsProto, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, loadMovesProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
 import { Builder, type BuilderOptions } from './builds/builder';
@@ -17,6 +17,7 @@ import { containersHandlers } from './containers/containers.handlers';
 import { DockerRuntime } from './containers/docker.runtime';
 import { WorkspaceNetworks, type NetworkSettings } from './containers/networks';
 import { filesHandlers } from './files/files.handlers';
+import { movesHandlers } from './moves/moves.handlers';
 import { ProjectFiles } from './files/files.service';
 import { CaddyIngress } from './ingress/caddy.ingress';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type CustomDomainSettings } from './ingress/custom-domains';
@@ -233,6 +234,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const backups = new BackupsRuntime(docker, containers, { dataDir: o.dataDir, imageOf: (engine) => databases.images().find((e) => e.engine === engine)?.image ?? '' }, o.logger);
   await backups.start();
   server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
+  // Moving workspaces between servers (issue 32): images and project folders out and in (moves.proto).
+  server.addService(loadMovesProto().slipway.agent.v1.Moves.service, movesHandlers({ docker, apps, disk, dataDir: o.dataDir, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {

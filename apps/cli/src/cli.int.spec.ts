@@ -178,8 +178,18 @@ describe('slipway-admin against real Redis with real jobs', () => {
     expect(human).toMatch(/[\d.]+ vCPU\/[\d.]+ vCPU\s+[\d.]+ (MiB|GiB)\/[\d.]+ (MiB|GiB)\s+[\d.]+ (MiB|GiB)\/[\d.]+ (MiB|GiB)\s+(just now|\d+s ago)/);
   });
 
+  it('cordons and uncordons a server as `nodes cordon|uncordon NODE`, shown in `nodes` and its JSON', async () => {
+    expect(await adminJson('nodes', 'cordon', 'cli-node')).toMatchObject({ name: 'cli-node', cordoned: true, cordonedAt: expect.any(String) });
+    expect((await adminJson('nodes'))[0]).toMatchObject({ name: 'cli-node', cordoned: true });
+    expect((await admin('nodes')).stdout).toMatch(/cli-node\s+online,cordoned/);
+    expect((await admin('nodes', 'uncordon', 'cli-node')).stdout).toMatch(/cli-node uncordoned/);
+    expect((await adminJson('nodes'))[0]).toMatchObject({ cordoned: false, cordonedAt: null });
+    const missing = await admin('nodes', 'cordon', 'nowhere');
+    expect({ code: missing.code, stderr: missing.stderr }).toEqual({ code: 3, stderr: expect.stringMatching(/no server is enrolled as "nowhere"/) });
+  });
+
   it('has --help on every command', async () => {
-    for (const args of [[], ['queues'], ['jobs'], ['job'], ['retry'], ['remove'], ['pause'], ['resume'], ['nodes'], ['database'], ['enroll-token'], ['enroll-token', 'create']]) {
+    for (const args of [[], ['queues'], ['jobs'], ['job'], ['retry'], ['remove'], ['pause'], ['resume'], ['nodes'], ['nodes', 'cordon'], ['nodes', 'uncordon'], ['database'], ['enroll-token'], ['enroll-token', 'create']]) {
       const r = await admin(...args, '--help');
       expect({ args, code: r.code }).toEqual({ args, code: 0 });
       expect(r.stdout).toMatch(/^Usage: slipway-admin/);

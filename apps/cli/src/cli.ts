@@ -1,4 +1,4 @@
-import { createEnrollmentToken, nodeView } from '@slipway/core';
+import { AppError, createEnrollmentToken, MoveService, nodeView, type MoveRecord } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, databaseFigures, nodeUsages, type Db } from '@slipway/db';
 import { BullJobQueue, createRedisConnection, QUEUE_NAMES, type QueueName } from '@slipway/queue';
 import type { Job, JobType } from 'bullmq';
@@ -102,13 +102,14 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
   const json = (value: unknown) => io.out(JSON.stringify(value, null, 2));
 
   const program = new Command('slipway-admin')
-    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes, the database, enrollment tokens.')
+    .description('Operator CLI of a Slipway control plane: queues, jobs, nodes (cordon, drain), workspace moves, the database, enrollment tokens.')
     .addHelpText(
       'after',
       `\nExit codes: 0 done, 1 failed, 2 usage error, 3 not found, 4 not possible in the job's or queue's state.\nSettings: DATABASE_URL, REDIS_URL, SLIPWAY_REDIS_PREFIX (as the control plane).`,
     )
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .exitOverride();
+    .exitOverride()
+    .enablePositionalOptions();
 
   program
     .command('queues')
@@ -238,8 +239,9 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       });
   }
 
-  program
+  const nodes = program
     .command('nodes')
+    .enablePositionalOptions()
     .description(
       'servers: status (cordoned: no new workspace goes there), what runs there (workspaces, apps, databases, reservations), ' +
         'capacity, free capacity (unreserved), free disk (LOW: below its reserve, new work refused), last seen, ' +
@@ -292,22 +294,134 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       );
     });
 
-  for (const [command, cordoned] of [['cordon', true], ['uncordon', false]] as const) {
-    program
+  /** cordon / uncordon, both as `nodes cordon NODE` and as the older top-level `cordon NODE`. */
+  const cordonCommand = (parent: Command, command: 'cordon' | 'uncordon') =>
+    parent
       .command(`${command} <node>`)
       .description(
-        cordoned
+        command === 'cordon'
           ? 'stop placing new workspaces on a server (what runs there runs on; nothing moves)'
           : 'place new workspaces on a cordoned server again',
       )
       .option('--json', 'print JSON')
       .action(async (name: string, o: { json?: boolean }) => {
+        const cordoned = command === 'cordon';
         const node = await createAgentRepositories(res().db).nodes.setCordoned(name, cordoned ? new Date() : null);
         if (!node) throw new CliError(`no server is enrolled as "${name}" (slipway-admin nodes lists them)`, EXIT.notFound);
         if (o.json) return json({ name: node.name, cordoned: node.cordonedAt !== null, cordonedAt: node.cordonedAt });
         io.out(cordoned ? `${node.name} cordoned: no new workspace is placed there` : `${node.name} uncordoned: new workspaces may be placed there`);
       });
+  for (const command of ['cordon', 'uncordon'] as const) {
+    cordonCommand(nodes, command);
+    cordonCommand(program, command);
   }
+
+  // Moves and drains (issue 32): a move is a row (`moves`) and a `workspace.move` job the workers run.
+  const moveService = () => {
+    const stores = createJobStores(res().db);
+    return new MoveService({ moves: stores.moves, workspaces: stores.moveWorkspaces, nodes: createAgentRepositories(res().db).nodes, jobs: res().jobs, clock: () => new Date() });
+  };
+  /** A service's refusal as the CLI's: not found → 3, not possible now → 4. */
+  const asCli = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof AppError) throw new CliError(e.message, e.code === 'not_found' ? EXIT.notFound : EXIT.wrongState);
+      throw e;
+    }
+  };
+  const moveView = (m: MoveRecord) => ({
+    id: m.id,
+    workspace: m.workspaceSlug,
+    workspaceId: m.workspaceId,
+    from: m.fromNode,
+    to: m.toNode,
+    state: m.state,
+    reason: m.reason,
+    error: m.error,
+    cancelRequested: m.cancelRequestedAt !== null,
+    attempts: m.attempts,
+    steps: m.steps,
+    createdAt: m.createdAt.toISOString(),
+    startedAt: m.startedAt?.toISOString() ?? null,
+    finishedAt: m.finishedAt?.toISOString() ?? null,
+  });
+  const moveLine = (m: MoveRecord) => `move ${m.id}: ${m.workspaceSlug} ${m.fromNode} → ${m.toNode}, ${m.state}${m.cancelRequestedAt && m.state === 'running' ? ' (asked to stop)' : ''}`;
+
+  nodes
+    .command('drain <node>')
+    .description('cordon a server, then move every workspace on it, one at a time, to the server placement picks (slipway-admin moves shows progress)')
+    .option('--json', 'print JSON')
+    .action(async (name: string, o: { json?: boolean }) => {
+      const plan = await asCli(() => moveService().drain(name));
+      if (o.json) return json({ node: plan.node, cordoned: true, moves: plan.moves.map(moveView), unplaced: plan.unplaced });
+      io.out(`${plan.node} cordoned; ${plan.moves.length} workspace move${plan.moves.length === 1 ? '' : 's'} queued, run one at a time`);
+      for (const m of plan.moves) io.out(`  ${moveLine(m)}`);
+      for (const u of plan.unplaced) io.out(`  ${u.workspace} stays: ${u.reason}`);
+    });
+
+  const workspaces = program.command('workspaces').description('workspaces as the operator handles them');
+  workspaces
+    .command('move <workspace>')
+    .description('move a workspace (id or slug) to another server; the move runs as a job (slipway-admin moves shows its steps)')
+    .requiredOption('--to <node>', 'the server to move it to')
+    .option('--json', 'print JSON')
+    .action(async (ref: string, o: { to: string; json?: boolean }) => {
+      const move = await asCli(() => moveService().request(ref, o.to));
+      if (o.json) return json(moveView(move));
+      io.out(`${moveLine(move)} (queued; slipway-admin moves show ${move.id})`);
+    });
+
+  const moves = program
+    .command('moves')
+    .description('moves of workspaces between servers, newest first, with their state and last step')
+    .enablePositionalOptions()
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--workspace <id>', 'only the moves of this workspace (id)')
+    .option('--json', 'print JSON (every step of each move)')
+    .action(async (o: { limit: string; workspace?: string; json?: boolean }) => {
+      const limit = Number(o.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError('--limit must be a whole number from 1 to 10000', EXIT.usage);
+      const rows = await moveService().list({ limit, ...(o.workspace ? { workspaceId: o.workspace } : {}) });
+      if (o.json) return json(rows.map(moveView));
+      if (rows.length === 0) return io.out('no moves');
+      io.out(
+        table(
+          ['MOVE', 'WORKSPACE', 'FROM', 'TO', 'STATE', 'BY', 'LAST STEP', 'ASKED', 'WHY'],
+          rows.map((m) => {
+            const last = m.steps.at(-1);
+            return [m.id, m.workspaceSlug, m.fromNode, m.toNode, m.cancelRequestedAt && m.state === 'running' ? 'running,stopping' : m.state, m.reason, last ? `${last.step} ${last.outcome}` : '-', ago(m.createdAt), truncate(m.error ?? '', 100)];
+          }),
+        ),
+      );
+    });
+  moves
+    .command('show <id>')
+    .description('one move with every step, its outcome and sentence')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const m = await asCli(() => moveService().get(id));
+      if (o.json) return json(moveView(m));
+      io.out(
+        [
+          moveLine(m),
+          `asked:     ${m.createdAt.toISOString()} (${m.reason})`,
+          `started:   ${m.startedAt?.toISOString() ?? '-'}`,
+          `finished:  ${m.finishedAt?.toISOString() ?? '-'}`,
+          ...(m.error ? [`why:       ${m.error}`] : []),
+          ...(m.steps.length ? ['steps:', ...m.steps.map((s) => `  ${s.at}  ${s.step.padEnd(14)} ${s.outcome.padEnd(8)} ${s.sentence}`)] : []),
+        ].join('\n'),
+      );
+    });
+  moves
+    .command('cancel <id>')
+    .description('stop a move: a queued one at once, a running one before its next step (until the switch; after it the move completes)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const m = await asCli(() => moveService().cancel(id));
+      if (o.json) return json(moveView(m));
+      io.out(m.state === 'cancelled' ? `move ${m.id} cancelled; ${m.workspaceSlug} stays on ${m.fromNode}` : `move ${m.id} asked to stop; it stops before its next step and undoes what it did`);
+    });
 
   program
     .command('database')

@@ -1,6 +1,7 @@
 import { readGithubApp, type Config } from '@slipway/config';
 import {
   AppConvergeService,
+  MoveRunner,
   AppConverger,
   AppPowerService,
   CrashWatchService,
@@ -32,7 +33,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgMetricsStore, PgResourceLocks, type Db } from '@slipway/db';
 import { CertificateAuthority, FileDatabaseCertificates } from '@slipway/pki';
-import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
+import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool, MovesPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
 import { ContainerEventSubscriptions } from './container-events';
@@ -205,7 +206,25 @@ export async function startWorkerRuntime(
     logger,
     settings: options.backups?.settings ?? config.backups,
   });
-  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, backups, metrics, domains, github: githubDeliveries };
+  // Moves of workspaces between servers (issue 32): each under the workspace's lock, its steps on the move's row.
+  const moves = new MoveRunner({
+    moves: stores.moves,
+    workspaces: stores.moveWorkspaces,
+    nodes: repos.nodes,
+    agents,
+    transfer: new MovesPool(agents),
+    apps: stores.apps,
+    env: control.env,
+    secrets,
+    appsDomain: config.apps,
+    routing,
+    locks,
+    jobs,
+    clock: systemClock,
+    logger,
+    ...options.apps,
+  });
+  const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, backups, metrics, domains, github: githubDeliveries, moves };
 
   const pool = runWorkers({
     connection,
@@ -219,6 +238,7 @@ export async function startWorkerRuntime(
       const row = isJobName(job.name) ? ownerOf(job.name, job.data) : null;
       if (row?.owner === 'operation') await runner.failForGood(row.id, reason);
       if (row?.owner === 'deployment') await deployments.failedForGood(row.id, reason);
+      if (row?.owner === 'move') await moves.failedForGood(row.id, reason);
       if ((row?.owner === 'backup' || row?.owner === 'restore') && (job.name === 'backup.run' || job.name === 'backup.verify' || job.name === 'backup.restore')) {
         await backups.failedForGood(job.name, row.id, reason);
       }

@@ -87,6 +87,12 @@ export type BackupRestorePayload = {
   waited?: number;
 };
 
+/** Moves a workspace to another server (issue 32); the job id is the move's id (its `moves` row). */
+export const WORKSPACE_MOVE_JOB = 'workspace.move';
+export type MovePayload = {
+  moveId: string;
+};
+
 /** The payload type of each job. */
 export interface JobPayloads {
   [NOOP_JOB]: OperationPayload;
@@ -112,6 +118,7 @@ export interface JobPayloads {
   [BACKUP_VERIFY_JOB]: BackupRunPayload;
   [BACKUP_SCHEDULE_JOB]: EmptyPayload;
   [BACKUP_PRUNE_JOB]: EmptyPayload;
+  [WORKSPACE_MOVE_JOB]: MovePayload;
 }
 export type JobName = keyof JobPayloads;
 

@@ -31,3 +31,7 @@ export { loadBackupsProto } from './load';
 export type { BackupsHandlers } from './generated/slipway/agent/v1/Backups';
 export { BackupsPool, type BackupsClient } from './backups.client';
 export { databaseAgentOf } from './database-agent';
+export { loadMovesProto } from './load';
+export type { MovesHandlers } from './generated/slipway/agent/v1/Moves';
+export type { ImportChunk__Output as ImportChunk } from './generated/slipway/agent/v1/ImportChunk';
+export { MovesPool, type MovesClient } from './moves.client';

@@ -9,6 +9,7 @@ import type { ProtoGrpcType as DatabasesProto } from './generated/databases';
 import type { ProtoGrpcType as BackupsProto } from './generated/backups';
 import type { ProtoGrpcType as HealthProto } from './generated/health';
 import type { ProtoGrpcType as MetricsProto } from './generated/metrics';
+import type { ProtoGrpcType as MovesProto } from './generated/moves';
 
 export const PROTO_ROOT = path.resolve(__dirname, '../../../proto');
 
@@ -50,3 +51,5 @@ export const loadDatabasesProto = protoLoaderOf<DatabasesProto>('slipway/agent/v
 
 /** `slipway.agent.v1.Backups` (backups.proto): database backups on the server (issue 13), a service of its own. */
 export const loadBackupsProto = protoLoaderOf<BackupsProto>('slipway/agent/v1/backups.proto');
+/** `slipway.agent.v1.Moves` (moves.proto, issue 32): a workspace's images and project folders out of and into a server. */
+export const loadMovesProto = protoLoaderOf<MovesProto>('slipway/agent/v1/moves.proto');

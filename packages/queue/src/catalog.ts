@@ -15,6 +15,7 @@ import {
   type JobName,
   type JobPayloads,
   type OperationPayload,
+  type MovePayload,
 } from '@slipway/core';
 import type { JSONSchemaType } from 'ajv';
 
@@ -41,10 +42,10 @@ export interface JobDefinition<P> {
 }
 
 /** `backup`: the backup row (`backupId`); `restore`: the database a restore loads (`databaseId`). */
-export type JobOwner = 'operation' | 'deployment' | 'backup' | 'restore' | 'none';
+export type JobOwner = 'operation' | 'deployment' | 'backup' | 'restore' | 'move' | 'none';
 
 /** The payload field naming the row each owner kind owns. */
-const OWNER_ID: Record<Exclude<JobOwner, 'none'>, string> = { operation: 'operationId', deployment: 'deploymentId', backup: 'backupId', restore: 'databaseId' };
+const OWNER_ID: Record<Exclude<JobOwner, 'none'>, string> = { operation: 'operationId', deployment: 'deploymentId', backup: 'backupId', restore: 'databaseId', move: 'moveId' };
 export type JobSchedule = { every: number } | { pattern: string };
 
 export const QUEUE_NAMES = ['agent', 'maintenance'] as const;
@@ -98,6 +99,14 @@ const backupRestorePayload: JSONSchemaType<BackupRestorePayload> = {
   additionalProperties: false,
 };
 
+// A move of a workspace (issue 32): the move's own row.
+const movePayload: JSONSchemaType<MovePayload> = {
+  type: 'object',
+  properties: { moveId: { type: 'string', pattern: UUID } },
+  required: ['moveId'],
+  additionalProperties: false,
+};
+
 // Jobs that own an Operation row: `{ operationId }` alone, the rest is read from the row.
 const operationJob = (queue: QueueName, attempts: number, delay: number): JobDefinition<OperationPayload> => ({
   queue,
@@ -146,6 +155,9 @@ export const JOB_CATALOG: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'backup.verify': { queue: 'agent', payloadSchema: backupRunPayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'backup' },
   'backup.schedule': repeatable({ every: BACKUP_SCHEDULE_EVERY_MS }),
   'backup.prune': repeatable({ every: BACKUP_PRUNE_EVERY_MS }),
+  // A move of a workspace to another server (issue 32): its row records every step. Only waiting for the workspace's
+  // lock is tried again; a move that fails ends its row failed with the reason, the workspace left on its source.
+  'workspace.move': { queue: 'maintenance', payloadSchema: movePayload, attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, owner: 'move' },
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];

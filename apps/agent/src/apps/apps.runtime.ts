@@ -1,7 +1,7 @@
 import { ImageGate } from '../builds/image-gate';
 import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from '../containers/removal-pool';
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, rename, rm, writeFile, chown } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, LABELS, type AppPowerInput, type DeployResult, type Logger, type PrepareImageInput, type RolloutInput } from '@slipway/core';
@@ -304,6 +304,58 @@ export class AppsRuntime {
       removed = (await this.removals.each(tags, (tag) => this.docker.removeImage(tag))).filter(Boolean).length;
     });
     return removed;
+  }
+
+  // ------------------------------------------------------------------------------------------- moves (issue 32)
+
+  /**
+   * The project folder as a tar stream (numeric owners, modes, times, links as links); null when this server has no
+   * folder for the app. The archive's entries are relative (`./…`).
+   */
+  async exportFolder(appId: string): Promise<AsyncIterable<Buffer> | null> {
+    const folder = this.folderOf(appId);
+    if (!(await stat(folder).then(() => true, () => false))) return null;
+    const tar = spawn('tar', ['-c', '--numeric-owner', '-C', folder, '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    tar.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number>((resolve, reject) => {
+      tar.on('error', reject);
+      tar.on('close', (code) => resolve(code ?? -1));
+    });
+    return (async function* () {
+      try {
+        for await (const data of tar.stdout as AsyncIterable<Buffer>) yield data;
+        const code = await exited;
+        // tar's exit 1 is "a file changed while it was read" (the app runs): the catch-up copy during the stop takes it again.
+        if (code !== 0 && code !== 1) throw new Error(`tar failed (${code}): ${stderr.trim()}`);
+      } finally {
+        if (tar.exitCode === null) tar.kill();
+      }
+    })();
+  }
+
+  /**
+   * Unpacks a tar of `exportFolder` (a file) into the app's project folder, made at `diskMb` when missing: files of the
+   * tar replace, others stay. `seededImageRef`'s image is recorded as the one that seeded the folder, so the rollout
+   * of that image does not seed over the copied files.
+   */
+  async importFolder(appId: string, diskMb: number, seededImageRef: string, tarFile: string): Promise<void> {
+    const folder = this.folderOf(appId);
+    // Made only when missing: the catch-up copy lands in the folder the target's container already uses.
+    if (!(await stat(folder).then(() => true, () => false))) await this.ensureFolder(appId, diskMb, () => undefined);
+    await new Promise<void>((resolve, reject) => {
+      const tar = spawn('tar', ['-x', '--numeric-owner', '--same-owner', '-p', '--overwrite', '-C', folder, '-f', tarFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      tar.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      tar.on('error', reject);
+      tar.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar failed (${code}): ${stderr.trim()}`))));
+    });
+    const imageId = seededImageRef ? await this.docker.imageId(seededImageRef) : null;
+    if (imageId) {
+      await mkdir(path.dirname(this.metaOf(appId)), { recursive: true, mode: 0o700 });
+      await writeFile(`${this.metaOf(appId)}.tmp`, JSON.stringify({ seededImageId: imageId, at: new Date().toISOString(), movedIn: true }));
+      await rename(`${this.metaOf(appId)}.tmp`, this.metaOf(appId));
+    }
   }
 
   /** The app's project folder and the record of what seeded it. */

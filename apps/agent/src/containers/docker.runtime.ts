@@ -349,6 +349,27 @@ export class DockerRuntime {
     await this.docker.getImage(id).tag({ repo, tag });
   }
 
+  /** `docker save` of the tags as one tar stream (issue 32: a workspace's images moved to another server). */
+  async saveImages(refs: string[]): Promise<Readable> {
+    // dockerode has getImages (GET /images/get?names=…) but its types do not declare it.
+    const docker = this.docker as unknown as { getImages(opts: { names: string[] }): Promise<Readable> };
+    return docker.getImages({ names: refs });
+  }
+
+  /** `docker load` of a tar file; answers the tags it held ("Loaded image: repo:tag" lines). */
+  async loadImages(tar: Readable): Promise<string[]> {
+    const loaded: string[] = [];
+    const failed: string[] = [];
+    await this.follow((await this.docker.loadImage(tar)) as unknown as Readable, (e) => {
+      const text = (e as { stream?: string }).stream ?? '';
+      const m = /Loaded image: (\S+)/.exec(text);
+      if (m) loaded.push(m[1]!);
+      if (e.error) failed.push(e.error);
+    });
+    if (failed.length) throw new Error(`docker load failed: ${failed.join('; ')}`);
+    return loaded;
+  }
+
   /** Removes an image reference; false when it could not be (in use, gone). */
   removeImage(ref: string): Promise<boolean> {
     return this.docker

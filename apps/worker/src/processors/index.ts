@@ -1,4 +1,4 @@
-import type { BackupJobService, DatabaseConvergeService, DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
+import type { MoveRunner, BackupJobService, DatabaseConvergeService, DeploymentRunner, DomainCheckService, GithubDeliveryService, LogRetentionService, MetricsCollectService, NodeService, OperationRunner, OperationService, PlanEnforcementService, ReconcileService, RoutingService } from '@slipway/core';
 import { deploymentRunProcessor, routesSyncProcessor } from './apps.processors';
 import { backupProcessors } from './backups.processors';
 import { nodeHealthProcessor } from './node-health.processor';
@@ -31,6 +31,8 @@ export interface WorkerServices {
   databases: DatabaseConvergeService;
   /** Database backups (issue 13): the `backup.*` jobs. */
   backups: BackupJobService;
+  /** `workspace.move` (issue 32): one move of a workspace to another server, under the workspace's lock. */
+  moves: MoveRunner;
 }
 
 export function buildProcessors(s: WorkerServices): Processors {
@@ -55,6 +57,7 @@ export function buildProcessors(s: WorkerServices): Processors {
     'database.rotate-password': operation,
     'database.teardown': operation,
     ...backupProcessors(s.backups),
+    'workspace.move': (payload) => s.moves.run(payload.moveId),
   };
 }
 

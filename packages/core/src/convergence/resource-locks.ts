@@ -1,6 +1,8 @@
 /** The kinds of resources whose work is serialized; each has its own key space (an app and a database never share a lock). */
 export const RESOURCE_KINDS = ['app', 'database'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+/** What can be locked: a converged resource, or a workspace (held by a move of it, issue 32: two moves of one workspace never interleave). */
+export type LockKind = ResourceKind | 'workspace';
 
 /**
  * One holder at a time per resource (kind and id), across every worker process: a deployment's rollout, the power and
@@ -10,16 +12,16 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
  */
 export interface ResourceLocks {
   /** Runs `work` holding the resource's lock, waiting for it as long as the implementation allows. */
-  hold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<T>;
+  hold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<T>;
   /** Runs `work` holding the resource's lock only when it is free now; null when another holder has it. */
-  tryHold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null>;
+  tryHold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null>;
 }
 
 /** Locks of one process (unit tests, and a runner composed without a database). */
 export class InProcessResourceLocks implements ResourceLocks {
   private readonly tails = new Map<string, Promise<void>>();
 
-  async hold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<T> {
+  async hold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<T> {
     const key = `${kind}:${id}`;
     const before = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
@@ -35,7 +37,7 @@ export class InProcessResourceLocks implements ResourceLocks {
     }
   }
 
-  async tryHold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null> {
+  async tryHold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null> {
     if (this.tails.has(`${kind}:${id}`)) return null;
     return { value: await this.hold(kind, id, work) };
   }

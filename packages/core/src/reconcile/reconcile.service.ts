@@ -16,6 +16,11 @@ export interface OwnerRepository {
   existingWorkspaceIds(ids: string[]): Promise<Set<string>>;
   /** Among `ids`, the workspaces marked deleted whose teardown is not queued or running, with all their app ids. */
   deletedWorkspaces(ids: string[]): Promise<Map<string, string[]>>;
+  /**
+   * Among `ids`, the live workspaces placed on another server than `nodeId` and holding no live database, with all
+   * their app ids: what this server holds of them is a leftover of a move (issue 32). Optional: without it, none.
+   */
+  movedAway?(ids: string[], nodeId: string): Promise<Map<string, string[]>>;
 }
 
 export interface ReconcileReport extends ConvergeReport {
@@ -23,6 +28,8 @@ export interface ReconcileReport extends ConvergeReport {
   orphansRemoved: { node: string; containerId: string; workspaceId: string }[];
   /** Deleted (or unknown) workspaces whose leftovers (containers, networks, images, folders) were removed. */
   workspacesRemoved: { node: string; workspaceId: string; containers: number; networks: number }[];
+  /** Live workspaces placed on another server whose leftovers here (a move that failed halfway) were removed. */
+  movedAwayRemoved?: { node: string; workspaceId: string; containers: number; images: number }[];
   requeued: string[];
 }
 
@@ -86,7 +93,8 @@ export class ReconcileService {
         }
         this.deps.logger.warn({ node: node.name, removed }, 'removed containers whose workspace is gone');
       }
-      await this.removeDeletedWorkspaces(node, runId, containers, existing, report);
+      const claimed = await this.removeDeletedWorkspaces(node, runId, containers, existing, report);
+      await this.removeMovedAway(node, runId, claimed, report);
     }
 
     const stale = await this.deps.operations.listQueuedBefore(new Date(Date.now() - (this.deps.requeueAfterMs ?? 120_000)), 500);
@@ -185,7 +193,7 @@ export class ReconcileService {
     containers: ManagedContainer[],
     existing: Set<string>,
     report: ReconcileReport,
-  ): Promise<void> {
+  ): Promise<string[]> {
     const networks = await this.deps.agents.listWorkspaceNetworks(target(node));
     const byNetwork = [...new Set(networks.map((n) => n.workspaceId).filter((id) => UUID.test(id)))];
     // Rows of the workspaces only networks claim (a workspace whose containers are all gone has its network still).
@@ -202,6 +210,30 @@ export class ReconcileService {
         this.deps.logger.warn({ node: node.name, workspaceId, removed }, 'removed what a deleted workspace left on its server');
       } catch (e) {
         this.deps.logger.error({ node: node.name, workspaceId, err: (e as Error).message }, 'could not remove what a deleted workspace left');
+      }
+    }
+    return claimed.filter((id) => known.has(id) && !gone.has(id));
+  }
+
+  /**
+   * What this server holds of live workspaces placed on another one: the leftovers of a move that failed after it
+   * copied images, folders or started containers here, while this server could not be reached to undo it (issue 32).
+   * Each is removed under the workspace's lock, taken only when free: a move in progress holds it (its target holds
+   * the workspace's containers legitimately before the switch), and the placement is read again under the lock.
+   */
+  private async removeMovedAway(node: { id: string; name: string; grpcAddress: string }, runId: string, claimed: string[], report: ReconcileReport): Promise<void> {
+    if (!this.deps.owners.movedAway || claimed.length === 0) return;
+    for (const workspaceId of (await this.deps.owners.movedAway(claimed, node.id)).keys()) {
+      try {
+        await this.deps.locks.tryHold('workspace', workspaceId, async () => {
+          const appIds = (await this.deps.owners.movedAway!([workspaceId], node.id)).get(workspaceId);
+          if (!appIds) return;
+          const removed = await this.deps.agents.removeWorkspace(target(node), { operationId: journalIdOf(`reconcile-${runId}-moved-${workspaceId}`), workspaceId, appIds });
+          (report.movedAwayRemoved ??= []).push({ node: node.name, workspaceId, containers: removed.containers, images: removed.images });
+          this.deps.logger.warn({ node: node.name, workspaceId, removed }, 'removed what a move left on a server the workspace is not placed on');
+        });
+      } catch (e) {
+        this.deps.logger.error({ node: node.name, workspaceId, err: (e as Error).message }, 'could not remove what a move left');
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { NodeCapacity } from '../ports/repositories';
 import { chooseNode, placeWorkspace } from './placement';
+import { noServerSentence } from './workspace.service';
 
 const node = (name: string, memoryMb: number, reservedMemoryMb: number, cpuMillis = 4000, reservedCpuMillis = 0, extra: Partial<NodeCapacity> = {}): NodeCapacity => ({
   id: name,
@@ -22,12 +23,18 @@ describe('workspace placement', () => {
 
   it('answers null without nodes', () => {
     expect(chooseNode([])).toBeNull();
-    expect(placeWorkspace([], app)).toEqual({ node: null, reason: 'no_server' });
+    expect(placeWorkspace([], app)).toEqual({ node: null, reason: 'no_server', cordoned: 0 });
   });
 
   it('never places on a cordoned server, and says no_server when every server is cordoned', () => {
     expect(placeWorkspace([node('a', 8192, 0, 4000, 0, { cordoned: true }), node('b', 1024, 0)], app)).toEqual({ node: expect.objectContaining({ name: 'b' }) });
-    expect(placeWorkspace([node('a', 8192, 0, 4000, 0, { cordoned: true })], app)).toEqual({ node: null, reason: 'no_server' });
+    expect(placeWorkspace([node('a', 8192, 0, 4000, 0, { cordoned: true })], app)).toEqual({ node: null, reason: 'no_server', cordoned: 1 });
+  });
+
+  it('says in words why no server takes a new workspace: none online, or every online one cordoned', () => {
+    expect(noServerSentence(0)).toBe('No server is online and open to new workspaces');
+    expect(noServerSentence(1)).toMatch(/only online server is cordoned/);
+    expect(noServerSentence(3)).toMatch(/all 3 online servers are cordoned/);
   });
 
   it('never places on a server under its disk reserve or without disk for the first app, even with the most memory', () => {

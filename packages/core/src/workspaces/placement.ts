@@ -11,8 +11,8 @@ export type PlacementResource = 'cpu' | 'memory' | 'disk';
 
 export type Placement =
   | { node: NodeCapacity }
-  /** No online, uncordoned server. */
-  | { node: null; reason: 'no_server' }
+  /** No online, uncordoned server; `cordoned`: how many online servers there are, all cordoned. */
+  | { node: null; reason: 'no_server'; cordoned: number }
   /** Servers exist, none has room: `resource` is what the roomiest one lacks, `available` how much of it that one has. */
   | { node: null; reason: 'no_capacity'; resource: PlacementResource; requested: number; available: number };
 
@@ -29,7 +29,7 @@ export const freeDisk = (n: NodeCapacity): number => (n.disk ? Math.max(0, n.dis
  */
 export function placeWorkspace(nodes: readonly NodeCapacity[], need: PlacementNeed): Placement {
   const open = nodes.filter((n) => !n.cordoned);
-  if (open.length === 0) return { node: null, reason: 'no_server' };
+  if (open.length === 0) return { node: null, reason: 'no_server', cordoned: nodes.length };
   const fits = open.filter((n) => shortOf(n, need) === null);
   if (fits.length > 0) return { node: [...fits].sort(compare)[0]! };
   const roomiest = [...open].sort(compare)[0]!;

@@ -62,7 +62,7 @@ export class WorkspaceService {
     const plan = await this.deps.plans.newest(TRIAL_PLAN_SLUG);
     if (!plan) throw new Error('The trial plan is missing: the plan catalog was not seeded');
     const placed = placeWorkspace(await this.deps.workspaces.onlineNodes(), firstAppNeed(plan.minimums));
-    if (placed.node === null && placed.reason === 'no_server') throw new AppError('node_unavailable', 'No server is online and open to new workspaces');
+    if (placed.node === null && placed.reason === 'no_server') throw new AppError('node_unavailable', noServerSentence(placed.cordoned));
     if (placed.node === null) {
       const { resource, requested, available } = placed;
       const unit = resource === 'cpu' ? 'millicores of vCPU' : resource === 'memory' ? 'MB of memory' : 'MB of disk';
@@ -117,4 +117,12 @@ export class WorkspaceService {
       this.deps.logger.error({ err, workspaceId, operationId: marked.operationId }, 'could not queue the workspace teardown');
     }
   }
+}
+
+/** Why no server takes a new workspace, in words: none online, or every online one cordoned by the operator. */
+export function noServerSentence(cordoned: number): string {
+  if (cordoned === 0) return 'No server is online and open to new workspaces';
+  return cordoned === 1
+    ? 'No server is open to new workspaces: the only online server is cordoned by the operator (it takes no new workspace)'
+    : `No server is open to new workspaces: all ${cordoned} online servers are cordoned by the operator (they take no new workspace)`;
 }

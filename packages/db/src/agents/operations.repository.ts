@@ -156,4 +156,17 @@ export class PrismaOwnerRepository implements OwnerRepository {
       GROUP BY w.id`;
     return new Map(rows.map((r) => [r.id, r.app_ids]));
   }
+
+  async movedAway(ids: string[], nodeId: string): Promise<Map<string, string[]>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.$queryRaw<{ id: string; app_ids: string[] }[]>`
+      SELECT w.id::text AS id, COALESCE(array_agg(a.id::text) FILTER (WHERE a.id IS NOT NULL), '{}') AS app_ids
+      FROM workspaces w
+      LEFT JOIN apps a ON a.workspace_id = w.id
+      WHERE w.id::text = ANY(${ids}::text[]) AND w.deleted_at IS NULL AND w.node_id IS NOT NULL AND w.node_id <> ${nodeId}::uuid
+        -- A database's data is never judged a leftover here.
+        AND NOT EXISTS (SELECT 1 FROM databases d WHERE d.workspace_id = w.id AND d.deleted_at IS NULL)
+      GROUP BY w.id`;
+    return new Map(rows.map((r) => [r.id, r.app_ids]));
+  }
 }

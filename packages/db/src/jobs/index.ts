@@ -9,6 +9,7 @@ import { PrismaLogRetentionStore } from './log-retention.store';
 import { PrismaTeardownStore } from './teardown.store';
 import { PrismaGithubJobStore } from './github.store';
 import { PrismaWorkspaceBackupKeyStore } from './workspace-backup-key.store';
+import { PrismaMoveStore, PrismaMoveWorkspaceStore } from './move.store';
 
 /**
  * The job-side stores: keyed by the id of a row a job already holds (an app, a deployment, a deleted workspace), so
@@ -26,8 +27,11 @@ export function createJobStores(db: Db) {
     databases: new PrismaDatabaseJobStore(db),
     backups: new PrismaBackupJobStore(db),
     workspaceBackupKeys: new PrismaWorkspaceBackupKeyStore(db),
+    // Moves of workspaces between servers (issue 32).
+    moves: new PrismaMoveStore(db),
+    moveWorkspaces: new PrismaMoveWorkspaceStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore };
+export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore, PrismaMoveStore, PrismaMoveWorkspaceStore };

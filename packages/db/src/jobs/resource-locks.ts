@@ -1,11 +1,11 @@
-import { AppError, type ResourceKind, type ResourceLocks } from '@slipway/core';
+import { AppError, type LockKind, type ResourceLocks } from '@slipway/core';
 import type { Pool, PoolClient } from 'pg';
 
 /**
  * The first key of each kind's locks: an app and a database whose ids hash alike never wait for each other. Apps keep
  * the space they always had (a worker of the previous version and one of this version still exclude each other).
  */
-const LOCK_SPACES: Record<ResourceKind, number> = { app: 0x5a11, database: 0x5a12 };
+const LOCK_SPACES: Record<LockKind, number> = { app: 0x5a11, database: 0x5a12, workspace: 0x5a13 };
 
 /**
  * Per-resource locks as PostgreSQL session advisory locks (`pg_try_advisory_lock(space of the kind, hashtext(id))`), each held by
@@ -25,7 +25,7 @@ export class PgResourceLocks implements ResourceLocks {
    * no connection, so connections are only ever held by the resources being worked on. Waiters are not served in order;
    * they need not be, since each reads the app's desired state when it runs.
    */
-  async hold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<T> {
+  async hold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<T> {
     const end = Date.now() + this.waitMs;
     for (let pause = 50; ; pause = Math.min(500, pause * 2)) {
       const held = await this.tryHold(kind, id, work);
@@ -35,7 +35,7 @@ export class PgResourceLocks implements ResourceLocks {
     }
   }
 
-  async tryHold<T>(kind: ResourceKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null> {
+  async tryHold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null> {
     const space = LOCK_SPACES[kind];
     const client = await this.pool.connect();
     // A checked-out client whose connection drops (PostgreSQL restarted) emits 'error': without a listener that

@@ -1,0 +1,96 @@
+// The Moves service (issue 32) between two real agents over gRPC with mutual TLS, through the control plane's client
+// (MovesPool): a project folder copied and caught up (modes and links kept, files of the target kept), a missing folder
+// copied as nothing, image tags saved on one agent and loaded by the other, and a target that is down refusing the copy.
+import { randomUUID } from 'node:crypto';
+import { lstat, mkdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { AppError } from '@slipway/core';
+import type { CertificateAuthority } from '@slipway/pki';
+import { AgentPool, MovesPool } from '@slipway/proto';
+import { TEST_SERVICES } from '@slipway/testing';
+import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/testing/agent';
+
+jest.setTimeout(120_000);
+
+describe('Moves service over gRPC between two agents', () => {
+  let ca: CertificateAuthority;
+  let caDir: string;
+  let a: TestAgent;
+  let b: TestAgent;
+  let agents: AgentPool;
+  let moves: MovesPool;
+  const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
+  const appId = randomUUID();
+  const repo = `slipway-app-${appId}`;
+  const folder = (t: TestAgent) => path.join(t.dataDir, 'volumes', appId);
+
+  beforeAll(async () => {
+    ({ ca, dir: caDir } = await openTestCa());
+    a = await startTestAgent(ca, { nodeName: 'moves-a' });
+    b = await startTestAgent(ca, { nodeName: 'moves-b' });
+    agents = new AgentPool(ca.client);
+    moves = new MovesPool(agents);
+    await ensureTestImage(docker);
+    await docker.getImage(TEST_IMAGE).tag({ repo, tag: 'd1' });
+    await docker.getImage(TEST_IMAGE).tag({ repo, tag: 'd2' });
+  });
+
+  afterAll(async () => {
+    agents.close();
+    await a.stop();
+    await b?.stop();
+    for (const tag of ['d1', 'd2']) await docker.getImage(`${repo}:${tag}`).remove().catch(() => undefined);
+    await rm(caDir, { recursive: true, force: true });
+  });
+
+  const input = { operationId: `move-${randomUUID()}`, workspaceId: randomUUID(), appId, diskMb: 64 };
+
+  it('copies a project folder with its modes and links, then a catch-up overwrites changed files and keeps the others', async () => {
+    await mkdir(path.join(folder(a), 'data'), { recursive: true });
+    await writeFile(path.join(folder(a), 'data', 'rows.txt'), 'row 1\n');
+    await writeFile(path.join(folder(a), 'run.sh'), '#!/bin/sh\n');
+    await chmod(path.join(folder(a), 'run.sh'), 0o750);
+    await symlink('data/rows.txt', path.join(folder(a), 'latest'));
+
+    const first = await moves.copyFolder(a.target, b.target, { ...input, seededImageRef: `${repo}:d2` });
+    expect(first.bytes).toBeGreaterThan(0);
+    expect(await readFile(path.join(folder(b), 'data', 'rows.txt'), 'utf8')).toBe('row 1\n');
+    expect((await stat(path.join(folder(b), 'run.sh'))).mode & 0o777).toBe(0o750);
+    expect((await lstat(path.join(folder(b), 'latest'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(path.join(folder(b), 'latest'))).toBe('data/rows.txt');
+    // The folder records the current image as its seed: the target's rollout does not seed over the copied files.
+    const meta = JSON.parse(await readFile(path.join(b.dataDir, 'volumes', '.meta', `${appId}.json`), 'utf8'));
+    expect(meta.seededImageId).toBe((await docker.getImage(`${repo}:d2`).inspect()).Id);
+
+    // The source wrote more; the target wrote a file of its own meanwhile.
+    await writeFile(path.join(folder(a), 'data', 'rows.txt'), 'row 1\nrow 2\n');
+    await writeFile(path.join(folder(b), 'data', 'target-only.txt'), 'kept');
+    await moves.copyFolder(a.target, b.target, { ...input, seededImageRef: `${repo}:d2` });
+    expect(await readFile(path.join(folder(b), 'data', 'rows.txt'), 'utf8')).toBe('row 1\nrow 2\n');
+    expect(await readFile(path.join(folder(b), 'data', 'target-only.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('copies a folder the source does not have as nothing', async () => {
+    const other = randomUUID();
+    expect(await moves.copyFolder(a.target, b.target, { ...input, appId: other, seededImageRef: '' })).toEqual({ bytes: 0 });
+    await expect(stat(path.join(b.dataDir, 'volumes', other))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('saves image tags on one agent and loads them on the other; tags the source lacks are left out', async () => {
+    const copied = await moves.copyImages(a.target, b.target, { operationId: input.operationId, workspaceId: input.workspaceId, imageRefs: [`${repo}:d1`, `${repo}:d2`, `${repo}:gone`] });
+    expect(copied.bytes).toBeGreaterThan(100_000);
+    expect(copied.imageRefs.sort()).toEqual([`${repo}:d1`, `${repo}:d2`]);
+    expect(await moves.copyImages(a.target, b.target, { ...input, imageRefs: [`${repo}:gone`] })).toEqual({ bytes: 0, imageRefs: [] });
+  });
+
+  it('a target that is down refuses the copy with node_unavailable', async () => {
+    await b.stop();
+    const failed = await moves.copyImages(a.target, b.target, { ...input, imageRefs: [`${repo}:d1`] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(failed).toBeInstanceOf(AppError);
+    expect((failed as AppError).code).toBe('node_unavailable');
+  });
+});

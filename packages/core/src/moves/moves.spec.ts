@@ -1,0 +1,527 @@
+import { InProcessResourceLocks } from '../convergence/resource-locks';
+import type { Logger } from '../logging';
+import type { NodeRepository, NodeWithUsage } from '../nodes/node.ports';
+import type { JobName, JobPayloads } from '../jobs';
+import { canMoveMove, moveSourcesOf, runMoveSteps, type MoveState, type MoveStep, type MoveStepRecord } from './move-state';
+import type { AppWithDeployment } from '../apps/app.ports';
+import type { AppToMove, MoveRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp } from './move.ports';
+import { MoveRunner, type MoveRunnerDeps } from './move-runner';
+import { MoveService } from './move.service';
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
+const clock = () => new Date('2026-11-27T03:00:00Z');
+
+/** Steps that log what they do into `trail`. */
+function step(name: string, trail: string[], o: { fail?: string; commit?: boolean; undoFails?: boolean } = {}): MoveStep {
+  return {
+    name,
+    commit: o.commit,
+    run: async () => {
+      trail.push(`run ${name}`);
+      if (o.fail) throw new Error(o.fail);
+      return { sentence: `${name} done` };
+    },
+    undo: async () => {
+      trail.push(`undo ${name}`);
+      if (o.undoFails) throw new Error(`${name} would not undo.`);
+      return `${name} undone`;
+    },
+  };
+}
+
+function recorder(cancelAt: number | null = null) {
+  const records: MoveStepRecord[] = [];
+  let asked = 0;
+  return {
+    records,
+    io: {
+      record: async (r: MoveStepRecord) => void records.push(r),
+      cancelled: async () => cancelAt !== null && ++asked > cancelAt,
+      now: clock,
+    },
+  };
+}
+
+describe('a move as a state machine', () => {
+  it('allows only forward moves: queued → running | cancelled, running → an end or running again, nothing after an end', () => {
+    expect(canMoveMove('queued', 'running')).toBe(true);
+    expect(canMoveMove('queued', 'cancelled')).toBe(true);
+    expect(canMoveMove('running', 'running')).toBe(true);
+    expect(canMoveMove('running', 'succeeded')).toBe(true);
+    expect(canMoveMove('succeeded', 'failed')).toBe(false);
+    expect(canMoveMove('cancelled', 'running')).toBe(false);
+    expect(canMoveMove('failed', 'queued')).toBe(false);
+    expect(moveSourcesOf('failed').sort()).toEqual(['queued', 'running']);
+  });
+
+  it('runs every step in order and records each one done', async () => {
+    const trail: string[] = [];
+    const { records, io } = recorder();
+    const outcome = await runMoveSteps([step('check', trail), step('switch', trail, { commit: true }), step('clean-source', trail)], io);
+    expect(outcome).toEqual({ state: 'succeeded', leftovers: [] });
+    expect(trail).toEqual(['run check', 'run switch', 'run clean-source']);
+    expect(records.map((r) => [r.step, r.outcome, r.sentence])).toEqual([
+      ['check', 'done', 'check done'],
+      ['switch', 'done', 'switch done'],
+      ['clean-source', 'done', 'clean-source done'],
+    ]);
+  });
+
+  it('undoes the done steps in reverse when a step fails before the commit, and says why in a sentence', async () => {
+    const trail: string[] = [];
+    const { records, io } = recorder();
+    const outcome = await runMoveSteps([step('check', trail), step('copy', trail), step('start-target', trail, { fail: 'The container never became ready.' }), step('switch', trail, { commit: true })], io);
+    expect(outcome).toEqual({ state: 'failed', error: 'start-target failed: The container never became ready; the workspace stays on its source server as it was' });
+    expect(trail).toEqual(['run check', 'run copy', 'run start-target', 'undo copy', 'undo check']);
+    expect(records.map((r) => `${r.step} ${r.outcome}`)).toEqual(['check done', 'copy done', 'start-target failed', 'copy undone', 'check undone']);
+  });
+
+  it('records an undo that fails and still runs the ones before it', async () => {
+    const trail: string[] = [];
+    const { records, io } = recorder();
+    const outcome = await runMoveSteps([step('a', trail), step('b', trail, { undoFails: true }), step('c', trail, { fail: 'no' })], io);
+    expect(outcome.state).toBe('failed');
+    expect(trail).toEqual(['run a', 'run b', 'run c', 'undo b', 'undo a']);
+    expect(records.at(-2)).toMatchObject({ step: 'b', outcome: 'failed', sentence: 'Could not be undone: b would not undo' });
+    expect(records.at(-1)).toMatchObject({ step: 'a', outcome: 'undone' });
+  });
+
+  it('after the commit a failing step is a leftover: recorded, nothing undone, the move succeeds', async () => {
+    const trail: string[] = [];
+    const { io } = recorder();
+    const outcome = await runMoveSteps([step('check', trail), step('switch', trail, { commit: true }), step('clean-source', trail, { fail: 'source away' })], io);
+    expect(outcome).toEqual({ state: 'succeeded', leftovers: ['clean-source: source away'] });
+    expect(trail).toEqual(['run check', 'run switch', 'run clean-source']);
+  });
+
+  it('a cancel asked before a step stops there and undoes what was done; after the commit it no longer applies', async () => {
+    const trail: string[] = [];
+    const before = recorder(1);
+    expect(await runMoveSteps([step('check', trail), step('copy', trail), step('switch', trail, { commit: true })], before.io)).toEqual({
+      state: 'cancelled',
+      error: 'Cancelled before copy; the workspace stays on its source server',
+    });
+    expect(trail).toEqual(['run check', 'undo check']);
+
+    const after: string[] = [];
+    const late = recorder(1);
+    expect(await runMoveSteps([step('switch', after, { commit: true }), step('clean-source', after)], late.io)).toEqual({ state: 'succeeded', leftovers: [] });
+    expect(after).toEqual(['run switch', 'run clean-source']);
+  });
+});
+
+// ---- in-memory stores for the runner and the service ----
+
+class MemoryMoves implements MoveStore {
+  rows: MoveRecord[] = [];
+  private n = 0;
+  async create(input: NewMove, at: Date): Promise<MoveRecord> {
+    const row: MoveRecord = { ...input, id: `00000000-0000-4000-8000-${String(++this.n).padStart(12, '0')}`, state: 'queued', steps: [], error: null, attempts: 0, cancelRequestedAt: null, createdAt: new Date(at.getTime() + this.n), startedAt: null, finishedAt: null };
+    this.rows.push(row);
+    return { ...row };
+  }
+  async get(id: string) {
+    const r = this.rows.find((m) => m.id === id);
+    return r ? { ...r, steps: [...r.steps] } : null;
+  }
+  async list(f: { limit: number; workspaceId?: string; unfinished?: boolean }) {
+    return this.rows
+      .filter((m) => (!f.workspaceId || m.workspaceId === f.workspaceId) && (!f.unfinished || m.state === 'queued' || m.state === 'running'))
+      .reverse()
+      .slice(0, f.limit)
+      .map((m) => ({ ...m }));
+  }
+  async transition(id: string, from: readonly MoveState[], to: MoveState, patch: { error?: string | null; startedAt?: Date; finishedAt?: Date; countAttempt?: boolean } = {}) {
+    const r = this.rows.find((m) => m.id === id);
+    if (!r || !from.includes(r.state)) return null;
+    r.state = to;
+    if (patch.error !== undefined) r.error = patch.error;
+    if (patch.startedAt) r.startedAt = patch.startedAt;
+    if (patch.finishedAt) r.finishedAt = patch.finishedAt;
+    if (patch.countAttempt) r.attempts++;
+    return { ...r };
+  }
+  async appendStep(id: string, s: MoveStepRecord) {
+    this.rows.find((m) => m.id === id)!.steps.push(s);
+  }
+  async requestCancel(id: string, at: Date) {
+    const r = this.rows.find((m) => m.id === id);
+    if (!r || (r.state !== 'queued' && r.state !== 'running')) return null;
+    r.cancelRequestedAt ??= at;
+    return { ...r };
+  }
+  async nextOfDrain(fromNodeId: string) {
+    return this.rows.find((m) => m.fromNodeId === fromNodeId && m.reason === 'drain' && m.state === 'queued') ?? null;
+  }
+}
+
+class MemoryWorkspaces implements MoveWorkspaceStore {
+  /** Apps by workspace id. */
+  apps = new Map<string, AppToMove[]>();
+  /** What each switch recorded of the apps. */
+  switched: SwitchedApp[][] = [];
+  constructor(public rows: MoveWorkspace[]) {}
+  async appsToMove(id: string) {
+    return this.apps.get(id) ?? [];
+  }
+  async find(ref: string) {
+    return this.rows.find((w) => w.id === ref || w.slug === ref) ?? null;
+  }
+  async onNode(nodeId: string) {
+    return this.rows.filter((w) => w.nodeId === nodeId);
+  }
+  async switchServer(id: string, from: string, to: string, apps: SwitchedApp[]) {
+    const w = this.rows.find((x) => x.id === id);
+    const now = this.apps.get(id) ?? [];
+    if (!w || w.nodeId !== from || w.databases > 0 || w.apps !== now.length || apps.length !== now.length || now.some((a) => a.busy)) return false;
+    w.nodeId = to;
+    this.switched.push(apps);
+    return true;
+  }
+  async appIds() {
+    return ['old-app'];
+  }
+}
+
+const node = (name: string, o: Partial<NodeWithUsage> = {}): NodeWithUsage => ({
+  id: `id-${name}`,
+  name,
+  grpcAddress: `${name}:7443`,
+  publicIpv4: [],
+  cpuMillis: 4000,
+  memoryMb: 8192,
+  version: '1',
+  certFingerprint: '',
+  certNotAfter: clock(),
+  status: 'online',
+  lastSeenAt: clock(),
+  disk: null,
+  cordonedAt: null,
+  unreachableSince: null,
+  databaseEngines: null,
+  createdAt: clock(),
+  reservedCpuMillis: 0,
+  reservedMemoryMb: 0,
+  placed: { workspaces: 0, apps: 0, databases: 0, reservations: 0 },
+  ...o,
+});
+
+function nodeRepo(list: NodeWithUsage[]): NodeRepository {
+  return {
+    listWithUsage: async () => list,
+    list: async () => list,
+    get: async (id: string) => list.find((n) => n.id === id) ?? null,
+    setCordoned: async (name: string, at: Date | null) => {
+      const n = list.find((x) => x.name === name);
+      if (!n) return null;
+      n.cordonedAt = at;
+      return n;
+    },
+  } as unknown as NodeRepository;
+}
+
+const ws = (slug: string, nodeId: string, o: Partial<MoveWorkspace> = {}): MoveWorkspace => ({
+  id: `ws-${slug}`,
+  slug,
+  nodeId,
+  apps: 0,
+  databases: 0,
+  reserved: { cpuMillis: 250, memoryMb: 256, diskMb: 512 },
+  ...o,
+});
+
+function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], health: (n: string) => Promise<void> = async () => {}) {
+  const moves = new MemoryMoves();
+  const store = new MemoryWorkspaces(workspaces);
+  const repo = nodeRepo(nodes);
+  const queued: { name: JobName; payload: JobPayloads[JobName]; jobId: string }[] = [];
+  const jobs = { enqueue: async <N extends JobName>(name: N, payload: JobPayloads[N], o: { jobId: string }) => void queued.push({ name, payload, jobId: o.jobId }) };
+  const removed: { node: string | null; workspaceId: string; appIds: string[] }[] = [];
+  /** Every agent call of the move, in order: `<call> <server> <app>`. */
+  const calls: string[] = [];
+  const agents = {
+    health: async (t: { name: string | null }) => health(t.name ?? ''),
+    removeWorkspace: async (t: { name: string | null }, input: { workspaceId: string; appIds: string[] }) => {
+      removed.push({ node: t.name, workspaceId: input.workspaceId, appIds: input.appIds });
+      return { containers: 0, images: 0, networks: 1 };
+    },
+    removeApp: async (t: { name: string | null }, input: { appId: string }) => {
+      calls.push(`removeApp ${t.name} ${input.appId}`);
+      return { containers: 1, images: 1 };
+    },
+    rolloutApp: async (t: { name: string | null }, input: { appId: string; imageRef: string; routeHost: string }) => {
+      calls.push(`rollout ${t.name} ${input.appId} ${input.imageRef} ${input.routeHost}`);
+      if (failRollout === input.appId) throw new Error('The container never answered on its port.');
+      return { containerId: `c-${t.name}-${input.appId}`, hostPort: 40000, imageId: 'sha256:x', imageRef: input.imageRef, lines: [] };
+    },
+    appPower: async (t: { name: string | null }, input: { appId: string; action: string; containerId: string }) => void calls.push(`${input.action} ${t.name} ${input.appId} ${input.containerId}`),
+  } as unknown as MoveRunnerDeps['agents'];
+  let failRollout: string | null = null;
+  const transfer = {
+    copyImages: async (from: { name: string | null }, to: { name: string | null }, input: { imageRefs: string[] }) => {
+      calls.push(`images ${from.name}→${to.name} ${input.imageRefs.join(',')}`);
+      return { bytes: 2 * 1024 * 1024, imageRefs: input.imageRefs };
+    },
+    copyFolder: async (from: { name: string | null }, to: { name: string | null }, input: { appId: string; seededImageRef: string }) => {
+      calls.push(`folder ${from.name}→${to.name} ${input.appId} ${input.seededImageRef}`);
+      return { bytes: 1024 * 1024 };
+    },
+  };
+  const records = new Map<string, AppWithDeployment>();
+  const service = new MoveService({ moves, workspaces: store, nodes: repo, jobs, clock });
+  const runner = new MoveRunner({
+    moves,
+    workspaces: store,
+    nodes: repo,
+    agents,
+    transfer,
+    apps: { getById: async (id: string) => (records.has(id) ? { ...records.get(id)!, deletedAt: null } : null) },
+    env: { list: async () => [] } as unknown as MoveRunnerDeps['env'],
+    secrets: {} as MoveRunnerDeps['secrets'],
+    appsDomain: { domain: 'apps.test', scheme: 'http' } as MoveRunnerDeps['appsDomain'],
+    routing: {
+      syncRoutes: async (n: { name: string }) => void calls.push(`syncRoutes ${n.name}`),
+      syncAllRoutes: async () => {
+        calls.push('syncAllRoutes');
+        return { nodes: 2 };
+      },
+    },
+    locks: new InProcessResourceLocks(),
+    jobs,
+    clock,
+    logger: quiet,
+  });
+  /** An app of the workspace, deployed (current deployment live, a rollback image kept) and running unless said. */
+  const addApp = (workspaceId: string, id: string, o: { desired?: 'running' | 'stopped'; busy?: boolean } = {}) => {
+    store.apps.set(workspaceId, [...(store.apps.get(workspaceId) ?? []), { appId: id, deploymentId: `d-${id}`, imageRefs: [`slipway-app-${id}:d-old`, `slipway-app-${id}:d-${id}`], busy: o.busy ?? false }]);
+    store.rows.find((w) => w.id === workspaceId)!.apps++;
+    records.set(id, {
+      id,
+      workspaceId,
+      name: id,
+      kind: 'web',
+      subdomain: `${id}-sub`,
+      healthPath: null,
+      cpuMillis: 250,
+      memoryMb: 256,
+      diskMb: 512,
+      desiredState: o.desired ?? 'running',
+      currentDeployment: { id: `d-${id}`, status: 'live', imageRef: `slipway-app-${id}:d-${id}`, port: 8080, containerId: `c-a-${id}`, hostPort: 30000 },
+    } as unknown as AppWithDeployment);
+  };
+  const failRolloutOf = (id: string) => (failRollout = id);
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf };
+}
+
+/** A health check that the server of that name refuses. */
+const refusing = (name: string) => async (n: string) => {
+  if (n === name) throw new Error('connect ECONNREFUSED');
+};
+
+/** Runs `then` right after the step of that name is recorded (something changing while a move runs). */
+function afterStep(moves: MemoryMoves, name: string, then: () => void): void {
+  const append = moves.appendStep.bind(moves);
+  moves.appendStep = async (id, s) => {
+    await append(id, s);
+    if (s.step === name) then();
+  };
+}
+
+describe('moving a workspace (MoveService + MoveRunner)', () => {
+  it('moves a workspace without apps or databases: checks the target, switches it, cleans the source; every step recorded', async () => {
+    const f = fleet([ws('blue', 'id-a')]);
+    const move = await f.service.request('blue', 'b');
+    expect(move).toMatchObject({ state: 'queued', fromNode: 'a', toNode: 'b', reason: 'operator' });
+    expect(f.queued).toEqual([{ name: 'workspace.move', payload: { moveId: move.id }, jobId: move.id }]);
+    const ended = await f.runner.run(move.id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null, attempts: 1 });
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images skipped',
+      'copy-folders skipped',
+      'start-target skipped',
+      'switch done',
+      'routes done',
+      'stop-source skipped',
+      'catch-up-folders skipped',
+      'clean-source done',
+    ]);
+    expect(ended.steps.at(-1)!.sentence).toBe('Removed from a: 0 containers, 0 images, 1 network');
+    expect(f.store.rows[0]!.nodeId).toBe('id-b');
+    expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-blue', appIds: ['old-app'] }]);
+    // A job delivered again does nothing.
+    expect((await f.runner.run(move.id)).steps).toHaveLength(9);
+  });
+
+  it('moves a workspace with apps: images and folders copied, the target started and ready before the source stops, then the switch, routes, catch-up, cleanup', async () => {
+    const f = fleet([ws('apps', 'id-a')]);
+    f.addApp('ws-apps', 'web1');
+    f.addApp('ws-apps', 'idle', { desired: 'stopped' });
+    const ended = await f.runner.run((await f.service.request('apps', 'b')).id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null });
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images done',
+      'copy-folders done',
+      'start-target done',
+      'switch done',
+      'routes done',
+      'stop-source done',
+      'catch-up-folders done',
+      'clean-source done',
+    ]);
+    expect(f.calls).toEqual([
+      'images a→b slipway-app-web1:d-old,slipway-app-web1:d-web1',
+      'images a→b slipway-app-idle:d-old,slipway-app-idle:d-idle',
+      'folder a→b web1 slipway-app-web1:d-web1',
+      'folder a→b idle slipway-app-idle:d-idle',
+      // Only the app meant to run is started on the target, from its current image, with its route.
+      'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
+      'syncRoutes b',
+      'syncAllRoutes',
+      'stop a web1 c-a-web1',
+      'folder a→b web1 slipway-app-web1:d-web1',
+      'folder a→b idle slipway-app-idle:d-idle',
+    ]);
+    expect(f.store.switched).toEqual([
+      [
+        { appId: 'web1', deploymentId: 'd-web1', containerId: 'c-b-web1', hostPort: 40000 },
+        { appId: 'idle', deploymentId: 'd-idle', containerId: null, hostPort: null },
+      ],
+    ]);
+    expect(ended.steps[1]!.sentence).toBe('4 images (current and rollback) of 2 apps copied to b: 4.0 MB');
+    expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-apps', appIds: ['old-app'] }]);
+  });
+
+  it('when the target cannot start an app, removes what the target got and leaves every app running on the source', async () => {
+    const f = fleet([ws('apps', 'id-a')]);
+    f.addApp('ws-apps', 'web1');
+    f.addApp('ws-apps', 'web2');
+    f.failRolloutOf('web2');
+    const ended = await f.runner.run((await f.service.request('apps', 'b')).id);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toBe('start-target failed: The container never answered on its port; the workspace stays on its source server as it was');
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'copy-images done', 'copy-folders done', 'start-target failed', 'copy-images undone']);
+    // Nothing was stopped on the source; the target lost all it got.
+    expect(f.calls.filter((c) => /^(stop|removeApp|syncAllRoutes)/.test(c))).toEqual(['removeApp b web1', 'removeApp b web2']);
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+    expect(f.store.switched).toEqual([]);
+  });
+
+  it('refuses, in words, a workspace with databases (not built yet) or an app being deployed, and leaves it on its source', async () => {
+    const f = fleet([ws('db', 'id-a', { databases: 1 }), ws('deploying', 'id-a')]);
+    f.addApp('ws-deploying', 'web1', { busy: true });
+    const db = await f.runner.run((await f.service.request('db', 'b')).id);
+    expect(db.error).toBe(
+      'check failed: The workspace holds 1 database; moving databases between servers is not built yet (issue 32): today a workspace with apps only moves; the workspace stays on its source server as it was',
+    );
+    const busy = await f.runner.run((await f.service.request('deploying', 'b')).id);
+    expect(busy.error).toMatch(/^check failed: A deployment of web1 is in progress; move the workspace once it has finished/);
+    expect(f.store.rows.map((w) => w.nodeId)).toEqual(['id-a', 'id-a']);
+    expect(f.removed).toEqual([]);
+  });
+
+  it('fails when the target does not answer, leaving the workspace on its source', async () => {
+    const f = fleet([ws('blue', 'id-a')], [node('a'), node('b')], refusing('b'));
+    const ended = await f.runner.run((await f.service.request('blue', 'b')).id);
+    expect(ended).toMatchObject({ state: 'failed', error: expect.stringContaining('b, the target, did not answer its health check (connect ECONNREFUSED)') });
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+  });
+
+  it('switches nothing when an app appeared meanwhile (the switch is conditional): nothing moves', async () => {
+    const f = fleet([ws('blue', 'id-a')]);
+    const move = await f.service.request('blue', 'b');
+    afterStep(f.moves, 'check', () => (f.store.rows[0]!.apps = 1));
+    const ended = await f.runner.run(move.id);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toMatch(/^switch failed: The workspace changed while it was being moved/);
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+  });
+
+  it('refuses a target that is the source, cordoned, offline or unknown, and a workspace that does not exist', async () => {
+    const f = fleet([ws('blue', 'id-a')], [node('a'), node('b', { cordonedAt: clock() }), node('c', { status: 'offline' })]);
+    await expect(f.service.request('blue', 'a')).rejects.toMatchObject({ code: 'invalid_state', message: 'The workspace is already on a' });
+    await expect(f.service.request('blue', 'b')).rejects.toMatchObject({ code: 'invalid_state', message: 'b is cordoned: it takes no workspace (uncordon it first)' });
+    await expect(f.service.request('blue', 'c')).rejects.toMatchObject({ code: 'invalid_state', message: 'c is offline' });
+    await expect(f.service.request('blue', 'zz')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(f.service.request('nope', 'a')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('the last intent wins: a new move cancels the queued one; cancelling a queued move ends it at once', async () => {
+    const f = fleet([ws('blue', 'id-a')], [node('a'), node('b'), node('c')]);
+    const first = await f.service.request('blue', 'b');
+    const second = await f.service.request('blue', 'c');
+    expect(await f.moves.get(first.id)).toMatchObject({ state: 'cancelled', error: 'Replaced by a newer move to c' });
+    expect((await f.runner.run(first.id)).state).toBe('cancelled');
+    const cancelled = await f.service.cancel(second.id);
+    expect(cancelled).toMatchObject({ state: 'cancelled', error: 'Cancelled before it started' });
+    await expect(f.service.cancel(second.id)).rejects.toMatchObject({ code: 'invalid_state' });
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+  });
+
+  it('a running move asked to stop stops before its next step and undoes what it did', async () => {
+    const f = fleet([ws('blue', 'id-a')]);
+    const move = await f.service.request('blue', 'b');
+    f.runner['deps'].agents.health = async () => {
+      await f.service.cancel(move.id);
+    };
+    const ended = await f.runner.run(move.id);
+    expect(ended).toMatchObject({ state: 'cancelled', error: 'Cancelled before copy-images; the workspace stays on its source server' });
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+  });
+
+  it('a job delivered again after its worker died past the switch only finishes the cleanup', async () => {
+    const f = fleet([ws('blue', 'id-a')]);
+    const move = await f.service.request('blue', 'b');
+    // The first try switched, then its worker died before cleaning the source.
+    const row = f.moves.rows[0]!;
+    row.state = 'running';
+    row.steps.push({ step: 'switch', outcome: 'done', sentence: 'The workspace is on b now', at: clock().toISOString() });
+    f.store.rows[0]!.nodeId = 'id-b';
+    const ended = await f.runner.run(move.id);
+    expect(ended.state).toBe('succeeded');
+    expect(ended.steps.slice(1).map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check skipped',
+      'copy-images skipped',
+      'copy-folders skipped',
+      'start-target skipped',
+      'switch skipped',
+      'routes done',
+      'stop-source skipped',
+      'catch-up-folders skipped',
+      'clean-source done',
+    ]);
+  });
+
+  it('drains a server: cordons it, plans every workspace onto the roomiest other server, runs the moves one at a time', async () => {
+    const nodes = [node('a'), node('b', { memoryMb: 900 }), node('c', { memoryMb: 700 })];
+    const f = fleet([ws('one', 'id-a'), ws('two', 'id-a'), ws('three', 'id-a', { reserved: { cpuMillis: 100, memoryMb: 4000, diskMb: 0 } }), ws('elsewhere', 'id-b')], nodes);
+    const plan = await f.service.drain('a');
+    expect(nodes[0]!.cordonedAt).toEqual(clock());
+    // b has the most free memory first; once `one` counts on it, c does.
+    expect(plan.moves.map((m) => `${m.workspaceSlug}→${m.toNode}`)).toEqual(['one→b', 'two→c']);
+    expect(plan.unplaced).toEqual([{ workspace: 'three', reason: 'No other server has room: it needs 4000 MB of memory and the roomiest has 644 MB free' }]);
+    expect(f.queued.map((q) => q.jobId)).toEqual([plan.moves[0]!.id]);
+    await f.runner.run(plan.moves[0]!.id);
+    expect(f.queued.map((q) => q.jobId)).toEqual([plan.moves[0]!.id, plan.moves[1]!.id]);
+    await f.runner.run(plan.moves[1]!.id);
+    expect(f.store.rows.map((w) => `${w.slug}@${w.nodeId}`)).toEqual(['one@id-b', 'two@id-c', 'three@id-a', 'elsewhere@id-b']);
+    // Draining again queues nothing twice.
+    expect((await f.service.drain('a')).moves).toEqual([]);
+  });
+
+  it('a drain with nowhere to go says so in words', async () => {
+    const f = fleet([ws('one', 'id-a')], [node('a'), node('b', { cordonedAt: clock() })]);
+    expect((await f.service.drain('a')).unplaced).toEqual([
+      { workspace: 'one', reason: 'No server is open to new workspaces: the only online server is cordoned by the operator (it takes no new workspace)' },
+    ]);
+  });
+
+  it('a move whose job failed for good ends failed with the reason, and a drain goes on with its next move', async () => {
+    const f = fleet([ws('one', 'id-a'), ws('two', 'id-a')]);
+    const plan = await f.service.drain('a');
+    await f.runner.failedForGood(plan.moves[0]!.id, 'The workspace ws-one stayed busy for 300 s');
+    expect(await f.moves.get(plan.moves[0]!.id)).toMatchObject({ state: 'failed', error: 'The workspace ws-one stayed busy for 300 s' });
+    expect(f.queued.map((q) => q.jobId)).toEqual([plan.moves[0]!.id, plan.moves[1]!.id]);
+  });
+});

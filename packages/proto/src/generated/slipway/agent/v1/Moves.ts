@@ -1,0 +1,110 @@
+// Original file: ../../proto/slipway/agent/v1/moves.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { ExportFolderRequest as _slipway_agent_v1_ExportFolderRequest, ExportFolderRequest__Output as _slipway_agent_v1_ExportFolderRequest__Output } from '../../../slipway/agent/v1/ExportFolderRequest';
+import type { ExportImagesRequest as _slipway_agent_v1_ExportImagesRequest, ExportImagesRequest__Output as _slipway_agent_v1_ExportImagesRequest__Output } from '../../../slipway/agent/v1/ExportImagesRequest';
+import type { ImportChunk as _slipway_agent_v1_ImportChunk, ImportChunk__Output as _slipway_agent_v1_ImportChunk__Output } from '../../../slipway/agent/v1/ImportChunk';
+import type { ImportFolderResponse as _slipway_agent_v1_ImportFolderResponse, ImportFolderResponse__Output as _slipway_agent_v1_ImportFolderResponse__Output } from '../../../slipway/agent/v1/ImportFolderResponse';
+import type { ImportImagesResponse as _slipway_agent_v1_ImportImagesResponse, ImportImagesResponse__Output as _slipway_agent_v1_ImportImagesResponse__Output } from '../../../slipway/agent/v1/ImportImagesResponse';
+import type { MoveChunk as _slipway_agent_v1_MoveChunk, MoveChunk__Output as _slipway_agent_v1_MoveChunk__Output } from '../../../slipway/agent/v1/MoveChunk';
+
+export interface MovesClient extends grpc.Client {
+  /**
+   * The app's project folder as a tar (numeric owners, modes, times, links as links), then an `end` with the bytes
+   * sent. A server without the folder sends only the end (0 bytes).
+   */
+  ExportFolder(argument: _slipway_agent_v1_ExportFolderRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  ExportFolder(argument: _slipway_agent_v1_ExportFolderRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  /**
+   * The app's project folder as a tar (numeric owners, modes, times, links as links), then an `end` with the bytes
+   * sent. A server without the folder sends only the end (0 bytes).
+   */
+  exportFolder(argument: _slipway_agent_v1_ExportFolderRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  exportFolder(argument: _slipway_agent_v1_ExportFolderRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  
+  /**
+   * `docker save` of the listed image tags as one tar (layers shared between them sent once), then an `end`
+   * carrying the bytes sent. Tags the server no longer holds are left out (none held: only the end, 0 bytes).
+   */
+  ExportImages(argument: _slipway_agent_v1_ExportImagesRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  ExportImages(argument: _slipway_agent_v1_ExportImagesRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  /**
+   * `docker save` of the listed image tags as one tar (layers shared between them sent once), then an `end`
+   * carrying the bytes sent. Tags the server no longer holds are left out (none held: only the end, 0 bytes).
+   */
+  exportImages(argument: _slipway_agent_v1_ExportImagesRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  exportImages(argument: _slipway_agent_v1_ExportImagesRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  
+  /**
+   * Unpacks a tar of ExportFolder into the app's project folder, made at `disk_mb` when missing: files of the tar
+   * replace, other files stay. Records `seeded_image_ref`'s image as the one that seeded the folder, so the next
+   * rollout of that image does not seed over the copied files. Same header/data/commit rules as ImportImages.
+   */
+  ImportFolder(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  ImportFolder(metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  ImportFolder(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  ImportFolder(callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  /**
+   * Unpacks a tar of ExportFolder into the app's project folder, made at `disk_mb` when missing: files of the tar
+   * replace, other files stay. Records `seeded_image_ref`'s image as the one that seeded the folder, so the next
+   * rollout of that image does not seed over the copied files. Same header/data/commit rules as ImportImages.
+   */
+  importFolder(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  importFolder(metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  importFolder(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  importFolder(callback: grpc.requestCallback<_slipway_agent_v1_ImportFolderResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  
+  /**
+   * `docker load` of a tar made by ExportImages: a header, data, then a commit with the byte count; without the
+   * commit (the sender failed or cancelled) the load is aborted. Answers the tags the tar held.
+   */
+  ImportImages(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  ImportImages(metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  ImportImages(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  ImportImages(callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  /**
+   * `docker load` of a tar made by ExportImages: a header, data, then a commit with the byte count; without the
+   * commit (the sender failed or cancelled) the load is aborted. Answers the tags the tar held.
+   */
+  importImages(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  importImages(metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  importImages(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  importImages(callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
+  
+}
+
+export interface MovesHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * The app's project folder as a tar (numeric owners, modes, times, links as links), then an `end` with the bytes
+   * sent. A server without the folder sends only the end (0 bytes).
+   */
+  ExportFolder: grpc.handleServerStreamingCall<_slipway_agent_v1_ExportFolderRequest__Output, _slipway_agent_v1_MoveChunk>;
+  
+  /**
+   * `docker save` of the listed image tags as one tar (layers shared between them sent once), then an `end`
+   * carrying the bytes sent. Tags the server no longer holds are left out (none held: only the end, 0 bytes).
+   */
+  ExportImages: grpc.handleServerStreamingCall<_slipway_agent_v1_ExportImagesRequest__Output, _slipway_agent_v1_MoveChunk>;
+  
+  /**
+   * Unpacks a tar of ExportFolder into the app's project folder, made at `disk_mb` when missing: files of the tar
+   * replace, other files stay. Records `seeded_image_ref`'s image as the one that seeded the folder, so the next
+   * rollout of that image does not seed over the copied files. Same header/data/commit rules as ImportImages.
+   */
+  ImportFolder: grpc.handleClientStreamingCall<_slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportFolderResponse>;
+  
+  /**
+   * `docker load` of a tar made by ExportImages: a header, data, then a commit with the byte count; without the
+   * commit (the sender failed or cancelled) the load is aborted. Answers the tags the tar held.
+   */
+  ImportImages: grpc.handleClientStreamingCall<_slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportImagesResponse>;
+  
+}
+
+export interface MovesDefinition extends grpc.ServiceDefinition {
+  ExportFolder: MethodDefinition<_slipway_agent_v1_ExportFolderRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_ExportFolderRequest__Output, _slipway_agent_v1_MoveChunk__Output>
+  ExportImages: MethodDefinition<_slipway_agent_v1_ExportImagesRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_ExportImagesRequest__Output, _slipway_agent_v1_MoveChunk__Output>
+  ImportFolder: MethodDefinition<_slipway_agent_v1_ImportChunk, _slipway_agent_v1_ImportFolderResponse, _slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportFolderResponse__Output>
+  ImportImages: MethodDefinition<_slipway_agent_v1_ImportChunk, _slipway_agent_v1_ImportImagesResponse, _slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportImagesResponse__Output>
+}

@@ -1,0 +1,77 @@
+import type * as grpc from '@grpc/grpc-js';
+import { AppError, type AgentTarget, type MovesGateway } from '@slipway/core';
+import type { AgentPool } from './client';
+import { fromServiceError } from './errors';
+import type { ImportFolderResponse__Output } from './generated/slipway/agent/v1/ImportFolderResponse';
+import type { ImportImagesResponse__Output } from './generated/slipway/agent/v1/ImportImagesResponse';
+import type { MoveChunk__Output } from './generated/slipway/agent/v1/MoveChunk';
+import type { MovesClient } from './generated/slipway/agent/v1/Moves';
+import { loadMovesProto } from './load';
+import { streamUpload } from './stream-upload';
+import { label } from './unary';
+
+export type { MovesClient };
+
+/**
+ * The `slipway.agent.v1.Moves` service of each server (issue 32), over the pool's connection to it (mutual TLS);
+ * implements the MovesGateway port of @slipway/core by writing one server's export into the other's import.
+ */
+export class MovesPool implements MovesGateway {
+  constructor(private readonly agents: AgentPool) {}
+
+  client(target: AgentTarget): MovesClient {
+    const { Moves } = loadMovesProto().slipway.agent.v1;
+    return this.agents.connection(target).service('moves', (address, credentials, options) => new Moves(address, credentials, options));
+  }
+
+  copyImages(from: AgentTarget, to: AgentTarget, input: { operationId: string; workspaceId: string; imageRefs: string[] }): Promise<{ bytes: number; imageRefs: string[] }> {
+    const exported = this.client(from).exportImages({ imageRefs: input.imageRefs });
+    return streamUpload(
+      (cb) => this.client(to).importImages(cb),
+      { operationId: input.operationId, workspaceId: input.workspaceId },
+      exportedBytes(exported, from),
+      (res: ImportImagesResponse__Output) => ({ bytes: Number(res.size), imageRefs: res.imageRefs }),
+      label(to),
+    );
+  }
+
+  copyFolder(
+    from: AgentTarget,
+    to: AgentTarget,
+    input: { operationId: string; workspaceId: string; appId: string; diskMb: number; seededImageRef: string },
+  ): Promise<{ bytes: number }> {
+    const exported = this.client(from).exportFolder({ appId: input.appId });
+    return streamUpload(
+      (cb) => this.client(to).importFolder(cb),
+      { operationId: input.operationId, workspaceId: input.workspaceId, appId: input.appId, diskMb: input.diskMb, seededImageRef: input.seededImageRef },
+      exportedBytes(exported, from),
+      (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
+      label(to),
+    );
+  }
+}
+
+/**
+ * The data of an export stream, checked against its `end`: a stream that breaks, or ends without its end or with
+ * another byte count, throws (the import is then cancelled before its commit, so the target keeps nothing).
+ */
+async function* exportedBytes(call: grpc.ClientReadableStream<MoveChunk__Output>, from: AgentTarget): AsyncGenerator<Uint8Array> {
+  let sent = 0;
+  let ended = false;
+  try {
+    for await (const m of call as AsyncIterable<MoveChunk__Output>) {
+      if (m.part === 'data' && m.data) {
+        sent += m.data.length;
+        yield m.data;
+      } else if (m.part === 'end' && m.end) {
+        if (Number(m.end.size) !== sent) throw new AppError('node_unavailable', `The export from ${label(from)} announced ${m.end.size} bytes but sent ${sent}`);
+        ended = true;
+      }
+    }
+  } catch (e) {
+    throw e instanceof AppError ? e : fromServiceError(e as grpc.ServiceError, label(from));
+  } finally {
+    if (!ended) call.cancel();
+  }
+  if (!ended) throw new AppError('node_unavailable', `The export from ${label(from)} ended before it was complete`);
+}

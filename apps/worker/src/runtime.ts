@@ -5,6 +5,7 @@ import {
   AppPowerService,
   CrashWatchService,
   BackupJobService,
+  WorkspaceBackupKeys,
   type BackupSettings,
   type Clock,
   DatabaseConvergeService,
@@ -32,6 +33,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgMetricsStore, PgResourceLocks, type Db } from '@slipway/db';
 import { CertificateAuthority, FileDatabaseCertificates } from '@slipway/pki';
+import { removeStored } from '@slipway/offsite';
 import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
@@ -204,6 +206,12 @@ export async function startWorkerRuntime(
     clock: options.backups?.clock ?? systemClock,
     logger,
     settings: options.backups?.settings ?? config.backups,
+    // Issue 33: backups of a database with a destination are streamed there by its agent; retention removes the objects.
+    offsite: {
+      destinations: stores.backupDestinations,
+      keys: new WorkspaceBackupKeys({ keys: stores.workspaceBackupKeys, secrets }),
+      storage: { remove: (target, key) => removeStored({ ...target, prefix: '' }, key) },
+    },
   });
   const services: WorkerServices = { operations, runner, nodes, reconcile, enforcement, deployments, routing, logRetention, databases, backups, metrics, domains, github: githubDeliveries };
 

@@ -1,7 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgResourceLocks } from './resource-locks';
-import { PrismaBackupJobStore } from './backup.store';
+import { PrismaBackupDestinationJobStore, PrismaBackupJobStore } from './backup.store';
 import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaDomainJobStore } from './domain-job.store';
@@ -26,8 +26,9 @@ export function createJobStores(db: Db) {
     databases: new PrismaDatabaseJobStore(db),
     backups: new PrismaBackupJobStore(db),
     workspaceBackupKeys: new PrismaWorkspaceBackupKeyStore(db),
+    backupDestinations: new PrismaBackupDestinationJobStore(db),
   };
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore };
+export { PgResourceLocks, PrismaAppJobStore, PrismaBackupDestinationJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore };

@@ -20,10 +20,11 @@ export interface TestS3 {
   close(): Promise<void>;
 }
 
-export async function startTestS3(options: { buckets?: string[] } = {}): Promise<TestS3> {
+/** `host`: the address it listens on (default 127.0.0.1; a fleet's servers reach the bridge address, FLEET_HOST_ADDRESS). */
+export async function startTestS3(options: { buckets?: string[]; host?: string } = {}): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'slipway-s3-'));
   const server = new S3rver({
-    address: '127.0.0.1',
+    address: options.host ?? '127.0.0.1',
     port: 0,
     silent: true,
     directory,
@@ -31,7 +32,7 @@ export async function startTestS3(options: { buckets?: string[] } = {}): Promise
   });
   const address = (await server.run()) as AddressInfo;
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
     directory,
     objects: (bucket) => readObjects(join(directory, bucket)),
     close: async () => {

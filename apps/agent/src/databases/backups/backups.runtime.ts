@@ -133,10 +133,10 @@ export class BackupsRuntime {
       if (done && (!t.offsite || done.remote)) return { ...done, remote: done.remote ?? null, replayed: true };
       const container = await this.runningContainer(t.databaseId, 'backing it up');
       const dir = path.join(this.root, t.databaseId);
-      await mkdir(dir, { recursive: true, mode: 0o700 });
       const final = path.join(dir, `${t.backupId}.${dumper.extension}`);
       const partial = path.join(dir, `.${t.backupId}.partial`);
       const keepLocal = !t.offsite || t.offsite.keepLocal;
+      if (keepLocal) await mkdir(dir, { recursive: true, mode: 0o700 });
       const fh = keepLocal ? await open(partial, 'w', 0o600) : null;
       let upload: OffsiteUpload | null = null;
       const hash = createHash('sha256');
@@ -742,7 +742,14 @@ function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string,
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
         if (body.destroyed) return reject(new Error('the upload to the destination stopped'));
-        body.write(chunk, (err) => (err ? reject(err) : resolve()));
+        // A destroyed transform may never call a write back that waits for room: its close ends the wait too.
+        const closed = () => reject(new Error('the upload to the destination stopped'));
+        body.once('close', closed);
+        body.write(chunk, (err) => {
+          body.off('close', closed);
+          if (err) reject(err);
+          else resolve();
+        });
       }),
     finish: async () => {
       body.end();

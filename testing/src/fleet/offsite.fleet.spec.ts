@@ -18,8 +18,9 @@ describe('restore from a destination on a server that never held the database', 
   let client: ApiClient;
 
   beforeAll(async () => {
-    s3 = await startTestS3({ buckets: ['backups'], host: FLEET_HOST_ADDRESS });
+    // The fleet first: its bridge brings the address s3rver listens on.
     fleet = await startTestFleet({ servers: 2, name: 'fleet-offsite', images: ['slipway/redis:7.0'] });
+    s3 = await startTestS3({ buckets: ['backups'], host: FLEET_HOST_ADDRESS });
     client = fleet.client();
     await signUp(client);
   });
@@ -70,10 +71,13 @@ describe('restore from a destination on a server that never held the database', 
     const restored = await client.post(`${base}/databases/${db.id}/backups/${made.id}/restore`, { target: 'new' });
     expect(restored.status).toBe(202);
     const fresh = restored.body.databaseId as string;
-    const after = await until(() => client.get(`${base}/databases/${fresh}`).then((r) => r.body), settledDatabase, 300_000, 'the restored database on B');
+    // The new database runs first (empty), then the restore job loads the backup into it.
+    await until(() => client.get(`${base}/databases/${fresh}`).then((r) => r.body), settledDatabase, 300_000, 'the new database on B');
+    const freshConn = (await client.get(`${base}/databases/${fresh}/connection`)).body;
+    const rows = await until(() => queryInContainer(b.docker, fresh, 'redis', freshConn, 'LRANGE t 0 -1'), (v) => v !== '', 300_000, 'the restored rows on B');
+    expect(rows).toBe(['a', mark].sort().join(','));
+    const after = await until(() => client.get(`${base}/databases/${fresh}`).then((r) => r.body), settledDatabase, 120_000, 'the restored database on B');
     expect({ status: after.status, statusMessage: after.statusMessage }).toEqual({ status: 'running', statusMessage: null });
     expect((await fleet.db.database.findUniqueOrThrow({ where: { id: fresh }, select: { nodeId: true } })).nodeId).toBe(b.nodeId);
-    const freshConn = (await client.get(`${base}/databases/${fresh}/connection`)).body;
-    expect(await queryInContainer(b.docker, fresh, 'redis', freshConn, 'LRANGE t 0 -1')).toBe(['a', mark].sort().join(','));
   });
 });

@@ -1,7 +1,10 @@
 // Database backup benchmark (issue 13): a PostgreSQL database with about 1 GB of rows, backed up and restored through
 // the agent's Backups service (gRPC, mutual TLS) by a real agent in its own process; the agent's resident memory is
 // sampled every 10 ms meanwhile. The baseline is the engine's own tool alone: `docker exec … pg_dump` into /dev/null.
-//   npx tsx bench/backups/run.ts [--gb 1]
+//   npx tsx bench/backups/run.ts [--gb 1] [--destination s3]
+// With `--destination s3` (issue 33) the same database is also backed up to s3rver (in a child process) as a sealed
+// multipart upload streamed by the agent (no local copy), side by side with the local backup of the same run, then
+// restored from the destination into a new database (downloaded and opened by the agent).
 // Self-contained: a CA and the agent's data folder in temporary folders, removed at the end with the container.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -14,9 +17,11 @@ import { parseArgs } from 'node:util';
 import { enrollOffline, openTestCa } from '@slipway/testing/agent';
 import Docker from 'dockerode';
 import { AgentPool, BackupsPool, DatabasesPool } from '../../packages/proto/src';
+import { startS3rverChild } from '../lib/s3rver';
 import { verdict } from '../lib/verdict';
 
-const { values } = parseArgs({ options: { gb: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { gb: { type: 'string', default: '1' }, destination: { type: 'string', default: '' } } });
+if (values.destination && values.destination !== 's3') throw new Error('--destination takes s3');
 const GB = Number(values.gb);
 const MB = 1_000_000;
 
@@ -135,6 +140,7 @@ async function main() {
     console.log(`  restore   into a new database (pg_restore)      ${restore.seconds.toFixed(1).padStart(6)} s   ${(dbBytes / MB / restore.seconds).toFixed(0).padStart(4)} MB/s of database, ${count.toLocaleString('en')} rows back   agent RSS +${restore.growth.toFixed(1)} MB`);
     const growth = Math.max(backup.growth, restore.growth, verify.growth);
     console.log(`targets: dump ≥ 50 MB/s (${dumpRate.toFixed(0)}): ${verdict(dumpRate >= 50, failed)}; agent RSS growth ≤ 64 MB (${growth.toFixed(1)}): ${verdict(growth <= 64, failed)}`);
+    if (values.destination === 's3') failed += await toDestination({ agentPid: agent.pid!, backups, dbs, target, databaseId, creds, password, dbBytes, rows, agentDir });
     if (failed) process.exitCode = 1;
   } finally {
     agent.kill('SIGTERM');
@@ -144,6 +150,48 @@ async function main() {
     pool.close();
     await rm(agentDir, { recursive: true, force: true });
     await rm(caDir, { recursive: true, force: true });
+  }
+}
+
+/** The same database backed up to s3rver (sealed, multipart, no local copy) and restored from it into a new database. */
+async function toDestination(o: {
+  agentPid: number;
+  backups: BackupsPool;
+  dbs: DatabasesPool;
+  target: { name: string; grpcAddress: string };
+  databaseId: string;
+  creds: { engine: 'postgres'; username: string; databaseName: string; password: string };
+  password: string;
+  dbBytes: number;
+  rows: number;
+  agentDir: string;
+}): Promise<number> {
+  let failed = 0;
+  const s3Dir = `${o.agentDir}-s3`;
+  const s3 = await startS3rverChild(s3Dir, 'bench');
+  try {
+    const offsite = { endpoint: s3.endpoint, region: 'us-east-1', bucket: 'bench', pathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', backupKey: randomBytes(32) };
+    const backupId = randomUUID();
+    const up = await measured(o.agentPid, () => o.backups.createBackup(o.target, { databaseId: o.databaseId, backupId, ...o.creds, offsite: { ...offsite, key: `bench/${o.databaseId}/${backupId}`, keepLocal: false } }));
+    if (!up.result.remote || up.result.path !== '') failed++;
+    const restoredId = randomUUID();
+    await o.dbs.ensureDatabase(o.target, { operationId: randomUUID(), databaseId: restoredId, workspaceId: randomUUID(), slug: 'bench-pg-offsite', engine: 'postgres', version: '15', cpuMillis: 2000, memoryMb: 1024, username: 'app', databaseName: 'appdb', password: o.password });
+    const down = await measured(o.agentPid, () =>
+      o.backups.restoreBackup(o.target, { databaseId: restoredId, sourceDatabaseId: o.databaseId, backupId, sha256: up.result.sha256, ...o.creds, offsite: { ...offsite, key: up.result.remote!.key, sha256: up.result.remote!.sha256 } }),
+    );
+    const container = (await o.dbs.listDatabases(o.target)).find((d) => d.databaseId === restoredId)!.containerId;
+    const count = Number((await sh('docker', ['exec', container, 'psql', '-U', 'app', '-d', 'appdb', '-X', '-tAc', 'SELECT count(*) FROM events'])).trim());
+    if (count !== o.rows) failed++;
+    const rate = o.dbBytes / MB / up.seconds;
+    console.log(
+      `  offsite   agent → s3rver (sealed, multipart, read back) ${up.seconds.toFixed(1).padStart(6)} s   ${rate.toFixed(0).padStart(4)} MB/s of database, object ${(up.result.remote!.sizeBytes / MB).toFixed(0)} MB, no local file   agent RSS +${up.growth.toFixed(1)} MB`,
+    );
+    console.log(`  restore   from s3rver into a new database (download, open, pg_restore) ${down.seconds.toFixed(1).padStart(6)} s   ${count.toLocaleString('en')} rows back   agent RSS +${down.growth.toFixed(1)} MB`);
+    console.log(`targets (destination): dump ≥ 50 MB/s (${rate.toFixed(0)}): ${verdict(rate >= 50, failed)}; agent RSS growth ≤ 64 MB (${up.growth.toFixed(1)}): ${verdict(up.growth <= 64, failed)}`);
+    return failed;
+  } finally {
+    s3.stop();
+    await rm(s3Dir, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,6 @@
 // Sealed multipart upload to an S3-compatible server vs. writing the same bytes to a local file (issue 33).
 // npx tsx bench/offsite/run.ts [--mb 1024]
 // s3rver runs in a child process so that this process's resident memory is the uploader's alone (sampled every 10 ms).
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { openSealed, uploadSealed, type S3Target } from '@slipway/offsite';
+import { startS3rverChild } from '../lib/s3rver';
 
 const mb = Number(process.argv[process.argv.indexOf('--mb') + 1] ?? 0) || 1024;
 const PIECE = 64 * 1024;
@@ -42,19 +42,9 @@ async function measure<T>(what: () => Promise<T>): Promise<{ result: T; seconds:
   }
 }
 
-async function startS3(dir: string): Promise<{ endpoint: string; stop: () => void }> {
-  const code = `const S3rver=require('s3rver');new S3rver({address:'127.0.0.1',port:0,silent:true,directory:${JSON.stringify(dir)},configureBuckets:[{name:'bench'}]}).run().then(a=>console.log(a.port))`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], cwd: join(__dirname, '../../testing') });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
-    child.once('exit', (c) => reject(new Error(`s3rver exited ${c}`)));
-  });
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => child.kill() };
-}
-
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'slipway-offsite-bench-'));
-  const s3 = await startS3(join(dir, 's3'));
+  const s3 = await startS3rverChild(join(dir, 's3'), 'bench');
   const target: S3Target = { endpoint: s3.endpoint, region: 'us-east-1', bucket: 'bench', prefix: 'b/', pathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
   const key = randomBytes(32);
   const bytes = mb * 1024 * 1024;

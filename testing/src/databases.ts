@@ -141,3 +141,53 @@ export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, 
   }
   return last;
 }
+
+/** The managed database's container on this machine's engine (the agent's), by its label. */
+export async function databaseContainer(docker: Docker, databaseId: string): Promise<string> {
+  const [c] = await docker.listContainers({ all: true, filters: { label: [`${LABELS.database}=${databaseId}`] } });
+  if (!c) throw new Error(`no container for database ${databaseId}`);
+  return c.Id;
+}
+
+/**
+ * A statement through the engine's own client inside the database's container, with the connection's credentials
+ * (from `GET …/connection`); answers the output's lines, sorted and joined by commas. SQL for postgres and mysql;
+ * for redis, the command's words.
+ */
+export async function queryInContainer(
+  docker: Docker,
+  databaseId: string,
+  engine: TestEngine,
+  c: { username: string; password: string; databaseName: string },
+  statement: string,
+): Promise<string> {
+  const [cmd, env] =
+    engine === 'postgres'
+      ? [['psql', '-U', c.username, '-d', c.databaseName, '-X', '-tA', '-v', 'ON_ERROR_STOP=1', '-c', statement], [`PGPASSWORD=${c.password}`]]
+      : engine === 'mysql'
+        ? [['mariadb', '-h127.0.0.1', `-u${c.username}`, '-D', c.databaseName, '-N', '-B', '-e', statement], [`MYSQL_PWD=${c.password}`]]
+        : [['redis-cli', '--no-auth-warning', ...statement.split(' ')], [`REDISCLI_AUTH=${c.password}`]];
+  const exec = await docker.getContainer(await databaseContainer(docker, databaseId)).exec({ Cmd: cmd, Env: env, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({});
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    stream.on('data', (b: Buffer) => chunks.push(b));
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+  const out = demuxBoth(Buffer.concat(chunks));
+  const info = await exec.inspect();
+  if (info.ExitCode !== 0 || /^ERR/m.test(out.stdout)) throw new Error(`${statement}: exit ${info.ExitCode}: ${out.stderr}${out.stdout}`);
+  return out.stdout.split('\n').map((s) => s.trim()).filter(Boolean).sort().join(',');
+}
+
+function demuxBoth(b: Buffer): { stdout: string; stderr: string } {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  for (let i = 0; i + 8 <= b.length; ) {
+    const size = b.readUInt32BE(i + 4);
+    (b[i] === 2 ? err : out).push(b.subarray(i + 8, i + 8 + size));
+    i += 8 + size;
+  }
+  return { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}

@@ -6,6 +6,7 @@ import {
   AppPowerService,
   CrashWatchService,
   BackupJobService,
+  WorkspaceBackupKeys,
   type BackupSettings,
   type Clock,
   DatabaseConvergeService,
@@ -33,6 +34,7 @@ import {
 } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, createRepositories, createSqlPool, PgMetricsStore, PgResourceLocks, type Db } from '@slipway/db';
 import { CertificateAuthority, FileDatabaseCertificates } from '@slipway/pki';
+import { removeStored } from '@slipway/offsite';
 import { AgentPool, BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, MetricsPool, MovesPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection, isJobName, ownerOf } from '@slipway/queue';
 import type Redis from 'ioredis';
@@ -205,6 +207,12 @@ export async function startWorkerRuntime(
     clock: options.backups?.clock ?? systemClock,
     logger,
     settings: options.backups?.settings ?? config.backups,
+    // Issue 33: backups of a database with a destination are streamed there by its agent; retention removes the objects.
+    offsite: {
+      destinations: stores.backupDestinations,
+      keys: new WorkspaceBackupKeys({ keys: stores.workspaceBackupKeys, secrets }),
+      storage: { remove: (target, key) => removeStored({ ...target, prefix: '' }, key) },
+    },
   });
   // Moves of workspaces between servers (issue 32): each under the workspace's lock, its steps on the move's row.
   const moves = new MoveRunner({

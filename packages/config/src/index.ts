@@ -30,7 +30,7 @@ export interface Config {
   /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
   logs: { maxBytesPerDeployment: number; keepDeployments: number; keepDays: number; pruneIntervalMs: number };
   /** Database backups (issue 13): the nightly window (server-local hours) and the retention per kind. */
-  backups: { window: { startHour: number; endHour: number }; timeZone: string; retentionDays: { scheduled: number; manual: number; pre_restore: number } };
+  backups: { window: { startHour: number; endHour: number }; timeZone: string; retentionDays: { scheduled: number; manual: number; pre_restore: number }; localCopies: number };
   agent: {
     listen: string;
     /** What the control plane dials, when set (the agent falls back to its listen address). */
@@ -179,6 +179,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       window: { startHour: v.SLIPWAY_BACKUP_WINDOW_START_HOUR, endHour: v.SLIPWAY_BACKUP_WINDOW_END_HOUR },
       timeZone: v.SLIPWAY_BACKUP_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
       retentionDays: { scheduled: v.SLIPWAY_BACKUP_KEEP_SCHEDULED_DAYS, manual: v.SLIPWAY_BACKUP_KEEP_MANUAL_DAYS, pre_restore: v.SLIPWAY_BACKUP_KEEP_PRE_RESTORE_DAYS },
+      localCopies: v.SLIPWAY_BACKUP_LOCAL_COPIES,
     },
     agent: {
       listen: v.SLIPWAY_AGENT_LISTEN,

@@ -51,6 +51,7 @@ export const SETTINGS: Setting[] = [
   { env: 'SLIPWAY_BACKUP_KEEP_SCHEDULED_DAYS', type: 'integer', default: 7, roles: C, schema: { type: 'integer', minimum: 1 }, description: 'nightly database backups are kept this many days' },
   { env: 'SLIPWAY_BACKUP_KEEP_MANUAL_DAYS', type: 'integer', default: 30, roles: C, schema: { type: 'integer', minimum: 1 }, description: 'manual database backups are kept this many days' },
   { env: 'SLIPWAY_BACKUP_KEEP_PRE_RESTORE_DAYS', type: 'integer', default: 7, roles: C, schema: { type: 'integer', minimum: 1 }, description: 'backups made before a restore into the same database are kept this many days' },
+  { env: 'SLIPWAY_BACKUP_LOCAL_COPIES', type: 'integer', default: 0, roles: C, schema: { type: 'integer', minimum: 0, maximum: 1000 }, description: "per database, local copies kept of the backups that went to a backup destination (the newest N; 0: none, the dump streams straight to the destination)" },
   { env: 'SLIPWAY_AGENT_ADDRESSES', type: 'list', default: [], roles: C, schema: { type: 'array', items: hostPort }, description: 'extra agent gRPC addresses to health-check before any node has enrolled' },
   { env: 'SLIPWAY_AGENT_LISTEN', type: 'string', default: '127.0.0.1:7443', roles: A, schema: hostPort, description: "agent's gRPC listen address" },
   { env: 'SLIPWAY_AGENT_ADVERTISE_ADDRESS', type: 'string', default: '', roles: A, schema: { anyOf: [{ const: '' }, hostPort] }, description: 'host:port the control plane dials (default: the listen address; 0.0.0.0 becomes the first public IPv4)' },

@@ -98,7 +98,7 @@ export function explainFailure(err: unknown, target: S3Target): { reason: Failur
   if (code && TLS_CODES.test(code)) {
     return { reason: 'tls', message: `The TLS connection to ${host} failed (${code}): its certificate is not trusted by this server, or the endpoint does not speak HTTPS.` };
   }
-  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || name === 'TimeoutError') {
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || name === 'TimeoutError') {
     return { reason: 'unreachable', message: `The endpoint ${host} could not be reached (${code ?? 'timed out'}): check its address and port, and that this server may connect to it.` };
   }
   if (name === 'NoSuchBucket') {

@@ -77,17 +77,26 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
     });
     const feeding = pipeline(source, plain, new SealStream(workspaceKey), sealed, body);
     // Either side failing stops the other: a dump that fails aborts the upload; an upload that fails ends the dump.
-    await Promise.all([
-      feeding.catch((err: unknown) => {
-        void upload.abort().catch(() => undefined);
+    // Both are waited for; when the upload failed, its sentence is the reason (the feeding side then only saw its
+    // streams cut), else the feeding side's error.
+    const done = upload.done().catch((err: unknown) => {
+      source.destroy();
+      body.destroy();
+      throw sentence('Uploading the backup', err, target);
+    });
+    const [fed, sent] = await Promise.allSettled([
+      feeding.catch(async (err: unknown) => {
+        // An upload that failed cuts its input too: it is let end with its own error (an abort now would race it
+        // and hide the storage's reason). An upload still waiting for bytes after a moment is aborted.
+        const ended = await Promise.race([done.then(() => true, () => true), delay(2000).then(() => false)]);
+        if (!ended) void upload.abort().catch(() => undefined);
         throw err;
       }),
-      upload.done().catch((err: unknown) => {
-        source.destroy();
-        body.destroy();
-        throw sentence('Uploading the backup', err, target);
-      }),
+      done,
     ]);
+    if (sent.status === 'rejected' && (fed.status === 'fulfilled' || !aborted(sent.reason))) throw sent.reason;
+    if (fed.status === 'rejected') throw fed.reason;
+    if (sent.status === 'rejected') throw sent.reason;
     const stored: StoredBackup = {
       key,
       sizeBytes: sealed.bytes,
@@ -107,6 +116,11 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
     client.destroy();
   }
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** The upload was aborted by us (the feeding side failed first): its error says nothing of the storage. */
+const aborted = (err: unknown): boolean => err instanceof OffsiteError && /\bAbort/i.test(err.message);
 
 /** HEAD (size) then a full read back (SHA-256) of the object: a backup is completed only when both match. */
 export async function verifyStored(target: S3Target, stored: Pick<StoredBackup, 'key' | 'sizeBytes' | 'sha256'>): Promise<void> {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import type { AgentTarget } from '@slipway/core';
+import type { AgentTarget, OffsiteTarget } from '@slipway/core';
+import type { Offsite } from './generated/slipway/agent/v1/Offsite';
 import type { AgentPool } from './client';
 import type { BackupFile__Output } from './generated/slipway/agent/v1/BackupFile';
 import type { BackupsClient } from './generated/slipway/agent/v1/Backups';
@@ -23,6 +24,25 @@ interface Credentials {
   password: string;
 }
 
+/** The destination of one call, as the proto carries it. */
+const offsite = (o: OffsiteTarget | undefined): { offsite?: Offsite } =>
+  o
+    ? {
+        offsite: {
+          endpoint: o.endpoint,
+          region: o.region,
+          bucket: o.bucket,
+          pathStyle: o.pathStyle,
+          accessKeyId: o.accessKeyId,
+          secretAccessKey: o.secretAccessKey,
+          backupKey: o.backupKey,
+          key: o.key,
+          keepLocal: o.keepLocal ?? false,
+          sha256: o.sha256 ?? '',
+        },
+      }
+    : {};
+
 /**
  * The `slipway.agent.v1.Backups` service of each server (backups.proto), over the pool's connection to it; implements
  * the BackupAgent port of @slipway/core. Agent refusals keep their codes (invalid_state, database_busy, not_found…);
@@ -36,17 +56,21 @@ export class BackupsPool {
     return this.agents.connection(target).service('backups', (address, credentials, options) => new Backups(address, credentials, options));
   }
 
-  async createBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string }): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean }> {
-    const r = await unary<BackupFile__Output>(target, (cb, o) => this.client(target).createBackup(input, o, cb), LONG_DEADLINE_MS);
-    return { path: r.path, sizeBytes: Number(r.sizeBytes), sha256: r.sha256, format: r.format, replayed: r.replayed };
+  async createBackup(
+    target: AgentTarget,
+    input: Credentials & { databaseId: string; backupId: string; offsite?: OffsiteTarget },
+  ): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean; remote: { key: string; sizeBytes: number; sha256: string } | null }> {
+    const r = await unary<BackupFile__Output>(target, (cb, o) => this.client(target).createBackup({ ...input, ...offsite(input.offsite) }, o, cb), LONG_DEADLINE_MS);
+    const remote = r.remoteKey ? { key: r.remoteKey, sizeBytes: Number(r.remoteSizeBytes), sha256: r.remoteSha256 } : null;
+    return { path: r.path, sizeBytes: Number(r.sizeBytes), sha256: r.sha256, format: r.format, replayed: r.replayed, remote };
   }
 
-  async verifyBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string; load?: boolean }): Promise<{ ok: boolean; method: string; message: string }> {
-    return unary<VerifyBackupResponse__Output>(target, (cb, o) => this.client(target).verifyBackup(input, o, cb), LONG_DEADLINE_MS);
+  async verifyBackup(target: AgentTarget, input: Credentials & { databaseId: string; backupId: string; load?: boolean; offsite?: OffsiteTarget }): Promise<{ ok: boolean; method: string; message: string }> {
+    return unary<VerifyBackupResponse__Output>(target, (cb, o) => this.client(target).verifyBackup({ ...input, ...offsite(input.offsite) }, o, cb), LONG_DEADLINE_MS);
   }
 
-  async restoreBackup(target: AgentTarget, input: Credentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string }): Promise<{ restoredBytes: number }> {
-    const r = await unary<RestoreBackupResponse__Output>(target, (cb, o) => this.client(target).restoreBackup(input, o, cb), LONG_DEADLINE_MS);
+  async restoreBackup(target: AgentTarget, input: Credentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string; offsite?: OffsiteTarget }): Promise<{ restoredBytes: number }> {
+    const r = await unary<RestoreBackupResponse__Output>(target, (cb, o) => this.client(target).restoreBackup({ ...input, ...offsite(input.offsite) }, o, cb), LONG_DEADLINE_MS);
     return { restoredBytes: Number(r.restoredBytes) };
   }
 

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BackupSettings } from '@slipway/core';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import { until, type TestEngine } from '@slipway/testing/databases';
+import { databaseContainer, queryInContainer, until, type TestEngine } from '@slipway/testing/databases';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 jest.setTimeout(300_000);
@@ -54,34 +54,12 @@ describe('database backups, end to end', () => {
       300,
     );
 
-  /** The database's container (the agent's). */
-  async function containerOf(id: string): Promise<string> {
-    const [c] = await p.docker.listContainers({ all: true, filters: { label: [`slipway.database=${id}`] } });
-    if (!c) throw new Error(`no container for ${id}`);
-    return c.Id;
-  }
+  const containerOf = (id: string) => databaseContainer(p.docker, id);
 
   /** A statement through the engine's own client inside its container; the output's lines, sorted, joined by commas. */
   async function query(engine: TestEngine, ws: string, id: string, statement: string): Promise<string> {
     const c = (await client.get(`${dbPath(ws, id)}/connection`)).body as { username: string; password: string; databaseName: string };
-    const [cmd, env] =
-      engine === 'postgres'
-        ? [['psql', '-U', c.username, '-d', c.databaseName, '-X', '-tA', '-v', 'ON_ERROR_STOP=1', '-c', statement], [`PGPASSWORD=${c.password}`]]
-        : engine === 'mysql'
-          ? [['mariadb', '-h127.0.0.1', `-u${c.username}`, '-D', c.databaseName, '-N', '-B', '-e', statement], [`MYSQL_PWD=${c.password}`]]
-          : [['redis-cli', '--no-auth-warning', ...statement.split(' ')], [`REDISCLI_AUTH=${c.password}`]];
-    const exec = await p.docker.getContainer(await containerOf(id)).exec({ Cmd: cmd, Env: env, AttachStdout: true, AttachStderr: true });
-    const stream = await exec.start({});
-    const chunks: Buffer[] = [];
-    await new Promise<void>((resolve, reject) => {
-      stream.on('data', (b: Buffer) => chunks.push(b));
-      stream.on('end', resolve);
-      stream.on('error', reject);
-    });
-    const out = demux(Buffer.concat(chunks));
-    const info = await exec.inspect();
-    if (info.ExitCode !== 0 || /^ERR/m.test(out.stdout)) throw new Error(`${statement}: exit ${info.ExitCode}: ${out.stderr}${out.stdout}`);
-    return out.stdout.split('\n').map((s) => s.trim()).filter(Boolean).sort().join(',');
+    return queryInContainer(p.docker, id, engine, c, statement);
   }
 
   async function download(url: string): Promise<{ status: number; sha256Header: string | null; bytes: Buffer }> {
@@ -251,14 +229,3 @@ describe('database backups, end to end', () => {
     }
   });
 });
-
-function demux(b: Buffer): { stdout: string; stderr: string } {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  for (let i = 0; i + 8 <= b.length; ) {
-    const size = b.readUInt32BE(i + 4);
-    (b[i] === 2 ? err : out).push(b.subarray(i + 8, i + 8 + size));
-    i += 8 + size;
-  }
-  return { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}

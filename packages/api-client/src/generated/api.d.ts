@@ -1996,6 +1996,22 @@ export interface components {
              * @example 2026-11-21T04:05:06.789Z
              */
             expiresAt: string;
+            /** @description a file of it is on the database's server (always when no destination is in effect; with one, only the newest SLIPWAY_BACKUP_LOCAL_COPIES per database are kept there: the download needs it) */
+            localCopy: boolean;
+            /** @description where it is stored off the server (issue 33): the object at its backup destination, encrypted with the workspace backup key (slipway-sealed-v1) and read back (size and SHA-256) before the backup completed. null: not stored off the server */
+            offsite: {
+                /**
+                 * Format: uuid
+                 * @description null once the destination was removed (the object stays in its bucket, but the platform no longer reaches it)
+                 */
+                destinationId: string | null;
+                /** @description the object's key in the bucket (its manifest is `<key>.json`) */
+                key: string;
+                /** @description size of the stored (encrypted) object */
+                sizeBytes: number;
+                /** @description SHA-256 of the stored (encrypted) object */
+                sha256: string;
+            } | null;
         };
         BackupPage: {
             data: components["schemas"]["Backup"][];

@@ -12,7 +12,7 @@ export const Backup = {
   additionalProperties: false,
   required: [
     'id', 'workspaceId', 'databaseId', 'databaseName', 'engine', 'version', 'kind', 'status', 'error', 'sizeBytes', 'sha256',
-    'verification', 'createdAt', 'startedAt', 'completedAt', 'expiresAt',
+    'verification', 'createdAt', 'startedAt', 'completedAt', 'expiresAt', 'localCopy', 'offsite',
   ],
   properties: {
     id: Uuid,
@@ -41,6 +41,24 @@ export const Backup = {
     startedAt: NullableTimestamp,
     completedAt: NullableTimestamp,
     expiresAt: { ...Timestamp, description: 'when the retention removes it (scheduled 7 days, manual 30, pre_restore 7 by default)' },
+    localCopy: {
+      type: 'boolean',
+      description:
+        "a file of it is on the database's server (always when no destination is in effect; with one, only the newest SLIPWAY_BACKUP_LOCAL_COPIES per database are kept there: the download needs it)",
+    },
+    offsite: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['destinationId', 'key', 'sizeBytes', 'sha256'],
+      description:
+        'where it is stored off the server (issue 33): the object at its backup destination, encrypted with the workspace backup key (slipway-sealed-v1) and read back (size and SHA-256) before the backup completed. null: not stored off the server',
+      properties: {
+        destinationId: { type: ['string', 'null'], format: 'uuid', description: 'null once the destination was removed (the object stays in its bucket, but the platform no longer reaches it)' },
+        key: { type: 'string', description: "the object's key in the bucket (its manifest is `<key>.json`)" },
+        sizeBytes: { type: 'integer', minimum: 0, description: 'size of the stored (encrypted) object' },
+        sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the stored (encrypted) object' },
+      },
+    },
   },
 } as const;
 

@@ -10,7 +10,18 @@ import { isTransient, type Attempt } from '../operations/operation-runner';
 import type { AgentTarget } from '../ports/agents';
 import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/jobs';
-import { DEFAULT_BACKUP_SETTINGS, type BackupAgent, type BackupJobStore, type BackupRecord, type BackupSettings } from './backup.ports';
+import type { BackupDestinationRecord } from '../backup-destinations/destination.ports';
+import type { WorkspaceBackupKeys } from '../backup-destinations/backup-key';
+import {
+  DEFAULT_BACKUP_SETTINGS,
+  type BackupAgent,
+  type BackupDestinationJobStore,
+  type BackupJobStore,
+  type BackupRecord,
+  type BackupSettings,
+  type OffsiteStorage,
+  type OffsiteTarget,
+} from './backup.ports';
 import { latestSlot, newBackup } from './schedule';
 
 /**
@@ -34,6 +45,11 @@ export interface BackupJobDeps {
   newDatabaseWaitMs?: number;
   /** While it waits, the restore job is queued again this much later (default 2 s): no worker slot is held meanwhile. */
   newDatabasePollMs?: number;
+  /**
+   * Issue 33: backup destinations. A database whose destination is in effect (its own, else the workspace's default)
+   * has every backup streamed there by its agent; retention removes the objects too. Absent: backups stay on the server.
+   */
+  offsite?: { destinations: BackupDestinationJobStore; keys: WorkspaceBackupKeys; storage: OffsiteStorage };
 }
 
 /** What a scheduler pass did. */
@@ -88,14 +104,20 @@ export class BackupJobService {
     const target = await this.target(b.nodeId ?? db.nodeId);
     if (!target) return fail("The database's server is gone");
     try {
+      const destination = (await this.deps.offsite?.destinations.forDatabase(b.databaseId)) ?? null;
+      const offsite = destination ? await this.offsiteOf(destination, b, `${destination.prefix}${b.workspaceId}/${b.databaseId}/${b.id}`) : undefined;
       const limitMs = this.settings.runLimitMs ?? DEFAULT_RUN_LIMIT_MS;
       const file = await withinLimit(
-        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db) }),
+        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db), ...(offsite ? { offsite: { ...offsite, keepLocal: (this.settings.localCopies ?? 0) > 0 } } : {}) }),
         limitMs,
         `The dump did not finish within ${describeMs(limitMs)} (the database's server stopped answering for it): the backup was abandoned; back it up again once the database answers`,
       );
-      await this.deps.backups.complete(b.id, file, this.deps.clock());
-      this.deps.logger.info({ backupId: b.id, databaseId: b.databaseId, kind: b.kind, sizeBytes: file.sizeBytes }, 'database backed up');
+      if (destination && !file.remote) {
+        return fail(`The database's server did not store the backup at the destination ${destination.name} (its agent predates off-server backups): update the agent on that server and back up again`);
+      }
+      const remote = destination && file.remote ? { destinationId: destination.id, ...file.remote } : null;
+      await this.deps.backups.complete(b.id, { sizeBytes: file.sizeBytes, sha256: file.sha256, path: file.path || null, format: file.format, remote }, this.deps.clock());
+      this.deps.logger.info({ backupId: b.id, databaseId: b.databaseId, kind: b.kind, sizeBytes: file.sizeBytes, remoteKey: remote?.key }, 'database backed up');
       await this.deps.jobs.enqueue(BACKUP_VERIFY_JOB, { backupId: b.id }, { jobId: `verify-${b.id}` }).catch((err: unknown) => {
         this.deps.logger.warn({ backupId: b.id, err: (err as Error).message }, 'verification not queued');
       });
@@ -136,13 +158,16 @@ export class BackupJobService {
     const b = await this.deps.backups.get(backupId);
     if (!b || b.deletedAt || b.status !== 'completed') return { skipped: 'not a completed backup' };
     const db = await this.deps.databases.getById(b.databaseId);
-    const target = await this.target(b.nodeId);
-    if (!target) {
-      await this.deps.backups.setVerification(b.id, { status: 'failed', message: 'The server holding the backup is gone' }, this.deps.clock());
+    // A backup kept only at its destination is checked there: downloaded, opened, its checksum compared.
+    const offsite = b.path === null && b.remote ? await this.storedOffsite(b) : undefined;
+    const target = await this.target(b.nodeId ?? db?.nodeId ?? null);
+    const gone = !target ? 'The server holding the backup is gone' : b.path === null && !offsite ? 'The backup has no file on its server and its destination was removed' : null;
+    if (gone || !target) {
+      await this.deps.backups.setVerification(b.id, { status: 'failed', message: gone ?? 'The server holding the backup is gone' }, this.deps.clock());
       return { ok: false };
     }
     const creds = db ? this.credentials(db) : { engine: b.engine, username: '', databaseName: '', password: '' };
-    const r = await this.deps.agents.verifyBackup(target, { databaseId: b.databaseId, backupId: b.id, ...creds }).catch((e: unknown) => {
+    const r = await this.deps.agents.verifyBackup(target, { databaseId: b.databaseId, backupId: b.id, ...creds, ...(offsite ? { offsite } : {}) }).catch((e: unknown) => {
       if (isTransient(e)) throw e;
       return { ok: false, method: 'agent', message: reasonOf(e) };
     });
@@ -218,7 +243,7 @@ export class BackupJobService {
       await this.deps.jobs.enqueue(BACKUP_RESTORE_JOB, { ...p, waited }, { jobId: `restore-${p.restoreId}-w${waited}`, delayMs: pollMs });
       return { waiting: db.status, waited };
     }
-    if (db.nodeId && b.nodeId && db.nodeId !== b.nodeId) {
+    if (db.nodeId && b.nodeId && db.nodeId !== b.nodeId && !(b.remote && (await this.storedOffsite(b)))) {
       const message = `The backup ${b.id} is on another server than this database: it cannot be loaded here`;
       await this.deps.backups.setDatabaseStatus(db.id, ['running', 'restoring'], 'failed', message);
       return { failed: message };
@@ -239,10 +264,23 @@ export class BackupJobService {
     });
   }
 
+  /**
+   * Loads `b` into `db`. A backup stored at a destination is loaded by the database's own server, which uses its file
+   * when it has one and else downloads and opens the object (any server, one that never held the database included).
+   */
   private async load(b: BackupRecord, db: DatabaseRecord): Promise<void> {
-    const target = await this.target(b.nodeId ?? db.nodeId);
-    if (!target) throw new AppError('invalid_state', 'The server holding the backup is gone');
-    await this.deps.agents.restoreBackup(target, { databaseId: db.id, sourceDatabaseId: b.databaseId, backupId: b.id, sha256: b.sha256 ?? '', ...this.credentials(db) });
+    const offsite = b.remote ? await this.storedOffsite(b) : undefined;
+    if (b.path === null && !offsite) throw new AppError('invalid_state', 'The backup has no file on its server and its destination was removed: it cannot be restored');
+    const target = await this.target(offsite ? db.nodeId : (b.nodeId ?? db.nodeId));
+    if (!target) throw new AppError('invalid_state', offsite ? "The database's server is gone" : 'The server holding the backup is gone');
+    await this.deps.agents.restoreBackup(target, {
+      databaseId: db.id,
+      sourceDatabaseId: b.databaseId,
+      backupId: b.id,
+      sha256: b.sha256 ?? '',
+      ...this.credentials(db),
+      ...(offsite ? { offsite } : {}),
+    });
   }
 
   // ------------------------------------------------------------------------------------------------ backup.schedule
@@ -285,12 +323,26 @@ export class BackupJobService {
 
   // ------------------------------------------------------------------------------------------------ backup.prune
 
-  /** Expired and deleted backups: the file removed on its server, then the row (a server that does not answer: later). */
-  async prune(limit = 500): Promise<{ removed: number; waiting: number }> {
+  /**
+   * Expired and deleted backups: the object removed from its destination, the file on its server, then the row (a
+   * destination or server that does not answer: later). Then the local copies beyond the newest `localCopies` of
+   * each database whose backups are stored off the server.
+   */
+  async prune(limit = 500): Promise<{ removed: number; waiting: number; localCopiesRemoved: number }> {
     const rows = await this.deps.backups.expired(this.deps.clock(), limit);
     let removed = 0;
     let waiting = 0;
     for (const b of rows) {
+      if (b.remote?.destinationId && this.deps.offsite) {
+        const destination = await this.deps.offsite.destinations.get(b.remote.destinationId);
+        try {
+          if (destination) await this.deps.offsite.storage.remove(this.reach(destination), b.remote.key);
+        } catch (e) {
+          waiting++;
+          this.deps.logger.warn({ backupId: b.id, destinationId: b.remote.destinationId, err: reasonOf(e) }, 'expired backup not removed from its destination yet');
+          continue;
+        }
+      }
       const target = await this.target(b.nodeId);
       if (target && b.path !== null) {
         try {
@@ -304,11 +356,47 @@ export class BackupJobService {
       await this.deps.backups.remove(b.id);
       removed++;
     }
-    if (removed) this.deps.logger.info({ removed, waiting }, 'expired backups pruned');
-    return { removed, waiting };
+    const localCopiesRemoved = await this.trimLocalCopies(limit);
+    if (removed || localCopiesRemoved) this.deps.logger.info({ removed, waiting, localCopiesRemoved }, 'expired backups pruned');
+    return { removed, waiting, localCopiesRemoved };
+  }
+
+  /** The local cache of off-server backups: copies beyond each database's newest `localCopies` removed from their server. */
+  private async trimLocalCopies(limit: number): Promise<number> {
+    let dropped = 0;
+    for (const b of await this.deps.backups.localCopiesBeyond(this.settings.localCopies ?? 0, limit)) {
+      const target = await this.target(b.nodeId);
+      if (!target) continue;
+      try {
+        await this.deps.agents.deleteBackup(target, { databaseId: b.databaseId, backupId: b.id });
+      } catch (e) {
+        this.deps.logger.warn({ backupId: b.id, err: reasonOf(e) }, 'local copy of an off-server backup not removed yet');
+        continue;
+      }
+      await this.deps.backups.dropLocalCopy(b.id);
+      dropped++;
+    }
+    return dropped;
   }
 
   // ------------------------------------------------------------------------------------------------ internals
+
+  /** The destination as the storage client reaches it (secret opened for this call only). */
+  private reach(d: BackupDestinationRecord) {
+    return { endpoint: d.endpoint, region: d.region, bucket: d.bucket, pathStyle: d.pathStyle, accessKeyId: d.accessKeyId, secretAccessKey: this.deps.secrets.open(d.secretKeySealed) };
+  }
+
+  private async offsiteOf(d: BackupDestinationRecord, b: BackupRecord, key: string): Promise<OffsiteTarget> {
+    const keys = this.deps.offsite!.keys;
+    return { ...this.reach(d), backupKey: await keys.keyOf(b.workspaceId), key };
+  }
+
+  /** Where a stored backup can be read (undefined: not stored off the server, or its destination was removed since). */
+  private async storedOffsite(b: BackupRecord): Promise<OffsiteTarget | undefined> {
+    if (!b.remote?.destinationId || !this.deps.offsite) return undefined;
+    const d = await this.deps.offsite.destinations.get(b.remote.destinationId);
+    return d ? { ...(await this.offsiteOf(d, b, b.remote.key)), sha256: b.remote.sha256 } : undefined;
+  }
 
   private credentials(db: DatabaseRecord) {
     return { engine: db.engine, username: db.username, databaseName: db.databaseName, password: this.deps.secrets.open(db.passwordSealed) };

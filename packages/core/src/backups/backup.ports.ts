@@ -1,5 +1,6 @@
 import type { AgentTarget } from '../ports/agents';
 import type { DatabaseEngine } from '../databases/engines';
+import type { BackupDestinationRecord } from '../backup-destinations/destination.ports';
 
 export type BackupKind = 'scheduled' | 'manual' | 'pre_restore';
 export type BackupStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -32,6 +33,29 @@ export interface BackupRecord {
   expiresAt: Date;
   deletedAt: Date | null;
   createdAt: Date;
+  /**
+   * Issue 33: where the backup is stored off the server (null: nowhere but the server's file). `destinationId` is
+   * null once the destination was removed (the object stays in its bucket). `path` is null when no local copy was
+   * kept (the local copies are a cache: `BackupSettings.localCopies`).
+   */
+  remote: StoredObject | null;
+}
+
+/** A backup's object at its destination: key, size and SHA-256 of the sealed bytes (read back before completion). */
+export interface StoredObject {
+  destinationId: string | null;
+  key: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** What a completed dump left: the plain dump's size and SHA-256, its file here (path null: none kept), its object there. */
+export interface BackupOutcome {
+  sizeBytes: number;
+  sha256: string;
+  path: string | null;
+  format: string;
+  remote: StoredObject | null;
 }
 
 export type NewBackup = Pick<
@@ -83,7 +107,7 @@ export interface BackupJobStore {
   claim(backupId: string, now: Date): Promise<boolean>;
   /** running → pending again (a transient failure: the next try claims it). */
   release(backupId: string, error: string): Promise<void>;
-  complete(backupId: string, file: { sizeBytes: number; sha256: string; path: string; format: string }, now: Date): Promise<void>;
+  complete(backupId: string, file: BackupOutcome, now: Date): Promise<void>;
   /** pending|running → failed with the reason. */
   fail(backupId: string, error: string, now: Date): Promise<void>;
   setVerification(backupId: string, v: { status: 'passed' | 'failed'; message: string }, now: Date): Promise<void>;
@@ -100,6 +124,37 @@ export interface BackupJobStore {
   node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
   /** For the operator: failed backups and failed checks, newest first. */
   failures(limit: number): Promise<BackupRecord[]>;
+  /** Completed backups stored off the server whose local copy is older than their database's newest `keep` (the cache's overflow). */
+  localCopiesBeyond(keep: number, limit: number): Promise<BackupRecord[]>;
+  /** The local copy is gone (removed from its server): `path` null. */
+  dropLocalCopy(backupId: string): Promise<void>;
+}
+
+/** Where a database's backups go (issue 33), job side: its named destination, else the workspace's default. */
+export interface BackupDestinationJobStore {
+  forDatabase(databaseId: string): Promise<BackupDestinationRecord | null>;
+  get(destinationId: string): Promise<BackupDestinationRecord | null>;
+}
+
+/** The destination and key of one agent call (the agent keeps neither, logs neither). */
+export interface OffsiteTarget {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  pathStyle: boolean;
+  accessKeyId: string;
+  secretAccessKey: string;
+  backupKey: Buffer;
+  /** CreateBackup: the key without its ending (the agent adds `.<ext>.sealed`); restore, verify: the whole key. */
+  key: string;
+  keepLocal?: boolean;
+  /** Restore, verify: the stored object's SHA-256. */
+  sha256?: string;
+}
+
+/** The storage as the worker reaches it itself (retention): packages/offsite `removeStored`. */
+export interface OffsiteStorage {
+  remove(target: Omit<OffsiteTarget, 'backupKey' | 'key' | 'keepLocal' | 'sha256'>, key: string): Promise<void>;
 }
 
 interface EngineCredentials {
@@ -115,9 +170,14 @@ interface EngineCredentials {
  * codes (invalid_state with the reason, database_busy, not_found, engine_unavailable).
  */
 export interface BackupAgent {
-  createBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; backupId: string }): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean }>;
-  verifyBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; backupId: string }): Promise<{ ok: boolean; method: string; message: string }>;
-  restoreBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string }): Promise<{ restoredBytes: number }>;
+  /** `path` is '' when no local copy was kept; `remote` is set when `offsite` was given (read back before the answer). */
+  createBackup(
+    target: AgentTarget,
+    input: EngineCredentials & { databaseId: string; backupId: string; offsite?: OffsiteTarget },
+  ): Promise<{ path: string; sizeBytes: number; sha256: string; format: string; replayed: boolean; remote: { key: string; sizeBytes: number; sha256: string } | null }>;
+  verifyBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; backupId: string; offsite?: OffsiteTarget }): Promise<{ ok: boolean; method: string; message: string }>;
+  /** With `offsite`, a file not on the server is downloaded from the destination and opened first. */
+  restoreBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string; offsite?: OffsiteTarget }): Promise<{ restoredBytes: number }>;
   deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }>;
   readBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ name: string; sizeBytes: number; sha256: string; stream: NodeJS.ReadableStream }>;
 }
@@ -134,6 +194,11 @@ export interface BackupSettings {
    * the database's lock is let go then, so the next backup is accepted. Default 2 hours.
    */
   runLimitMs?: number;
+  /**
+   * Issue 33: local copies kept of backups that went to a destination, per database (the newest N; 0: none, the dump
+   * goes straight to the destination). Default 0.
+   */
+  localCopies?: number;
 }
 
 export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {

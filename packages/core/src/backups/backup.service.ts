@@ -103,6 +103,9 @@ export class BackupService {
     const b = await this.find(access, databaseId, backupId);
     if (b.status !== 'completed' || !b.sha256) throw new AppError('invalid_state', `The backup is ${b.status}: only a completed backup can be downloaded`);
     if (!this.deps.agents) throw new AppError('node_unavailable', 'This API was started without a connection to the agents');
+    if (b.path === null) {
+      throw new AppError('invalid_state', 'This backup is kept only at its backup destination (no copy on the server): restore it (target "new"), or fetch the object from the bucket (it is encrypted with the workspace backup key)');
+    }
     const node = b.nodeId ? await this.deps.nodes.get(b.nodeId) : null;
     if (!node) throw new AppError('node_unavailable', 'The server holding the backup is gone');
     const file = await this.deps.agents.readBackup({ name: node.name, grpcAddress: node.grpcAddress }, { databaseId, backupId });
@@ -175,6 +178,8 @@ export function toBackup(b: BackupRecord): Backup {
     startedAt: b.startedAt?.toISOString() ?? null,
     completedAt: b.completedAt?.toISOString() ?? null,
     expiresAt: b.expiresAt.toISOString(),
+    localCopy: b.path !== null,
+    offsite: b.remote ? { destinationId: b.remote.destinationId, key: b.remote.key, sizeBytes: b.remote.sizeBytes, sha256: b.remote.sha256 } : null,
   };
 }
 

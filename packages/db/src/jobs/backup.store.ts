@@ -1,4 +1,4 @@
-import type { BackupJobStore, BackupRecord, BackupSource, DatabaseEngine, DatabaseStatus, NewBackup } from '@slipway/core';
+import type { BackupDestinationJobStore, BackupDestinationRecord, BackupJobStore, BackupOutcome, BackupRecord, BackupSource, DatabaseEngine, DatabaseStatus, NewBackup } from '@slipway/core';
 import type { Db } from '../client';
 import { toBackupRecord } from '../repositories/backup-rows';
 import { isUniqueViolation } from '../repositories/errors';
@@ -31,10 +31,21 @@ export class PrismaBackupJobStore implements BackupJobStore {
     await moveBackupStatus(this.db, backupId, { to: 'pending', with: { error } });
   }
 
-  async complete(backupId: string, file: { sizeBytes: number; sha256: string; path: string; format: string }, now: Date): Promise<void> {
+  async complete(backupId: string, file: BackupOutcome, now: Date): Promise<void> {
     await moveBackupStatus(this.db, backupId, {
       to: 'completed',
-      with: { sizeBytes: BigInt(file.sizeBytes), sha256: file.sha256, path: file.path, format: file.format, completedAt: now, error: null },
+      with: {
+        sizeBytes: BigInt(file.sizeBytes),
+        sha256: file.sha256,
+        path: file.path,
+        format: file.format,
+        completedAt: now,
+        error: null,
+        destinationId: file.remote?.destinationId ?? null,
+        remoteKey: file.remote?.key ?? null,
+        remoteSizeBytes: file.remote ? BigInt(file.remote.sizeBytes) : null,
+        remoteSha256: file.remote?.sha256 ?? null,
+      },
     });
   }
 
@@ -91,6 +102,23 @@ export class PrismaBackupJobStore implements BackupJobStore {
     return this.db.node.findUnique({ where: { id: nodeId }, select: { id: true, name: true, grpcAddress: true } });
   }
 
+  async localCopiesBeyond(keep: number, limit: number): Promise<BackupRecord[]> {
+    // Per database, its completed off-server backups that still have a file here, newest first; those past `keep`.
+    const ids = await this.db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM (
+        SELECT id, row_number() OVER (PARTITION BY database_id ORDER BY created_at DESC, id DESC) AS n
+        FROM database_backups
+        WHERE status = 'completed' AND remote_key IS NOT NULL AND path IS NOT NULL AND deleted_at IS NULL
+      ) ranked WHERE n > ${keep} LIMIT ${limit}`;
+    if (!ids.length) return [];
+    const rows = await this.db.databaseBackup.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
+    return rows.map(toBackupRecord);
+  }
+
+  async dropLocalCopy(backupId: string): Promise<void> {
+    await this.db.databaseBackup.updateMany({ where: { id: backupId }, data: { path: null } });
+  }
+
   async failures(limit: number): Promise<BackupRecord[]> {
     const rows = await this.db.databaseBackup.findMany({
       where: { deletedAt: null, OR: [{ status: 'failed' }, { verifyStatus: 'failed' }] },
@@ -98,5 +126,20 @@ export class PrismaBackupJobStore implements BackupJobStore {
       take: limit,
     });
     return rows.map(toBackupRecord);
+  }
+}
+
+/** Where a database's backups go (issue 33), job side: the destination it names, else its workspace's default. */
+export class PrismaBackupDestinationJobStore implements BackupDestinationJobStore {
+  constructor(private readonly db: Db) {}
+
+  async forDatabase(databaseId: string): Promise<BackupDestinationRecord | null> {
+    const database = await this.db.database.findUnique({ where: { id: databaseId }, select: { workspaceId: true, backupDestination: true } });
+    if (!database) return null;
+    return database.backupDestination ?? (await this.db.backupDestination.findFirst({ where: { workspaceId: database.workspaceId, isDefault: true } }));
+  }
+
+  get(destinationId: string): Promise<BackupDestinationRecord | null> {
+    return this.db.backupDestination.findUnique({ where: { id: destinationId } });
   }
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../client';
 import { PrismaAppJobStore } from './app-job.store';
 import { PgResourceLocks } from './resource-locks';
-import { PrismaBackupJobStore } from './backup.store';
+import { PrismaBackupDestinationJobStore, PrismaBackupJobStore } from './backup.store';
 import { PrismaDatabaseJobStore } from './database-job.store';
 import { PrismaDeploymentJobStore } from './deployment-job.store';
 import { PrismaDomainJobStore } from './domain-job.store';
@@ -27,6 +27,7 @@ export function createJobStores(db: Db) {
     databases: new PrismaDatabaseJobStore(db),
     backups: new PrismaBackupJobStore(db),
     workspaceBackupKeys: new PrismaWorkspaceBackupKeyStore(db),
+    backupDestinations: new PrismaBackupDestinationJobStore(db),
     // Moves of workspaces between servers (issue 32).
     moves: new PrismaMoveStore(db),
     moveWorkspaces: new PrismaMoveWorkspaceStore(db),
@@ -34,4 +35,4 @@ export function createJobStores(db: Db) {
 }
 
 export type JobStores = ReturnType<typeof createJobStores>;
-export { PgResourceLocks, PrismaAppJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore, PrismaMoveStore, PrismaMoveWorkspaceStore };
+export { PgResourceLocks, PrismaAppJobStore, PrismaBackupDestinationJobStore, PrismaBackupJobStore, PrismaDatabaseJobStore, PrismaDeploymentJobStore, PrismaLogRetentionStore, PrismaTeardownStore, PrismaGithubJobStore, PrismaDomainJobStore, PrismaWorkspaceBackupKeyStore, PrismaMoveStore, PrismaMoveWorkspaceStore };

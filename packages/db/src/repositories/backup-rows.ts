@@ -29,4 +29,8 @@ export const toBackupRecord = (b: BackupRow): BackupRecord => ({
   expiresAt: b.expiresAt,
   deletedAt: b.deletedAt,
   createdAt: b.createdAt,
+  remote:
+    b.remoteKey !== null && b.remoteSha256 !== null && b.remoteSizeBytes !== null
+      ? { destinationId: b.destinationId, key: b.remoteKey, sizeBytes: Number(b.remoteSizeBytes), sha256: b.remoteSha256 }
+      : null,
 });

@@ -12,7 +12,7 @@ export interface BackupStatusMove {
   /** What the caller allows, narrowed to what the state table allows (default: every source the table lists). */
   from?: readonly BackupStatus[];
   /** Other columns written in the same statement (the error, the file, the times). */
-  with?: Omit<Prisma.DatabaseBackupUpdateManyMutationInput, 'status'>;
+  with?: Omit<Prisma.DatabaseBackupUncheckedUpdateManyInput, 'status' | 'id'>;
 }
 
 /** Moves the backup `backupId` to `move.to`, only from a status the state table (and the caller) allows; true when it moved. */

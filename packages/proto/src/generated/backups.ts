@@ -5,6 +5,7 @@ import type { BackupFile as _slipway_agent_v1_BackupFile, BackupFile__Output as 
 import type { BackupRequest as _slipway_agent_v1_BackupRequest, BackupRequest__Output as _slipway_agent_v1_BackupRequest__Output } from './slipway/agent/v1/BackupRequest';
 import type { BackupsClient as _slipway_agent_v1_BackupsClient, BackupsDefinition as _slipway_agent_v1_BackupsDefinition } from './slipway/agent/v1/Backups';
 import type { DeleteBackupResponse as _slipway_agent_v1_DeleteBackupResponse, DeleteBackupResponse__Output as _slipway_agent_v1_DeleteBackupResponse__Output } from './slipway/agent/v1/DeleteBackupResponse';
+import type { Offsite as _slipway_agent_v1_Offsite, Offsite__Output as _slipway_agent_v1_Offsite__Output } from './slipway/agent/v1/Offsite';
 import type { ReadBackupChunk as _slipway_agent_v1_ReadBackupChunk, ReadBackupChunk__Output as _slipway_agent_v1_ReadBackupChunk__Output } from './slipway/agent/v1/ReadBackupChunk';
 import type { ReadBackupInfo as _slipway_agent_v1_ReadBackupInfo, ReadBackupInfo__Output as _slipway_agent_v1_ReadBackupInfo__Output } from './slipway/agent/v1/ReadBackupInfo';
 import type { ReadBackupRequest as _slipway_agent_v1_ReadBackupRequest, ReadBackupRequest__Output as _slipway_agent_v1_ReadBackupRequest__Output } from './slipway/agent/v1/ReadBackupRequest';
@@ -24,6 +25,7 @@ export interface ProtoGrpcType {
         BackupRequest: MessageTypeDefinition<_slipway_agent_v1_BackupRequest, _slipway_agent_v1_BackupRequest__Output>
         Backups: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_BackupsClient> & { service: _slipway_agent_v1_BackupsDefinition }
         DeleteBackupResponse: MessageTypeDefinition<_slipway_agent_v1_DeleteBackupResponse, _slipway_agent_v1_DeleteBackupResponse__Output>
+        Offsite: MessageTypeDefinition<_slipway_agent_v1_Offsite, _slipway_agent_v1_Offsite__Output>
         ReadBackupChunk: MessageTypeDefinition<_slipway_agent_v1_ReadBackupChunk, _slipway_agent_v1_ReadBackupChunk__Output>
         ReadBackupInfo: MessageTypeDefinition<_slipway_agent_v1_ReadBackupInfo, _slipway_agent_v1_ReadBackupInfo__Output>
         ReadBackupRequest: MessageTypeDefinition<_slipway_agent_v1_ReadBackupRequest, _slipway_agent_v1_ReadBackupRequest__Output>

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { chown, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable, type Readable } from 'node:stream';
+import { PassThrough, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { isDatabaseEngine, redact, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
+import { OffsiteError, openSealed, uploadSealed, type S3Target, type StoredBackup } from '@slipway/offsite';
 import type { Containers } from '../../containers/containers';
 import type { DockerRuntime } from '../../containers/docker.runtime';
 import { execFromSource, execToSink } from '../../containers/exec-stream';
@@ -15,6 +17,28 @@ import { DUMPERS, mysqlSessions, redisCommand, redisPersistence, type BackupCont
 export interface BackupTarget extends BackupContext {
   databaseId: string;
   engine: string;
+  /** Issue 33: the destination of this one call (never stored, never logged). */
+  offsite?: OffsiteCall;
+}
+
+/** An S3-compatible destination and the workspace's backup key, for one call. */
+export interface OffsiteCall {
+  /** Its prefix is already part of `key`. */
+  target: S3Target;
+  backupKey: Buffer;
+  /** create: the key without its ending (`.<ext>.sealed` is added); restore, verify: the whole key. */
+  key: string;
+  /** create: keep the dump in backups/<databaseId>/ too; restore: keep the downloaded file after the load. */
+  keepLocal: boolean;
+  /** restore, verify: the stored object's SHA-256 (of the sealed bytes). */
+  sha256: string;
+}
+
+/** The backup's object at its destination (sizes and SHA-256 of the sealed bytes, read back). */
+export interface RemoteObject {
+  key: string;
+  sizeBytes: number;
+  sha256: string;
 }
 
 export interface BackupFile {
@@ -26,6 +50,8 @@ export interface BackupFile {
   sizeBytes: number;
   sha256: string;
   format: string;
+  /** Issue 33: where it was stored off the server. */
+  remote?: RemoteObject | null;
 }
 
 export interface VerifyResult {
@@ -94,19 +120,25 @@ export class BackupsRuntime {
 
   // ------------------------------------------------------------------------------------------------ backup
 
-  /** Dumps the database into a new backup file; a repeat with the same id answers the file already made. */
-  create(t: BackupTarget & { backupId: string }): Promise<BackupFile & { replayed: boolean }> {
+  /**
+   * Dumps the database into a new backup file; a repeat with the same id answers the file already made. With
+   * `offsite` the dump streams to the destination as it is made (sealed, multipart, read back before the answer), and
+   * a file is kept here only when `keepLocal` (no full local copy otherwise; memory bounded by the upload's parts).
+   */
+  create(t: BackupTarget & { backupId: string }): Promise<BackupFile & { replayed: boolean; remote: RemoteObject | null }> {
     const dumper = this.dumperOf(t);
     checkId(t.backupId, 'backup_id');
     return this.locked(t.databaseId, `backup:${t.backupId}`, async () => {
       const done = await this.read(t.databaseId, t.backupId);
-      if (done) return { ...done, replayed: true };
+      if (done && (!t.offsite || done.remote)) return { ...done, remote: done.remote ?? null, replayed: true };
       const container = await this.runningContainer(t.databaseId, 'backing it up');
       const dir = path.join(this.root, t.databaseId);
-      await mkdir(dir, { recursive: true, mode: 0o700 });
       const final = path.join(dir, `${t.backupId}.${dumper.extension}`);
       const partial = path.join(dir, `.${t.backupId}.partial`);
-      const fh = await open(partial, 'w', 0o600);
+      const keepLocal = !t.offsite || t.offsite.keepLocal;
+      if (keepLocal) await mkdir(dir, { recursive: true, mode: 0o700 });
+      const fh = keepLocal ? await open(partial, 'w', 0o600) : null;
+      let upload: OffsiteUpload | null = null;
       const hash = createHash('sha256');
       const head: Buffer[] = [];
       let headBytes = 0;
@@ -122,21 +154,27 @@ export class BackupsRuntime {
             headBytes += Math.min(256, chunk.length);
           }
           tail = Buffer.concat([tail, chunk.subarray(Math.max(0, chunk.length - 512))]).subarray(-512);
-          fh.write(chunk).then(() => cb(), cb);
+          Promise.all([fh?.write(chunk), upload?.write(chunk)]).then(() => cb(), cb);
         },
       });
       if (dumper.snapshot) await this.redisSnapshot(container, t).catch(async (e: unknown) => {
-        await fh.close().catch(() => undefined);
+        await fh?.close().catch(() => undefined);
         await unlink(partial).catch(() => undefined);
         throw e;
       });
+      const manifest = { engine: t.engine, dumpFormat: dumper.format, extension: dumper.extension, databaseId: t.databaseId, backupId: t.backupId };
+      if (t.offsite) upload = startUpload(t.offsite, `${t.offsite.key}.${dumper.extension}.sealed`, manifest);
       const spec = dumper.dump(t);
       let closed = false;
+      let stored: StoredBackup | null = null;
       try {
         let r;
         try {
           r = await execToSink(this.docker, container, { ...spec, timeoutMs: this.o.timeoutMs ?? DEFAULT_TIMEOUT_MS }, sink);
         } catch (e) {
+          // The destination failing mid-dump cuts the dump: its sentence is the reason.
+          const gave = upload ? await upload.stop(e as Error) : null;
+          if (gave instanceof OffsiteError) throw failed(gave.message);
           const code = (e as NodeJS.ErrnoException).code;
           if (code === 'ENOSPC' || code === 'EDQUOT') {
             throw failed(`The server's disk is full: the dump stopped after ${mbText(size)} written to backups/${t.databaseId}/. Free space on the server (or delete old backups) and back up again.`);
@@ -152,25 +190,36 @@ export class BackupsRuntime {
         }
         const problem = checkDump(t.engine as DatabaseEngine, Buffer.concat(head), tail, size);
         if (problem) throw failed(`The ${t.engine} dump is not complete: ${problem}. Back up again; if it repeats, the engine's log says why.`);
-        await fh.sync();
-        await fh.close();
-        closed = true;
-        await rename(partial, final);
-        await syncDir(dir);
+        // The dump is whole: the upload ends, is read back (size, SHA-256) and gets its manifest before it counts.
+        if (upload) stored = await upload.finish();
+        if (fh) {
+          await fh.sync();
+          await fh.close();
+          closed = true;
+          await rename(partial, final);
+          await syncDir(dir);
+        }
       } catch (e) {
-        if (!closed) await fh.close().catch(() => undefined);
+        if (upload) await upload.stop(e as Error);
+        if (!closed) await fh?.close().catch(() => undefined);
         await unlink(partial).catch(() => undefined);
         throw e;
       }
+      const remote = stored ? { key: stored.key, sizeBytes: stored.sizeBytes, sha256: stored.sha256 } : null;
       const file: BackupFile = {
         backupId: t.backupId,
         databaseId: t.databaseId,
         engine: t.engine as DatabaseEngine,
-        path: path.relative(this.o.dataDir, final),
+        path: fh ? path.relative(this.o.dataDir, final) : '',
         sizeBytes: size,
         sha256: hash.digest('hex'),
         format: dumper.format,
+        remote,
       };
+      if (!fh) {
+        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key }, 'database backed up to its destination');
+        return { ...file, remote, replayed: false };
+      }
       try {
         await writeDurable(path.join(dir, `${t.backupId}.json`), `${JSON.stringify(file, null, 2)}\n`);
       } catch (e) {
@@ -178,8 +227,8 @@ export class BackupsRuntime {
         if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw failed(`The server's disk is full: the backup's record could not be written in backups/${t.databaseId}/. Free space on the server and back up again.`);
         throw e;
       }
-      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size }, 'database backed up');
-      return { ...file, replayed: false };
+      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key }, 'database backed up');
+      return { ...file, remote, replayed: false };
     });
   }
 
@@ -191,10 +240,43 @@ export class BackupsRuntime {
    * statement (mysql), the RDB header and end-of-file marker (redis).
    */
   async verify(t: BackupTarget & { backupId: string; load?: boolean }): Promise<VerifyResult> {
+    if (t.offsite && !(await this.read(t.databaseId, t.backupId))) return this.verifyStored(t, t.offsite);
     const cheap = await this.verifyFile(t);
     if (!cheap.ok || !t.load) return cheap;
     const file = await this.require(t.databaseId, t.backupId);
     return this.loadCheck(file);
+  }
+
+  /**
+   * A backup kept only at its destination: downloaded and opened as a stream (its SHA-256 and every chunk's tag
+   * checked), fed to `pg_restore --list` inside the database's container for postgres, else its first and last bytes
+   * checked like a fresh dump's. Nothing is written to disk.
+   */
+  private async verifyStored(t: BackupTarget & { backupId: string }, offsite: OffsiteCall): Promise<VerifyResult> {
+    const engine = t.engine as DatabaseEngine;
+    let source: Readable;
+    try {
+      source = await openSealed(offsite.target, offsite.key, offsite.backupKey, offsite.sha256 || undefined);
+    } catch (e) {
+      return { ok: false, method: 'offsite', message: (e as Error).message };
+    }
+    const command = DUMPERS[engine]?.verifyCommand(t);
+    const container = command ? await this.container(t.databaseId) : null;
+    try {
+      if (command && container?.State === 'running') {
+        const r = await execFromSource(this.docker, container.Id, { ...command, timeoutMs: 600_000 }, source);
+        const ok = r.exitCode === 0 && (!command.ok || command.ok(r.stdout));
+        return { ok, method: `offsite: ${command.cmd.join(' ')}`, message: ok ? 'downloaded from the destination, opened, and the whole archive reads back' : `${command.cmd.join(' ')} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(-400)}` };
+      }
+      const scan = new DumpScan();
+      await pipeline(source, scan, new PassThrough().resume());
+      const problem = checkDump(engine, scan.head(), scan.tail, scan.bytes);
+      return { ok: !problem, method: 'offsite', message: problem ?? `downloaded from the destination and opened (SHA-256 and every chunk checked), ${mbText(scan.bytes)}` };
+    } catch (e) {
+      return { ok: false, method: 'offsite', message: (e as Error).message };
+    } finally {
+      source.destroy();
+    }
   }
 
   private async verifyFile(t: BackupTarget & { backupId: string }): Promise<VerifyResult> {
@@ -287,7 +369,51 @@ export class BackupsRuntime {
     const dumper = this.dumperOf(t);
     checkId(t.sourceDatabaseId, 'source_database_id');
     return this.locked(t.databaseId, `restore:${t.sourceDatabaseId}/${t.backupId}`, async () => {
-      const file = await this.require(t.sourceDatabaseId, t.backupId);
+      const here = await this.read(t.sourceDatabaseId, t.backupId);
+      // Not on this server (one that never held the database): downloaded from the destination and opened first.
+      const file = here ?? (t.offsite ? await this.fetchStored(t, t.offsite) : await this.require(t.sourceDatabaseId, t.backupId));
+      try {
+        return await this.restoreFile(t, dumper, file);
+      } finally {
+        if (!here && !t.offsite?.keepLocal) await this.remove(t.sourceDatabaseId, t.backupId);
+      }
+    });
+  }
+
+  /**
+   * Downloads and opens the stored backup into `backups/<sourceDatabaseId>/<backupId>.<ext>` (+ its `.json`): the
+   * sealed object's SHA-256 and every chunk's tag are checked on the way, the opened dump's SHA-256 must be the one
+   * the control plane recorded. A failure leaves nothing behind.
+   */
+  private async fetchStored(t: BackupTarget & { sourceDatabaseId: string; backupId: string; sha256: string }, offsite: OffsiteCall): Promise<BackupFile> {
+    const dumper = this.dumperOf(t);
+    const dir = path.join(this.root, t.sourceDatabaseId);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const final = path.join(dir, `${t.backupId}.${dumper.extension}`);
+    const partial = path.join(dir, `.${t.backupId}.partial`);
+    const tap = new DumpScan();
+    try {
+      const source = await openSealed(offsite.target, offsite.key, offsite.backupKey, offsite.sha256 || undefined);
+      await pipeline(source, tap, createWriteStream(partial, { mode: 0o600 }));
+      const sha256 = tap.hash.digest('hex');
+      if (t.sha256 && sha256 !== t.sha256) throw failed(`The backup downloaded from the destination opened to different bytes than were backed up (SHA-256 ${sha256.slice(0, 12)}…, expected ${t.sha256.slice(0, 12)}…): it is not restored.`);
+      await rename(partial, final);
+      const file: BackupFile = { backupId: t.backupId, databaseId: t.sourceDatabaseId, engine: t.engine as DatabaseEngine, path: path.relative(this.o.dataDir, final), sizeBytes: tap.bytes, sha256, format: dumper.format, remote: { key: offsite.key, sizeBytes: 0, sha256: offsite.sha256 } };
+      await writeDurable(path.join(dir, `${t.backupId}.json`), `${JSON.stringify(file, null, 2)}\n`);
+      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: tap.bytes }, 'backup downloaded from its destination');
+      return file;
+    } catch (e) {
+      await unlink(partial).catch(() => undefined);
+      await unlink(final).catch(() => undefined);
+      if (e instanceof OffsiteError) throw failed(e.message);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') throw failed(`The server's disk is full: the backup downloaded from the destination stopped after ${mbText(tap.bytes)} in backups/${t.sourceDatabaseId}/. Free space on the server and restore again.`);
+      throw e;
+    }
+  }
+
+  private async restoreFile(t: BackupTarget & { sourceDatabaseId: string; backupId: string; sha256: string }, dumper: Dumper, file: BackupFile): Promise<{ restoredBytes: number }> {
+    {
       if (file.engine !== t.engine) throw new AppError('validation_failed', `The backup is of ${file.engine}; it cannot be restored into a ${t.engine} database`);
       const abs = path.join(this.o.dataDir, file.path);
       const sha = await sha256Of(abs);
@@ -304,7 +430,7 @@ export class BackupsRuntime {
       }
       this.logger.info({ databaseId: t.databaseId, from: t.sourceDatabaseId, backupId: t.backupId }, 'backup restored');
       return { restoredBytes: file.sizeBytes };
-    });
+    }
   }
 
   /**
@@ -569,3 +695,74 @@ function checkId(id: string, field: string): void {
 
 const mbText = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Counts, hashes and keeps the first and last bytes of a dump passing through (checkDump reads them). */
+class DumpScan extends Transform {
+  readonly hash = createHash('sha256');
+  bytes = 0;
+  private readonly first: Buffer[] = [];
+  private firstBytes = 0;
+  tail = Buffer.alloc(0);
+
+  head(): Buffer {
+    return Buffer.concat(this.first);
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.hash.update(chunk);
+    this.bytes += chunk.length;
+    if (this.firstBytes < 256) {
+      this.first.push(chunk.subarray(0, 256 - this.firstBytes));
+      this.firstBytes += Math.min(256, chunk.length);
+    }
+    this.tail = Buffer.concat([this.tail, chunk.subarray(Math.max(0, chunk.length - 512))]).subarray(-512);
+    done(null, chunk);
+  }
+}
+
+/** A dump being streamed to its destination while it is made. */
+interface OffsiteUpload {
+  /** Resolves once the upload took the chunk (backpressure); rejects when the upload stopped. */
+  write(chunk: Buffer): Promise<void>;
+  /** The dump is whole: the upload ends, is read back and gets its manifest. OffsiteError → invalid_state. */
+  finish(): Promise<StoredBackup>;
+  /** The dump failed: the upload is aborted (no parts left); answers the upload's own error when it had failed first. */
+  stop(cause: Error): Promise<unknown>;
+}
+
+function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string, unknown>): OffsiteUpload {
+  const body = new PassThrough({ highWaterMark: 1 << 20 });
+  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest });
+  // Settled either way; the caller reads the outcome through finish/stop.
+  const outcome = done.then(
+    (stored) => ({ stored, error: null }),
+    (error: unknown) => ({ stored: null, error }),
+  );
+  return {
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => {
+        if (body.destroyed) return reject(new Error('the upload to the destination stopped'));
+        // A destroyed transform may never call a write back that waits for room: its close ends the wait too.
+        const closed = () => reject(new Error('the upload to the destination stopped'));
+        body.once('close', closed);
+        body.write(chunk, (err) => {
+          body.off('close', closed);
+          if (err) reject(err);
+          else resolve();
+        });
+      }),
+    finish: async () => {
+      body.end();
+      const r = await outcome;
+      if (r.error) throw r.error instanceof OffsiteError ? failed(r.error.message) : r.error;
+      return r.stored!;
+    },
+    stop: async (cause) => {
+      // uploadSealed destroys the body itself when the upload fails: then the upload's sentence is the reason.
+      const uploadFailedFirst = body.destroyed;
+      if (!uploadFailedFirst) body.destroy(cause);
+      const r = await outcome;
+      return uploadFailedFirst ? r.error : null;
+    },
+  };
+}

@@ -13,6 +13,13 @@ export interface BackupFile {
   'sha256'?: (string);
   'format'?: (string);
   'replayed'?: (boolean);
+  /**
+   * With `offsite`: the stored object's key, size and SHA-256 (of the sealed bytes), read back before the answer.
+   * `path` is empty when no local copy was kept.
+   */
+  'remoteKey'?: (string);
+  'remoteSizeBytes'?: (number | string | Long);
+  'remoteSha256'?: (string);
 }
 
 export interface BackupFile__Output {
@@ -26,4 +33,11 @@ export interface BackupFile__Output {
   'sha256': (string);
   'format': (string);
   'replayed': (boolean);
+  /**
+   * With `offsite`: the stored object's key, size and SHA-256 (of the sealed bytes), read back before the answer.
+   * `path` is empty when no local copy was kept.
+   */
+  'remoteKey': (string);
+  'remoteSizeBytes': (string);
+  'remoteSha256': (string);
 }

@@ -50,12 +50,12 @@ export class Containers {
    * running and answering for the settle window with no exit and no restart; then it gets its restart policy back.
    * One that fails is removed, and the error (`rollout_failed`) says why, with its last log lines.
    */
-  async ready(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined): Promise<void> {
-    const problem = await this.judge(id, readiness, emit).catch((e: Error & { statusCode?: number }) =>
-      e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
-    );
+  async ready(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined, o: { arm?: boolean } = {}): Promise<void> {
+    const problem = await this.watch(id, readiness, emit);
     if (!problem) {
-      await this.known(this.docker.setRestartPolicy(id, RESTART_POLICY)).catch((e: unknown) => {
+      // `arm: false`: the caller keeps judging it (a settle window with the previous container warm) and arms it after.
+      if (o.arm === false) return;
+      await this.armRestart(id).catch((e: unknown) => {
         if (e instanceof AppError && e.code === 'not_found') throw new AppError('rollout_failed', 'The container was removed (not by this rollout) once it was ready');
         throw e;
       });
@@ -64,6 +64,32 @@ export class Containers {
     const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);
     await this.docker.removeContainer(id).catch(() => undefined);
     throw new AppError('rollout_failed', [problem, tail.length ? 'Last log lines:' : `${readiness.subject ?? 'The app'} wrote no log lines.`, ...tail].join('\n'));
+  }
+
+  /**
+   * Judges a launched container as `ready` does (answers, then keeps running and answering for `settleMs`), with no
+   * side effect: null when it passed, else why not (a sentence).
+   */
+  watch(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined): Promise<string | null> {
+    return this.judge(id, readiness, emit).catch((e: Error & { statusCode?: number }) =>
+      e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
+    );
+  }
+
+  /** Gives a judged container its restart policy (held back at `launch`). */
+  armRestart(id: string): Promise<void> {
+    return this.known(this.docker.setRestartPolicy(id, RESTART_POLICY));
+  }
+
+  /** Why the container no longer runs as started (exited, killed, OOM), or null while it runs; "gone" when removed. */
+  async exitReason(id: string): Promise<string | null> {
+    try {
+      const now = await this.docker.inspectContainer(id);
+      return exitOf(now, now);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return 'The container was removed';
+      throw e;
+    }
   }
 
   /**

@@ -277,7 +277,7 @@ describe('a release that failed inside its settle window (decision 0038)', () =>
     const w = world({ desiredState: 'running', status: 'running', containers: [] });
     const app = { ...w.app, currentDeploymentId: 'd-3', currentDeployment: newLive };
     expect(planConvergence(app, newLive, [failed('exited'), container('c-old', 'd-2', 'running')])).toEqual([
-      { kind: 'revert', toDeploymentId: 'd-2', containerId: 'c-old', since: longAgo, reason: 'The container exited with code 5 2.0 s after it first answered' },
+      { kind: 'revert', toDeploymentId: 'd-2', containerId: 'c-old', failedContainerId: 'c-new', since: longAgo, reason: 'The container exited with code 5 2.0 s after it first answered' },
     ]);
     expect(planConvergence(app, newLive, [failed('exited'), container('c-old', 'd-2', 'exited')]).map((s) => s.kind)).toEqual(['remove', 'start']);
     // Inside its window the agent judges it: nothing is started or recreated meanwhile.
@@ -312,7 +312,8 @@ describe('a release that failed inside its settle window (decision 0038)', () =>
       deployments,
       env: { list: async () => [], replace: async () => [] },
       secrets: new SecretBox(randomBytes(32)),
-      agents: w.agents,
+      // The crash watch did not record it (the deployment is still live): the revert writes the app's last lines.
+      agents: { ...w.agents, containerLogs: async () => 'exiting after 2000 ms on purpose\n' },
       appsDomain: { domain: 'apps.test', scheme: 'http' },
       clock: () => now,
       logger: quiet,
@@ -322,7 +323,7 @@ describe('a release that failed inside its settle window (decision 0038)', () =>
     expect(reverts).toEqual([['a-1', 'd-3', 'd-2', reason, longAgo]]);
     expect(actions.map((a) => a.kind)).toEqual(['revert', 'remove']);
     expect(w.calls).toEqual(['remove c-new']);
-    expect(logs.get('d-3')).toEqual([`Taken out of the route: ${reason}`]);
+    expect(logs.get('d-3')).toEqual([`Taken out of the route: ${reason}`, 'Last log lines:', 'exiting after 2000 ms on purpose']);
     expect(logs.get('d-2')).toEqual(['Serving again: deployment #3 failed inside its settle window (The container exited with code 5 2.0 s after it first answered)']);
   });
 });

@@ -60,7 +60,7 @@ export type ConvergeStep =
    * The current release failed inside its settle window and the agent routed the app back to the release kept warm
    * behind it (decision 0038): that one becomes the current deployment again. `reason` is the agent's sentence.
    */
-  | { kind: 'revert'; toDeploymentId: string; containerId: string; since: Date; reason: string };
+  | { kind: 'revert'; toDeploymentId: string; containerId: string; failedContainerId: string; since: Date; reason: string };
 
 /** When a stale container may go: `drainingUntil` is when the rollout that replaced it has surely retired it. */
 export interface PlanOptions {
@@ -85,7 +85,7 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
   if (current?.settleFailure && current.fallbackDeploymentId) {
     const back = ofRollouts.find((c) => c.labels[LABELS.deployment] === current.fallbackDeploymentId && c.state === 'running');
     // Only while the release kept warm still runs; otherwise the failed one is treated as any crashed container.
-    if (back) return [{ kind: 'revert', toDeploymentId: current.fallbackDeploymentId, containerId: back.id, since: new Date(back.createdAtMs), reason: current.settleFailure }];
+    if (back) return [{ kind: 'revert', toDeploymentId: current.fallbackDeploymentId, containerId: back.id, failedContainerId: current.id, since: new Date(back.createdAtMs), reason: current.settleFailure }];
   }
   const steps: ConvergeStep[] = [];
   if (stale.length) {
@@ -164,7 +164,7 @@ export class AppConvergeService {
     const revert = steps.find((s) => s.kind === 'revert');
     if (revert) {
       // The record changes (another current deployment): compared again from the start, once.
-      if (await this.revert(app, live, revert)) actions.push({ appId, kind: 'revert', reason: revert.reason, containerId: revert.containerId });
+      if (await this.revert(node, app, live, revert)) actions.push({ appId, kind: 'revert', reason: revert.reason, containerId: revert.containerId });
       if (o.reverted) return { actions };
       const again = await this.converge(node, appId, { ...o, snapshot: undefined, reverted: true });
       return { actions: [...actions, ...again.actions], ...(again.skipped ? { skipped: again.skipped } : {}) };
@@ -225,7 +225,10 @@ export class AppConvergeService {
    * again. The failed deployment is `crashed` with the agent's reason, the other one live and current again; both
    * logs say why. False when the record changed meanwhile (a newer deployment went live).
    */
-  private async revert(app: AppWithDeployment, live: DeploymentRecord, step: Extract<ConvergeStep, { kind: 'revert' }>): Promise<boolean> {
+  private async revert(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, step: Extract<ConvergeStep, { kind: 'revert' }>): Promise<boolean> {
+    // The crash watch writes the app's last lines when it records the exit; one that did not (its event came while the
+    // rollout held the app) leaves the deployment live: they are read here.
+    const tail = live.status === 'live' ? await this.lastLines(node, step.failedContainerId) : '';
     const back = await this.deps.deployments.get(step.toDeploymentId);
     if (!back) return false;
     const reason = `${sentenceOf(step.reason)}, inside its settle window: deployment #${back.number} serves again`;
@@ -234,11 +237,23 @@ export class AppConvergeService {
     this.deps.logger.warn({ appId: app.id, from: live.id, to: back.id, reason }, 'the release failed inside its settle window: the previous one serves again');
     const failedLog = await DeployLog.resume(this.deps.deployments, live.id, this.deps.clock);
     failedLog.add('deploy', `Taken out of the route: ${reason}`);
+    if (tail.trim()) {
+      failedLog.add('deploy', 'Last log lines:');
+      for (const line of tail.trimEnd().split('\n')) failedLog.add('deploy', line);
+    }
     await failedLog.flush();
     const backLog = await DeployLog.resume(this.deps.deployments, back.id, this.deps.clock);
     backLog.add('deploy', `Serving again: deployment #${live.number} failed inside its settle window (${sentenceOf(step.reason)})`);
     await backLog.flush();
     return true;
+  }
+
+  private async lastLines(node: AgentTarget, containerId: string): Promise<string> {
+    try {
+      return await this.deps.agents.containerLogs(node, { containerId, tail: 20 });
+    } catch {
+      return '';
+    }
   }
 
   private async apply(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, step: ConvergeStep, operationId: string): Promise<void> {

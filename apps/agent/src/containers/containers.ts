@@ -266,7 +266,8 @@ export class Containers {
                 : `a connection to port ${r.probe?.port}`;
           return `${subject} did not answer ${r.probe?.kind === 'exec' ? '' : 'on its port '}within ${Math.round(r.timeoutMs / 1000)} s: ${asked}, last try: ${last}`;
         }
-        await sleep(answeredAt === null ? 100 : 250);
+        // Answered: looks every 250 ms until the window ends (at once when there is none).
+        await sleep(answeredAt === null ? 100 : Math.min(250, Math.max(0, r.settleMs - (Date.now() - answeredAt))));
       }
       if (r.probe?.kind === 'http' && r.hostPort) {
         const a = await answersOnHostPort(r.hostPort, r.probe.healthPath, PROBE_TIMEOUT_MS);

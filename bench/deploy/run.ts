@@ -72,7 +72,10 @@ async function rollouts(p: Platform) {
     for (;;) {
       const r = await p.viaIngress(app.url).catch(() => null);
       if (r?.status === 200 && r.body === expected) return { ms: performance.now() - t0, deploymentId: res.body.id };
-      if (performance.now() - t0 > 60_000) throw new Error(`no ${JSON.stringify(expected)} within 60 s`);
+      if (performance.now() - t0 > 60_000) {
+        const d = (await client.get(`${apps}/${app.id}/deployments/${res.body.id}`)).body as { status: string; failureReason: string | null };
+        throw new Error(`no ${JSON.stringify(expected)} within 60 s: the deployment is ${d.status}${d.failureReason ? ` (${d.failureReason})` : ''}`);
+      }
       await sleep(5);
     }
   };
@@ -131,6 +134,8 @@ async function badRelease(p: Platform, r: Awaited<ReturnType<typeof rollouts>>) 
   const ms = performance.now() - t0;
   await sleep(500);
   const loaded = await load.stop();
+  // Read again: the crash watch's reason may have been replaced by the revert's between the two reads above.
+  reason = ((await r.client.get(`${r.apps}/${r.app.id}/deployments/${res.body.id}`)).body as { failureReason: string | null }).failureReason ?? reason;
   return { ms, status, reason, loaded };
 }
 

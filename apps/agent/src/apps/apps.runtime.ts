@@ -132,12 +132,15 @@ export class AppsRuntime {
       step = 'folder';
       const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
       await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
-      await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
+      // Seeding overlaps what comes next up to the container's start (network, create): it must be done only by then.
+      const seeded = this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
         if ((e as Error).message.includes('No space left on device')) {
           throw new AppError('rollout_failed', `The image's ${mountPath} does not fit in the project folder (${req.diskMb || DEFAULT_DISK_MB} MB): give the app more disk`);
         }
-        throw e;
+        throw this.explained(e, 'folder', req, emit);
       });
+      // Awaited before the start; a failure of a step meanwhile must not leave its rejection unhandled.
+      seeded.catch(() => undefined);
 
       step = 'container';
       // A release of the app still inside its settle window becomes an ordinary container: this rollout decides.
@@ -160,7 +163,7 @@ export class AppsRuntime {
       step = 'network';
       const networkId = await this.containers.networks.ensure(req.workspaceId);
       step = 'container';
-      const containerId = await this.containers.launch(spec, networkId);
+      const containerId = await this.containers.launch(spec, networkId, () => seeded);
       emit(`Container ${containerId.slice(0, 12)} created`);
       // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
       // 2xx/3xx on the health path. A worker only has to keep running for the settle window.

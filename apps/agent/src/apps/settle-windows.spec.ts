@@ -49,7 +49,7 @@ function setup() {
     },
   } as unknown as CaddyIngress;
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'settle-')), 'settle.json');
-  const windows = new SettleWindows(containers, ingress, quiet, file);
+  const windows = new SettleWindows(containers, ingress, quiet, file, 0);
   // The verdict's work (the route, a saved file) is done within a few ms of real I/O.
   const settle = async () => new Promise((r) => setTimeout(r, 50));
   return { calls, windows, file, ingress, containers, verdict: (p: string | null) => verdict(p), exits: (why: string) => (exit = why), settle };
@@ -94,6 +94,8 @@ describe('settle windows (decision 0038)', () => {
     t.exits('The container exited with code 5');
     const [c] = await t.windows.decorate([listed('c-new', 'd-3', 'exited')]);
     expect(c).toMatchObject({ settleFailure: 'The container exited with code 5', fallbackDeploymentId: 'd-2' });
+    // The route drops the dead container a moment later (Caddy's passive check routes around it meanwhile).
+    await t.settle();
     expect(t.calls).toEqual(['route 20002']);
     t.verdict(null); // the judge's later verdict changes nothing
     await t.settle();
@@ -127,7 +129,7 @@ describe('the route of a release inside its settle window', () => {
         {
           handler: 'reverse_proxy',
           upstreams: [{ dial: '127.0.0.1:20003' }, { dial: '127.0.0.1:20002' }],
-          load_balancing: { selection_policy: { policy: 'first' }, try_duration: '5s', try_interval: '20ms' },
+          load_balancing: { selection_policy: { policy: 'first' }, try_duration: '5s', try_interval: '10ms' },
           health_checks: { passive: { fail_duration: '10s', max_fails: 1 } },
         },
       ],

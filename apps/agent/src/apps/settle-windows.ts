@@ -6,6 +6,8 @@ import type { CaddyIngress } from '../ingress/caddy.ingress';
 
 /** How many image ids that passed a settle window are remembered (a rollback to one of them skips the window). */
 const PROVEN_IMAGES = 500;
+/** See `failed`: Caddy has marked the dead upstream down long before (its first refused request). */
+const ROUTE_BACK_DELAY_MS = 1_000;
 /** How long a settle failure is reported on its container (the control plane records the revert well before). */
 const FAILURE_KEPT_MS = 24 * 3_600_000;
 
@@ -68,6 +70,8 @@ export class SettleWindows {
     private readonly ingress: CaddyIngress,
     private readonly logger: Logger,
     private readonly file: string,
+    /** How long after a release died the route drops it (Caddy's passive check already routes around it). */
+    private readonly routeBackDelayMs = ROUTE_BACK_DELAY_MS,
   ) {}
 
   async load(): Promise<this> {
@@ -165,15 +169,24 @@ export class SettleWindows {
   }
 
   private async failed(w: Open, reason: string): Promise<void> {
-    // The route first: Caddy already retries failed requests on the fallback, this takes the dead upstream out.
-    if (this.ingress.routeOf(w.appId)?.upstreamPort === w.hostPort) await this.ingress.put({ appId: w.appId, host: w.routeHost, upstreamPort: w.fallback.hostPort });
     const now = Date.now();
     for (const [id, f] of Object.entries(this.failures)) if (now - f.atMs > FAILURE_KEPT_MS) delete this.failures[id];
     this.failures[w.containerId] = { appId: w.appId, deploymentId: w.deploymentId, reason, fallbackDeploymentId: w.fallback.deploymentId, atMs: now };
     await this.save();
     this.logger.warn({ appId: w.appId, deploymentId: w.deploymentId, reason }, 'the release failed inside its settle window: the previous container serves again');
-    // One that hangs (stopped answering, still running) is stopped; an exited one stays as it is, for its logs.
-    if ((await this.containers.exitReason(w.containerId).catch(() => null)) === null) await this.containers.stop(w.containerId, w.stopGraceMs).catch(() => undefined);
+    const routeBack = async () => {
+      if (this.ingress.routeOf(w.appId)?.upstreamPort === w.hostPort) await this.ingress.put({ appId: w.appId, host: w.routeHost, upstreamPort: w.fallback.hostPort });
+    };
+    if ((await this.containers.exitReason(w.containerId).catch(() => null)) === null) {
+      // One that hangs (stopped answering, still running): out of the route now (Caddy has no failure to see), stopped.
+      await routeBack();
+      await this.containers.stop(w.containerId, w.stopGraceMs).catch(() => undefined);
+      return;
+    }
+    // An exited one stays as it is, for its logs. Caddy already sends every request to the fallback (the dead upstream
+    // refused one and is marked down): the route changes a little later, when no request is waiting to be retried —
+    // Caddy 2.6 gives up a retry that waits across a config reload (a 502).
+    setTimeout(() => void routeBack().catch((e: Error) => this.logger.warn({ appId: w.appId, err: e.message }, 'could not take a failed release out of the route (the watchdog and the next sync do)')), this.routeBackDelayMs).unref();
   }
 
   private save(): Promise<void> {

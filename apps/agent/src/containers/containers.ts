@@ -30,13 +30,15 @@ export class Containers {
    * Creates the container on its workspace's one network (made or healed on demand, unless the caller did it) with the
    * layer's hardening, and starts it; one that cannot start is removed. Its restart policy is held back (`no`) until
    * `ready` passes: a container that exits while it is being judged stays exited, with its exit code and OOM flag,
-   * instead of being restarted out of sight.
+   * instead of being restarted out of sight. `beforeStart` runs between create and start (a failure removes it).
    */
-  async launch(spec: ContainerSpec, networkId?: string): Promise<string> {
+  async launch(spec: ContainerSpec, networkId?: string, beforeStart?: () => Promise<unknown>): Promise<string> {
     const network = networkId ?? (await this.networks.ensure(spec.workspaceId));
     const options = createOptions(spec, { networkId: network, platformId: this.docker.platformId });
     const id = await this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
     try {
+      // What must be ready before the process starts (its project folder seeded) may finish while it is created.
+      await beforeStart?.();
       await this.docker.startContainer(id);
     } catch (e) {
       await this.docker.removeContainer(id).catch(() => undefined);

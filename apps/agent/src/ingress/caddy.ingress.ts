@@ -29,7 +29,7 @@ interface CaddyRoute {
  * within a fraction of a second; the passive check covers the time in between.
  */
 const FALLBACK_TRY_DURATION = '5s';
-const FALLBACK_TRY_INTERVAL = '20ms';
+const FALLBACK_TRY_INTERVAL = '10ms';
 const FALLBACK_FAIL_DURATION = '10s';
 
 /**

@@ -1,5 +1,6 @@
-// Readiness a crash can't fool (issue 23): bad releases shipped over a good one under steady requests through Caddy.
-// Each must end `failed` with a reason and the app's own log lines, and the good version must serve throughout.
+// Readiness a crash can't fool (issue 23, decision 0038): bad releases shipped over a good one under steady requests through Caddy.
+// Each must end `failed` (never answered) or `crashed` and reverted (died inside its settle window) with a reason and the
+// app's own log lines, and no request through the ingress may fail.
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor, waitUntil } from '@slipway/testing/worker';
@@ -21,7 +22,7 @@ function report(answers: Answer[], results: Release[]): string {
   );
 }
 
-describe('bad releases over a good one never go live (real Docker and Caddy)', () => {
+describe('bad releases over a good one never leave a failed request (real Docker and Caddy)', () => {
   let p: TestPlatform;
   let client: ApiClient;
   let ws: { id: string };

@@ -44,7 +44,8 @@ export interface DeploymentRunnerDeps {
   observer?: DeploymentObserver;
   /**
    * A new release takes the route as soon as it answers, the previous one kept warm behind it for the agent's settle
-   * window (decision 0038); default true. false: the whole window first, then the route (the behaviour before).
+   * window, and a rollback to an image that passed a window has none (decision 0038); default true. false: the whole
+   * window first, then the route, for every release (the behaviour before; bench/deploy's baseline).
    */
   warmPrevious?: boolean;
 }
@@ -190,7 +191,7 @@ export class DeploymentRunner {
         diskMb: app.diskMb,
         warmPrevious: this.deps.warmPrevious ?? true,
         // A rollback reuses an image that ran here before: no settle window when it passed one (the agent knows).
-        maySkipSettle: d.source === 'rollback',
+        maySkipSettle: (this.deps.warmPrevious ?? true) && d.source === 'rollback',
       },
       (line) => log.add('deploy', line),
     );

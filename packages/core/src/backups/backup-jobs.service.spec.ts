@@ -153,3 +153,23 @@ describe('a backup whose dump stalls', () => {
     expect(t.rows.get('b-stuck')).toMatchObject({ status: 'failed', error: 'The backup job ended without finishing: job stalled more than allowable limit' });
   });
 });
+
+describe('the database busy on its server with other backup work (an abandoned dump still finishing)', () => {
+  const busy = () => Promise.reject(new AppError('database_busy', 'A backup or restore of this database is already running on the server'));
+
+  it('a backup is tried again (the row pending again), and fails with the reason only on its last try', async () => {
+    const t = setup({ createBackup: busy });
+    t.db.current = database({ status: 'running' });
+    t.rows.set('b-new', backup('b-new', { status: 'pending', sizeBytes: null, sha256: null }));
+    await expect(t.svc.run('b-new', { number: 1, final: false })).rejects.toMatchObject({ code: 'database_busy' });
+    expect(t.rows.get('b-new')!.status).not.toBe('failed');
+    expect(await t.svc.run('b-new', FINAL)).toEqual({ failed: 'A backup or restore of this database is already running on the server' });
+    expect(t.rows.get('b-new')).toMatchObject({ status: 'failed' });
+  });
+
+  it('a restore is tried again without failing the database', async () => {
+    const t = setup({ restoreBackup: busy });
+    await expect(t.svc.restore(t.payload, { number: 1, final: false })).rejects.toMatchObject({ code: 'database_busy' });
+    expect(t.db.current.status).toBe('restoring');
+  });
+});

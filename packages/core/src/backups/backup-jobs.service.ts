@@ -13,6 +13,12 @@ import type { JobQueue } from '../ports/jobs';
 import { DEFAULT_BACKUP_SETTINGS, type BackupAgent, type BackupJobStore, type BackupRecord, type BackupSettings } from './backup.ports';
 import { latestSlot, newBackup } from './schedule';
 
+/**
+ * An agent call worth another try: the agent unreachable, or the database busy on its server with other backup work
+ * (an abandoned dump still finishing after its limit, a restore whose job was cut): that ends by itself.
+ */
+const worthRetry = (e: unknown): boolean => isTransient(e) || (e instanceof AppError && e.code === 'database_busy');
+
 export interface BackupJobDeps {
   backups: BackupJobStore;
   databases: DatabaseJobStore;
@@ -96,7 +102,7 @@ export class BackupJobService {
       return { ok: true, sizeBytes: file.sizeBytes };
     } catch (e) {
       const reason = reasonOf(e);
-      if (isTransient(e) && !attempt.final) {
+      if (worthRetry(e) && !attempt.final) {
         await this.deps.backups.release(b.id, `try ${attempt.number} failed: ${reason}`);
         throw e;
       }
@@ -177,7 +183,7 @@ export class BackupJobService {
       try {
         await this.load(b, db);
       } catch (e) {
-        if (isTransient(e) && !attempt.final) throw e;
+        if (worthRetry(e) && !attempt.final) throw e;
         const message = `The restore of backup ${b.id} failed midway: ${reasonOf(e)}. The data from before the restore is in backup ${pre.id}: restore it (target "same") to go back.`;
         await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring'], 'failed', message);
         this.deps.logger.error({ backupId: b.id, databaseId: p.databaseId, preRestoreBackupId: pre.id, err: reasonOf(e) }, 'restore failed');
@@ -222,7 +228,7 @@ export class BackupJobService {
       try {
         await this.load(b, db);
       } catch (e) {
-        if (isTransient(e) && !attempt.final) throw e;
+        if (worthRetry(e) && !attempt.final) throw e;
         const message = `Loading backup ${b.id} failed: ${reasonOf(e)}. Delete this database and restore the backup again.`;
         await this.deps.backups.setDatabaseStatus(db.id, ['restoring'], 'failed', message);
         return { failed: message };

@@ -46,9 +46,12 @@ export class AppsRuntime {
     private readonly imageGate: ImageGate = new ImageGate(),
     /** Shared with the workspaces' removal: at most SLIPWAY_REMOVAL_CONCURRENCY removals at once (../containers/removal-pool.ts). */
     private readonly removals: RemovalPool = new RemovalPool(DEFAULT_REMOVAL_CONCURRENCY),
-    /** Releases inside their settle window with the previous container warm behind them (decision 0038). */
-    private readonly windows: SettleWindows = new SettleWindows(containers, ingress, logger, path.join(dataDir, 'settle.json')),
-  ) {}
+  ) {
+    this.windows = new SettleWindows(containers, ingress, logger, path.join(dataDir, 'settle.json'));
+  }
+
+  /** Releases inside their settle window with the previous container warm behind them (decision 0038). */
+  private readonly windows: SettleWindows;
 
   /** Reads what the settle windows saved (failures not yet recorded, images that passed a window). */
   async load(): Promise<this> {

@@ -109,6 +109,15 @@ describe('settle windows (decision 0038)', () => {
     expect(h.calls).toEqual(['route 20002', 'stop c-new']);
   });
 
+  it('an agent restarted inside a window arms the container it was judging (no judge is left for it)', async () => {
+    const t = setup();
+    t.windows.start(window, readiness);
+    await t.settle();
+    const again = await new SettleWindows(t.containers, t.ingress, quiet, t.file).load();
+    expect(t.calls).toEqual(['arm c-new']);
+    expect(again.current('a-1')).toBeNull();
+  });
+
   it('a newer rollout or a power action cancels the window: the container is armed, no verdict follows', async () => {
     const t = setup();
     t.windows.start(window, readiness);

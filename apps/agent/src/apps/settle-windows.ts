@@ -1,7 +1,7 @@
 import { LABELS, type Logger, type ManagedContainer } from '@slipway/core';
 import type { Containers } from '../containers/containers';
 import type { Readiness } from '../containers/readiness';
-import { loadJson, saveJson } from '../ingress/caddy-admin';
+import { loadJson, saveJson, SerialQueue } from '../ingress/caddy-admin';
 import type { CaddyIngress } from '../ingress/caddy.ingress';
 
 /** How many image ids that passed a settle window are remembered (a rollback to one of them skips the window). */
@@ -46,6 +46,8 @@ interface Failure {
 interface Saved {
   failures: Record<string, Failure>;
   proven: string[];
+  /** Containers of windows open when this was saved (an agent restarted inside one arms them at load). */
+  open?: string[];
 }
 
 /**
@@ -64,6 +66,7 @@ export class SettleWindows {
   private readonly open = new Map<string, Open>();
   private failures: Record<string, Failure> = {};
   private proven: string[] = [];
+  private readonly saves = new SerialQueue();
 
   constructor(
     private readonly containers: Containers,
@@ -78,6 +81,10 @@ export class SettleWindows {
     const saved = await loadJson<Saved>(this.file);
     this.failures = saved?.failures ?? {};
     this.proven = saved?.proven ?? [];
+    // A window cut by an agent restart has no judge any more: its container becomes an ordinary one (restart policy),
+    // and the control plane's comparisons retire the previous one as they retire any replaced container.
+    for (const id of saved?.open ?? []) await this.containers.armRestart(id).catch(() => undefined);
+    if (saved?.open?.length) await this.save();
     return this;
   }
 
@@ -103,6 +110,7 @@ export class SettleWindows {
   start(w: SettleWindow, readiness: Readiness): void {
     const open: Open = { ...w, cancelled: false, concluded: null };
     this.open.set(w.appId, open);
+    void this.save().catch((e: Error) => this.logger.warn({ err: e.message }, 'could not save the open settle windows'));
     void this.containers
       .watch(w.containerId, readiness)
       .then((problem) => this.conclude(open, problem))
@@ -123,6 +131,7 @@ export class SettleWindows {
     open.cancelled = true;
     this.open.delete(appId);
     await this.containers.armRestart(open.containerId).catch(() => undefined);
+    await this.save();
     return open;
   }
 
@@ -155,6 +164,7 @@ export class SettleWindows {
         else await this.failed(open, problem);
       } finally {
         if (this.open.get(open.appId) === open) this.open.delete(open.appId);
+        await this.save().catch((e: Error) => this.logger.warn({ err: e.message }, 'could not save the settle windows'));
       }
     })();
     return open.concluded;
@@ -190,6 +200,7 @@ export class SettleWindows {
   }
 
   private save(): Promise<void> {
-    return saveJson(this.file, { failures: this.failures, proven: this.proven } satisfies Saved);
+    // One write at a time (each a temporary file and a rename), each of the state as it is when it runs.
+    return this.saves.run(() => saveJson(this.file, { failures: this.failures, proven: this.proven, open: [...this.open.values()].map((w) => w.containerId) } satisfies Saved));
   }
 }

@@ -281,6 +281,8 @@ describe('a release that failed inside its settle window (decision 0038)', () =>
     ]);
     expect(planConvergence(app, newLive, [failed('exited'), container('c-old', 'd-2', 'exited')]).map((s) => s.kind)).toEqual(['remove', 'start']);
     // Inside its window the agent judges it: nothing is started or recreated meanwhile.
+    // However long the window (past the drain margin), the previous container stays while the new one is settling.
+    expect(planConvergence(app, newLive, [{ ...container('c-new', 'd-3', 'running'), settling: true }, container('c-old', 'd-2', 'running')])).toEqual([]);
     const draining = { now, drainingUntil: new Date(now.getTime() + 30_000) };
     expect(planConvergence(app, newLive, [{ ...container('c-new', 'd-3', 'exited'), settling: true }, container('c-old', 'd-2', 'running')], draining)).toEqual([]);
   });

@@ -80,8 +80,10 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
   const restart = o.restart ?? false;
   const draining = o.now && o.drainingUntil ? o.now < o.drainingUntil : false;
   const ofRollouts = containers.filter((c) => ROLLOUT_NAME.test(c.name) && c.labels[LABELS.app] === app.id);
-  const stale = ofRollouts.filter((c) => c.labels[LABELS.deployment] !== live.id && !(draining && c.state === 'running'));
   const current = ofRollouts.find((c) => c.labels[LABELS.deployment] === live.id);
+  // Inside the current release's settle window the previous container is its fallback, however long the window.
+  const keepRunning = draining || current?.settling === true;
+  const stale = ofRollouts.filter((c) => c.labels[LABELS.deployment] !== live.id && !(keepRunning && c.state === 'running'));
   if (current?.settleFailure && current.fallbackDeploymentId) {
     const back = ofRollouts.find((c) => c.labels[LABELS.deployment] === current.fallbackDeploymentId && c.state === 'running');
     // Only while the release kept warm still runs; otherwise the failed one is treated as any crashed container.

@@ -208,13 +208,18 @@ export class DatabaseConvergeService implements Converger<DatabasePassContext> {
   }
 }
 
+/** Statuses a job owns until it ends: a pass never settles them. */
+const JOB_OWNED: readonly string[] = ['updating', 'provisioning', 'restoring'];
+
 /** Why the server's copy differs from the row (null: it matches, nothing to do). */
 export function driftOf(db: DatabaseRecord, held: DatabaseHeld | undefined): string | null {
   const wanted = db.desiredState;
   if (!held || held.state === 'missing' || !held.containerId) return `the container is gone (${wanted} wanted)`;
   if (wanted === 'running' && held.state !== 'running') return `the container is ${held.state} and the database should run`;
   if (wanted === 'stopped' && held.state === 'running') return 'the container runs and the database should be stopped';
-  if (wanted === 'running' && db.status !== 'running' && db.status !== 'updating' && db.status !== 'provisioning') return `recorded ${db.status}, the server shows it running`;
+  // updating, provisioning and restoring belong to their job (a restore whose worker died is run again, or failed for
+  // good with its reason): a pass that called a restoring database running let a backup in before the restore ran again.
+  if (wanted === 'running' && db.status !== 'running' && !JOB_OWNED.includes(db.status)) return `recorded ${db.status}, the server shows it running`;
   if (wanted === 'stopped' && db.status !== 'stopped' && db.status !== 'updating') return `recorded ${db.status}, the server shows it stopped`;
   const publicPort = db.publicEnabled ? (db.publicPort ?? 0) : 0;
   if (wanted === 'running' && held.publicPort !== publicPort) return `the public port is ${held.publicPort || 'closed'}, ${publicPort || 'closed'} wanted`;

@@ -29,5 +29,6 @@ describe('driftOf', () => {
   it('starts a database meant to run', () => expect(driftOf(db({}), held({ state: 'stopped' }))).toContain('should run'));
   it('stops a database meant to be stopped', () => expect(driftOf(db({ desiredState: 'stopped', status: 'stopped' }), held({}))).toContain('should be stopped'));
   it('corrects a status the server contradicts', () => expect(driftOf(db({ status: 'failed' }), held({}))).toContain('recorded failed'));
+  it('leaves a restoring database to its restore job (run again after its worker died)', () => expect(driftOf(db({ status: 'restoring' }), held({}))).toBeNull());
   it('reopens a public port', () => expect(driftOf(db({ publicEnabled: true, publicPort: 20001 }), held({}))).toContain('public port'));
 });

@@ -50,6 +50,8 @@ export async function startTestPlatform(
     name?: string;
     readyTimeoutMs?: number;
     stopGraceMs?: number;
+    /** false: a new release passes its whole settle window before it takes the route (the behaviour before decision 0038). */
+    warmPrevious?: boolean;
     /** Build settings of the agent (upload builds): limits, extra CA bundle. */
     build?: Partial<BuildSettings>;
     /** The API's .zip upload limit (default 200 MB). */
@@ -102,7 +104,12 @@ export async function startTestPlatform(
   const logger = options.logger ?? createLogger('platform-test', (process.env.SLIPWAY_TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const worker = await startWorkerRuntime(config, logger, {
     schedule: false,
-    apps: { readyTimeoutMs: options.readyTimeoutMs ?? 10_000, stopGraceMs: options.stopGraceMs ?? 5_000, ...(options.maxLogBytes ? { maxLogBytes: options.maxLogBytes } : {}) },
+    apps: {
+      readyTimeoutMs: options.readyTimeoutMs ?? 10_000,
+      stopGraceMs: options.stopGraceMs ?? 5_000,
+      ...(options.maxLogBytes ? { maxLogBytes: options.maxLogBytes } : {}),
+      ...(options.warmPrevious !== undefined ? { warmPrevious: options.warmPrevious } : {}),
+    },
     backups: options.backups,
   });
   const sql = createSqlPool(database.url);

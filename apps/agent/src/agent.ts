@@ -166,7 +166,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const imageGate = new ImageGate();
   // One bound for every removal (workspaces and apps deleted): parallel, never unbounded (issue 34).
   const removals = new RemovalPool(o.removalConcurrency ?? DEFAULT_REMOVAL_CONCURRENCY);
-  const apps = new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate, removals);
+  const apps = await new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate, removals).load();
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
@@ -194,7 +194,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     // The Agent service: one table, each feature owning its rows.
     serve<AgentHandlers>(o.logger, {
       ...nodeHandlers({ journal, nodeInfo }),
-      ...containersHandlers({ journal, docker, containers, events }),
+      ...containersHandlers({ journal, docker, containers, events, decorate: (list) => apps.decorate(list) }),
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
       ...storageHandlers({ storage }),

@@ -64,7 +64,7 @@ export async function startWorkerRuntime(
   options: {
     schedule?: boolean;
     events?: boolean;
-    apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number };
+    apps?: { readyTimeoutMs?: number; stopGraceMs?: number; maxLogBytes?: number; warmPrevious?: boolean };
     /** Database backups (issue 13): tests drive the schedule and retention with their own clock. */
     backups?: { clock?: Clock; settings?: BackupSettings };
   } = {},

@@ -26,6 +26,7 @@ import type { HealthClient } from './generated/grpc/health/v1/Health';
 import type { DeployEvent__Output } from './generated/slipway/agent/v1/DeployEvent';
 import type { ContainerEvent__Output } from './generated/slipway/agent/v1/ContainerEvent';
 import type { ListManagedContainersResponse__Output } from './generated/slipway/agent/v1/ListManagedContainersResponse';
+import type { ManagedContainer__Output } from './generated/slipway/agent/v1/ManagedContainer';
 import type { RemoveManagedContainersResponse__Output } from './generated/slipway/agent/v1/RemoveManagedContainersResponse';
 import { loadAgentProto, loadHealthProto } from './load';
 import { controlPlaneCredentials, type TlsMaterial } from './tls';
@@ -110,7 +111,7 @@ export class AgentConnection {
 
   async listManagedContainers(filter: ContainerFilter = {}): Promise<ManagedContainer[]> {
     const res = await this.unary<ListManagedContainersResponse__Output>((cb, o) => this.agent.listManagedContainers({ filter }, o, cb));
-    return res.containers.map((c) => ({ ...c, labels: { ...c.labels } }));
+    return res.containers.map(toManaged);
   }
 
   async removeManagedContainers(input: { operationId: string; containerIds: string[] }): Promise<{ removed: string[]; skipped: string[] }> {
@@ -133,7 +134,7 @@ export class AgentConnection {
       onEnd(error);
     };
     call.on('data', (e: ContainerEvent__Output) => {
-      if (e.action === 'snapshot') onSnapshot?.({ atMs: e.atMs, containers: e.containers.map((c) => ({ ...c, labels: { ...c.labels } })) });
+      if (e.action === 'snapshot') onSnapshot?.({ atMs: e.atMs, containers: e.containers.map(toManaged) });
       else onEvent(containerEventOf(e));
     });
     call.on('error', (err: grpc.ServiceError) => end(stopped ? null : fromServiceError(err, this.label)));
@@ -200,7 +201,7 @@ export class AgentConnection {
       let result: DeployResult | null = null;
       call.on('data', (e: DeployEvent__Output) => {
         if (e.line) onLine(e.line);
-        if (e.result) result = { imageId: e.result.imageId, imageRef: e.result.imageRef, containerId: e.result.containerId, hostPort: e.result.hostPort };
+        if (e.result) result = { imageId: e.result.imageId, imageRef: e.result.imageRef, containerId: e.result.containerId, hostPort: e.result.hostPort, ...(e.result.settleMs ? { settleMs: e.result.settleMs } : {}) };
       });
       call.on('error', (err: grpc.ServiceError) => reject(fromServiceError(err, this.label)));
       call.on('end', () => (result ? resolve(result) : reject(fromServiceError(new Error('the stream ended without a result'), this.label))));
@@ -308,4 +309,14 @@ export function containerEventOf(e: ContainerEvent__Output): ContainerExitEvent 
     out.signal = e.signal;
   }
   return out;
+}
+
+/** A listed container as core types it: the settle fields only when set (proto3 gives '' and false otherwise). */
+function toManaged({ settleFailure, fallbackDeploymentId, settling, ...c }: ManagedContainer__Output): ManagedContainer {
+  return {
+    ...c,
+    labels: { ...c.labels },
+    ...(settleFailure ? { settleFailure, fallbackDeploymentId } : {}),
+    ...(settling ? { settling } : {}),
+  };
 }

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError, LABELS, type AppPowerInput, type DeployResult, type Logger, type PrepareImageInput, type RolloutInput } from '@slipway/core';
+import { AppError, LABELS, type AppPowerInput, type DeployResult, type Logger, type ManagedContainer, type PrepareImageInput, type RolloutInput } from '@slipway/core';
 import { HELPER, type Containers } from '../containers/containers';
 import type { DockerRuntime } from '../containers/docker.runtime';
 import { freeHostPort } from '../containers/readiness';
@@ -13,6 +13,7 @@ import type { CaddyIngress } from '../ingress/caddy.ingress';
 import type { DiskGuard } from '../storage/disk-guard';
 import { FolderBusyError } from '../storage/loop-ext4.storage';
 import type { ProjectStorage } from '../storage/storage';
+import { SettleWindows, type Fallback } from './settle-windows';
 
 /** An app's project folder when the control plane gave no size (an older control plane): the plans' minimum. */
 export const DEFAULT_DISK_MB = 512;
@@ -45,7 +46,18 @@ export class AppsRuntime {
     private readonly imageGate: ImageGate = new ImageGate(),
     /** Shared with the workspaces' removal: at most SLIPWAY_REMOVAL_CONCURRENCY removals at once (../containers/removal-pool.ts). */
     private readonly removals: RemovalPool = new RemovalPool(DEFAULT_REMOVAL_CONCURRENCY),
-  ) {}
+  ) {
+    this.windows = new SettleWindows(containers, ingress, logger, path.join(dataDir, 'settle.json'));
+  }
+
+  /** Releases inside their settle window with the previous container warm behind them (decision 0038). */
+  private readonly windows: SettleWindows;
+
+  /** Reads what the settle windows saved (failures not yet recorded, images that passed a window). */
+  async load(): Promise<this> {
+    await this.windows.load();
+    return this;
+  }
 
   folderOf(appId: string): string {
     return path.join(this.dataDir, 'volumes', appId);
@@ -123,14 +135,19 @@ export class AppsRuntime {
       step = 'folder';
       const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
       await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
-      await this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
+      // Seeding overlaps what comes next up to the container's start (network, create): it must be done only by then.
+      const seeded = this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
         if ((e as Error).message.includes('No space left on device')) {
           throw new AppError('rollout_failed', `The image's ${mountPath} does not fit in the project folder (${req.diskMb || DEFAULT_DISK_MB} MB): give the app more disk`);
         }
-        throw e;
+        throw this.explained(e, 'folder', req, emit);
       });
+      // Awaited before the start; a failure of a step meanwhile must not leave its rejection unhandled.
+      seeded.catch(() => undefined);
 
       step = 'container';
+      // A release of the app still inside its settle window becomes an ordinary container: this rollout decides.
+      await this.windows.cancel(req.appId);
       // A retried rollout starts over: the container of an earlier try of this deployment goes first.
       await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
       const hostPort = req.port ? await freeHostPort() : 0;
@@ -149,36 +166,80 @@ export class AppsRuntime {
       step = 'network';
       const networkId = await this.containers.networks.ensure(req.workspaceId);
       step = 'container';
-      const containerId = await this.containers.launch(spec, networkId);
+      const containerId = await this.containers.launch(spec, networkId, () => seeded);
       emit(`Container ${containerId.slice(0, 12)} created`);
       // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
       // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
+      const windowMs = this.limits.readySettleMs;
+      const probe = req.port ? ({ kind: 'http', port: req.port, healthPath: req.healthPath } as const) : null;
+      const proven = req.maySkipSettle === true && windowMs > 0 && this.windows.isProven(image.Id);
+      // Warm (decision 0038): a web app whose route serves a running container of an earlier release takes the route as
+      // soon as it answers, that container kept behind it until the window has passed. Otherwise (a first release, a
+      // stopped app, a worker, an older control plane) the whole window comes first, as before.
+      let fallback = req.warmPrevious && windowMs > 0 && !proven && req.routeHost && req.port ? await this.servingContainer(req.appId, containerId) : null;
       if (req.port) emit(`Waiting for the app to answer HTTP on port ${req.port} (GET ${req.healthPath || '/'}${req.healthPath ? ', 2xx/3xx' : ', any status'})`);
-      else emit(`Waiting ${Math.round(this.limits.readySettleMs / 100) / 10} s for the container to keep running`);
-      await this.containers.ready(
-        containerId,
-        { probe: req.port ? { kind: 'http', port: req.port, healthPath: req.healthPath } : null, timeoutMs: req.readyTimeoutMs, settleMs: this.limits.readySettleMs, hostPort },
-        emit,
-      );
+      else emit(`Waiting ${Math.round(windowMs / 100) / 10} s for the container to keep running`);
+      if (proven) emit(`Image ${image.Id.slice(0, 19)} already passed a settle window on this server: no settle window for this rollback`);
+      const readiness = { probe, timeoutMs: req.readyTimeoutMs, settleMs: windowMs, hostPort };
+      await this.containers.ready(containerId, { ...readiness, settleMs: fallback || proven ? 0 : windowMs }, emit, { arm: !fallback });
+      // The previous container may have gone while the new one started: then the window is held before the switch.
+      if (fallback && !(await this.stillRuns(fallback.containerId))) {
+        fallback = null;
+        emit(`The previous container is no longer running: the new one must keep running and answering for ${seconds(windowMs)} first`);
+        await this.containers.ready(containerId, readiness, emit);
+      }
       emit('The app is ready');
-      const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId);
+      const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId && id !== fallback?.containerId);
       step = 'route';
       if (req.routeHost && req.port) {
-        await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort });
-        emit(`Route ${req.routeHost} → the new container`);
+        await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort }, fallback?.hostPort);
+        emit(
+          fallback
+            ? `Route ${req.routeHost} → the new container; the previous one (deployment ${fallback.deploymentId}) stays behind it until it has kept running and answering for ${seconds(windowMs)}`
+            : `Route ${req.routeHost} → the new container`,
+        );
       }
       if (previous.length) {
-        emit(`Stopping the previous container (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
+        emit(`Stopping the previous container${previous.length > 1 ? 's' : ''} (SIGTERM, ${Math.round(req.stopGraceMs / 1000)} s grace)`);
         // In the background: the new container serves already, and an app that ignores SIGTERM holds no one up.
         void this.containers.retire(previous, req.stopGraceMs);
+      }
+      if (fallback) {
+        this.windows.start(
+          { appId: req.appId, deploymentId: req.deploymentId, containerId, hostPort, routeHost: req.routeHost, imageId: image.Id, stopGraceMs: req.stopGraceMs, fallback },
+          readiness,
+        );
+      } else if (!proven && windowMs > 0) {
+        await this.windows.remember(image.Id);
       }
       await this.imageGate.removal(async () => {
         for (const ref of req.pruneImageRefs) if (await this.docker.removeImage(ref)) emit(`Image ${ref} pruned`);
       });
-      return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort };
+      return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort, settleMs: fallback ? windowMs : 0 };
     } catch (e) {
       throw this.explained(e, step, req, emit);
     }
+  }
+
+  /**
+   * The running container of an earlier release of the app that its route serves now (by its published port), or
+   * null: the one to keep warm behind a new release.
+   */
+  private async servingContainer(appId: string, exclude: string): Promise<Fallback | null> {
+    const port = this.ingress.routeOf(appId)?.upstreamPort;
+    if (!port) return null;
+    const list = await this.docker.containersWith([`${LABELS.app}=${appId}`]);
+    const c = list.find((x) => x.Id !== exclude && x.State === 'running' && x.Labels?.[LABELS.deployment] && x.Ports?.some((p) => p.PublicPort === port));
+    return c ? { containerId: c.Id, deploymentId: c.Labels[LABELS.deployment]!, hostPort: port } : null;
+  }
+
+  private async stillRuns(id: string): Promise<boolean> {
+    return (await this.containers.exitReason(id).catch(() => 'unknown')) === null;
+  }
+
+  /** The listing of managed containers with what the settle windows know (ListManagedContainers). */
+  decorate(list: ManagedContainer[]): Promise<ManagedContainer[]> {
+    return this.windows.decorate(list);
   }
 
   /**
@@ -272,6 +333,9 @@ export class AppsRuntime {
   // -------------------------------------------------------------------------------------- power, removal
 
   async power(req: AppPowerInput): Promise<void> {
+    // A release inside its settle window becomes an ordinary container; its warm predecessor goes.
+    const open = await this.windows.cancel(req.appId);
+    if (open) void this.containers.retire([open.fallback.containerId], req.stopGraceMs);
     const gone = (e: unknown) => {
       if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'The container of the current deployment is gone');
       throw e;
@@ -288,6 +352,7 @@ export class AppsRuntime {
 
   /** The app's route, containers, image tags and folder; containers and tags in parallel within the agent's removal bound. */
   async removeApp(req: { workspaceId: string; appId: string }): Promise<{ containers: number; images: number }> {
+    await this.windows.cancel(req.appId);
     await this.ingress.remove(req.appId);
     const containers = await this.containers.list({ [LABELS.app]: req.appId });
     await this.removals.each(containers, (id) => this.docker.removeContainer(id).catch(() => undefined));
@@ -366,6 +431,7 @@ export class AppsRuntime {
 }
 
 const firstLine = (s: string) => s.split('\n')[0] ?? s;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Extracts a tar stream into `dir`, stripping the archive's top folder; files overwrite, nothing is deleted. */
 function untar(archive: Readable, dir: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { AppError } from '@slipway/core';
+import { AppError, type ManagedContainer } from '@slipway/core';
 import type { AgentHandlers } from '@slipway/proto';
 import { serverStream, unary, untilCancelled, type HandlerTable } from '../rpc/handlers';
 import type { OperationJournal } from '../rpc/journal';
@@ -14,8 +14,10 @@ export function containersHandlers(deps: {
   docker: DockerRuntime;
   containers: Containers;
   events: ContainerEventHub;
+  /** What the app rollouts know of listed containers (settle windows, decision 0038). */
+  decorate?: (list: ManagedContainer[]) => Promise<ManagedContainer[]>;
 }): Pick<HandlerTable<AgentHandlers>, 'ListManagedContainers' | 'RemoveManagedContainers' | 'WatchContainerEvents' | 'TailContainerLogs'> {
-  const { journal, docker, containers, events } = deps;
+  const { journal, docker, containers, events, decorate = async (list: ManagedContainer[]) => list } = deps;
   return {
     ListManagedContainers: unary(async (req) => {
       const f = req.filter;
@@ -25,7 +27,7 @@ export function containersHandlers(deps: {
         deploymentId: f?.deploymentId || undefined,
         databaseId: f?.databaseId || undefined,
       });
-      return { containers };
+      return { containers: await decorate(containers) };
     }),
 
     RemoveManagedContainers: unary(async (req) => {

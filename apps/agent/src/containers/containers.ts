@@ -30,13 +30,15 @@ export class Containers {
    * Creates the container on its workspace's one network (made or healed on demand, unless the caller did it) with the
    * layer's hardening, and starts it; one that cannot start is removed. Its restart policy is held back (`no`) until
    * `ready` passes: a container that exits while it is being judged stays exited, with its exit code and OOM flag,
-   * instead of being restarted out of sight.
+   * instead of being restarted out of sight. `beforeStart` runs between create and start (a failure removes it).
    */
-  async launch(spec: ContainerSpec, networkId?: string): Promise<string> {
+  async launch(spec: ContainerSpec, networkId?: string, beforeStart?: () => Promise<unknown>): Promise<string> {
     const network = networkId ?? (await this.networks.ensure(spec.workspaceId));
     const options = createOptions(spec, { networkId: network, platformId: this.docker.platformId });
     const id = await this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, RestartPolicy: { Name: 'no' } } });
     try {
+      // What must be ready before the process starts (its project folder seeded) may finish while it is created.
+      await beforeStart?.();
       await this.docker.startContainer(id);
     } catch (e) {
       await this.docker.removeContainer(id).catch(() => undefined);
@@ -50,12 +52,12 @@ export class Containers {
    * running and answering for the settle window with no exit and no restart; then it gets its restart policy back.
    * One that fails is removed, and the error (`rollout_failed`) says why, with its last log lines.
    */
-  async ready(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined): Promise<void> {
-    const problem = await this.judge(id, readiness, emit).catch((e: Error & { statusCode?: number }) =>
-      e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
-    );
+  async ready(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined, o: { arm?: boolean } = {}): Promise<void> {
+    const problem = await this.watch(id, readiness, emit);
     if (!problem) {
-      await this.known(this.docker.setRestartPolicy(id, RESTART_POLICY)).catch((e: unknown) => {
+      // `arm: false`: the caller keeps judging it (a settle window with the previous container warm) and arms it after.
+      if (o.arm === false) return;
+      await this.armRestart(id).catch((e: unknown) => {
         if (e instanceof AppError && e.code === 'not_found') throw new AppError('rollout_failed', 'The container was removed (not by this rollout) once it was ready');
         throw e;
       });
@@ -64,6 +66,32 @@ export class Containers {
     const tail = await this.docker.lastLines(id, LAST_LINES).catch(() => [] as string[]);
     await this.docker.removeContainer(id).catch(() => undefined);
     throw new AppError('rollout_failed', [problem, tail.length ? 'Last log lines:' : `${readiness.subject ?? 'The app'} wrote no log lines.`, ...tail].join('\n'));
+  }
+
+  /**
+   * Judges a launched container as `ready` does (answers, then keeps running and answering for `settleMs`), with no
+   * side effect: null when it passed, else why not (a sentence).
+   */
+  watch(id: string, readiness: Readiness, emit: (line: string) => void = () => undefined): Promise<string | null> {
+    return this.judge(id, readiness, emit).catch((e: Error & { statusCode?: number }) =>
+      e.statusCode === 404 ? 'The container was removed (not by this rollout) while it was being checked' : `The container could not be checked: ${e.message}`,
+    );
+  }
+
+  /** Gives a judged container its restart policy (held back at `launch`). */
+  armRestart(id: string): Promise<void> {
+    return this.known(this.docker.setRestartPolicy(id, RESTART_POLICY));
+  }
+
+  /** Why the container no longer runs as started (exited, killed, OOM), or null while it runs; "gone" when removed. */
+  async exitReason(id: string): Promise<string | null> {
+    try {
+      const now = await this.docker.inspectContainer(id);
+      return exitOf(now, now);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return 'The container was removed';
+      throw e;
+    }
   }
 
   /**
@@ -240,7 +268,8 @@ export class Containers {
                 : `a connection to port ${r.probe?.port}`;
           return `${subject} did not answer ${r.probe?.kind === 'exec' ? '' : 'on its port '}within ${Math.round(r.timeoutMs / 1000)} s: ${asked}, last try: ${last}`;
         }
-        await sleep(answeredAt === null ? 100 : 250);
+        // Answered: looks every 250 ms until the window ends (at once when there is none).
+        await sleep(answeredAt === null ? 100 : Math.min(250, Math.max(0, r.settleMs - (Date.now() - answeredAt))));
       }
       if (r.probe?.kind === 'http' && r.hostPort) {
         const a = await answersOnHostPort(r.hostPort, r.probe.healthPath, PROBE_TIMEOUT_MS);

@@ -11,8 +11,26 @@ const remoteId = (appId: string) => `remote-${appId}`;
 interface CaddyRoute {
   '@id'?: string;
   match?: { host?: string[] }[];
-  handle?: { handler: string; upstreams?: { dial: string }[]; transport?: { protocol: string; tls?: { server_name?: string; root_ca_pool?: (string | null)[] } } }[];
+  handle?: {
+    handler: string;
+    upstreams?: { dial: string }[];
+    transport?: { protocol: string; tls?: { server_name?: string; root_ca_pool?: (string | null)[] } };
+    load_balancing?: Record<string, unknown>;
+    health_checks?: Record<string, unknown>;
+  }[];
 }
+
+/**
+ * A route with a fallback upstream (a release inside its settle window, the previous release kept warm behind it;
+ * decision 0038): Caddy sends every request to the first upstream while it is available (`first`); a request that
+ * fails there (the new container died: the connection is refused, or reset mid-request for a GET) marks it down for
+ * FALLBACK_FAIL_DURATION (passive health check, one failure) and is tried again on the fallback within
+ * FALLBACK_TRY_DURATION, so the client never sees the failure. The agent takes the dead upstream out of the route
+ * within a fraction of a second; the passive check covers the time in between.
+ */
+const FALLBACK_TRY_DURATION = '5s';
+const FALLBACK_TRY_INTERVAL = '10ms';
+const FALLBACK_FAIL_DURATION = '10s';
 
 /**
  * The ingress of this server: Caddy, driven through its admin API. Each app route is `@id: app-<appId>`, matches
@@ -23,6 +41,8 @@ interface CaddyRoute {
  */
 export class CaddyIngress {
   private readonly wanted = new Map<string, AppRoute>();
+  /** The fallback upstream port of an app whose new release is inside its settle window (not saved: a window ends with the agent). */
+  private readonly fallbacks = new Map<string, number>();
   /**
    * Other servers' apps (issue 31): their hosts are proxied to the owner's mesh listener over TLS, its certificate
    * checked against the platform's CA (`meshCaPem`). Without that CA (a server outside a fleet, tests) none is routed.
@@ -84,9 +104,15 @@ export class CaddyIngress {
     for (const l of this.listeners) await l().catch((e: Error) => this.logger.warn({ err: e.message }, 'a follower of the app routes failed (its watchdog retries)'));
   }
 
-  /** Routes `route.host` to its upstream now (replacing the app's route in place when there is one). */
-  put(route: AppRoute): Promise<void> {
+  /**
+   * Routes `route.host` to its upstream now (replacing the app's route in place when there is one). With
+   * `fallbackPort`, requests that fail on the upstream are tried again on that port (a settle window, decision 0038);
+   * without, any fallback the app had is dropped.
+   */
+  put(route: AppRoute, fallbackPort?: number): Promise<void> {
     return this.serial(async () => {
+      if (fallbackPort && fallbackPort !== route.upstreamPort) this.fallbacks.set(route.appId, fallbackPort);
+      else this.fallbacks.delete(route.appId);
       this.wanted.set(route.appId, route);
       this.owned.add(route.appId);
       await this.save();
@@ -95,9 +121,18 @@ export class CaddyIngress {
     });
   }
 
+  /** The app's route as wanted now (its upstream port), and the fallback port behind it during a settle window. */
+  routeOf(appId: string): (AppRoute & { fallbackPort?: number }) | null {
+    const route = this.wanted.get(appId);
+    if (!route) return null;
+    const fallbackPort = this.fallbacks.get(appId);
+    return fallbackPort ? { ...route, fallbackPort } : route;
+  }
+
   remove(appId: string): Promise<void> {
     return this.serial(async () => {
       this.wanted.delete(appId);
+      this.fallbacks.delete(appId);
       await this.save();
       await this.request('DELETE', `/id/${routeId(appId)}`).catch((e: Error) => {
         if (!/404|unknown object ID/i.test(e.message)) throw e;
@@ -119,7 +154,10 @@ export class CaddyIngress {
       this.removal = null;
       const ids = [...this.pendingRemovals];
       this.pendingRemovals.clear();
-      for (const id of ids) this.wanted.delete(id);
+      for (const id of ids) {
+        this.wanted.delete(id);
+        this.fallbacks.delete(id);
+      }
       await this.save();
       const gone = new Set(ids.map(routeId));
       const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
@@ -135,6 +173,9 @@ export class CaddyIngress {
   /** Makes the wanted set exactly `routes` (and `remote`, other servers' apps), then brings Caddy in line. */
   async sync(routes: AppRoute[], remote: RemoteRoute[] = []): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
+      // A settle window's fallback stays only while the control plane routes the app to the same (new) container.
+      const asked = new Map(routes.map((r) => [r.appId, r.upstreamPort]));
+      for (const appId of this.fallbacks.keys()) if (asked.get(appId) !== this.wanted.get(appId)?.upstreamPort) this.fallbacks.delete(appId);
       this.wanted.clear();
       for (const r of routes) {
         this.wanted.set(r.appId, r);
@@ -170,7 +211,7 @@ export class CaddyIngress {
     let removed = 0;
     for (const route of this.wanted.values()) {
       const have = seen.get(route.appId);
-      if (have && same(have, route)) continue;
+      if (have && same(have, route, this.fallbacks.get(route.appId))) continue;
       await this.apply(route, have !== undefined);
       added++;
     }
@@ -234,7 +275,7 @@ export class CaddyIngress {
   }
 
   private async apply(route: AppRoute, exists?: boolean): Promise<void> {
-    const body = toCaddy(route);
+    const body = toCaddy(route, this.fallbacks.get(route.appId));
     if (exists ?? (await this.exists(route.appId))) {
       // Replacing in place: Caddy swaps its config gracefully, requests in flight finish on the old upstream.
       await this.request('PATCH', `/id/${routeId(route.appId)}`, body);
@@ -268,8 +309,11 @@ export class CaddyIngress {
   }
 }
 
-const same = (have: CaddyRoute, route: AppRoute) =>
-  have.match?.[0]?.host?.[0] === route.host && have.handle?.[0]?.upstreams?.[0]?.dial === `127.0.0.1:${route.upstreamPort}`;
+const same = (have: CaddyRoute, route: AppRoute, fallbackPort?: number) =>
+  have.match?.[0]?.host?.[0] === route.host &&
+  JSON.stringify(have.handle?.[0]?.upstreams?.map((u) => u.dial) ?? []) === JSON.stringify(dials(route, fallbackPort));
+
+const dials = (route: AppRoute, fallbackPort?: number) => [`127.0.0.1:${route.upstreamPort}`, ...(fallbackPort ? [`127.0.0.1:${fallbackPort}`] : [])];
 
 const sameRemote = (have: CaddyRoute, want: CaddyRoute) => {
   const [h, w] = [have.handle?.[0], want.handle?.[0]];
@@ -281,10 +325,21 @@ const sameRemote = (have: CaddyRoute, want: CaddyRoute) => {
   );
 };
 
-function toCaddy(route: AppRoute): CaddyRoute {
+/** The app's Caddy route; with a fallback port, the new upstream first and the previous one behind it (decision 0038). */
+export function toCaddy(route: AppRoute, fallbackPort?: number): CaddyRoute {
+  const upstreams = dials(route, fallbackPort).map((dial) => ({ dial }));
   return {
     '@id': routeId(route.appId),
     match: [{ host: [route.host] }],
-    handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `127.0.0.1:${route.upstreamPort}` }] }],
+    handle: [
+      fallbackPort
+        ? {
+            handler: 'reverse_proxy',
+            upstreams,
+            load_balancing: { selection_policy: { policy: 'first' }, try_duration: FALLBACK_TRY_DURATION, try_interval: FALLBACK_TRY_INTERVAL },
+            health_checks: { passive: { fail_duration: FALLBACK_FAIL_DURATION, max_fails: 1 } },
+          }
+        : { handler: 'reverse_proxy', upstreams },
+    ],
   };
 }

@@ -183,6 +183,57 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
   });
 
+  it('a good deploy serves its new version as soon as it answers, the previous one kept warm until its settle window has passed, with 0 failed requests under load; a rollback to a release that ran skips the window (decision 0038)', async () => {
+    const app = await newApp(p.images.v1);
+    const d1 = await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'v1\n');
+    const containersOf = async (deploymentId: string) => (await p.docker.listContainers({ all: true, filters: { label: [`slipway.deployment=${deploymentId}`] } })).map((c) => c.State);
+    const logOf = async (deploymentId: string) => ((await client.get(`${appsPath()}/${app.id}/deployments/${deploymentId}/logs`)).body.data as { text: string }[]).map((l) => l.text).join('\n');
+
+    const answers: { status: number; body: string }[] = [];
+    let looping = true;
+    const loop = (async () => {
+      while (looping) {
+        answers.push(await p.viaIngress(app.url).catch((e: Error) => ({ status: 0, body: e.message })));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const figures: string[] = [];
+    try {
+      const t0 = Date.now();
+      const d2 = await deploy(app.id, { image: p.images.v2 });
+      await served(app.url, 'v2\n');
+      figures.push(`deploy → first v2 answer ${Date.now() - t0} ms`);
+      // The previous release still runs behind the route (its window is 3 s): the new one serves already.
+      expect(await containersOf(d1.id)).toEqual(['running']);
+      expect((await settled(app.id, d2.id)).status).toBe('live');
+      expect(await logOf(d2.id)).toMatch(/stays behind it until it has kept running and answering for 3\.0 s/);
+      // Once the window has passed, the previous container is retired (SIGTERM, then removed).
+      await waitUntil(() => containersOf(d1.id), (states) => states.length === 0, 30_000, 'the previous container to be retired after the window');
+
+      // v1 ran past its window on this server: a rollback to it needs none, and v2 is retired at once.
+      const t1 = Date.now();
+      const rb = await client.post(`${appsPath()}/${app.id}/deployments/${d1.id}/rollback`);
+      expect(rb.status).toBe(201);
+      await served(app.url, 'v1\n');
+      figures.push(`rollback → first v1 answer ${Date.now() - t1} ms`);
+      expect((await settled(app.id, rb.body.id)).status).toBe('live');
+      const rbLog = await logOf(rb.body.id);
+      expect(rbLog).toMatch(/already passed a settle window on this server: no settle window for this rollback/);
+      expect(rbLog).toMatch(/Route .* → the new container\n/);
+      expect(rbLog).toMatch(/Stopping the previous container/);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      looping = false;
+      await loop;
+      console.log(`warm rollout under load: ${answers.length} requests, ${answers.filter((a) => a.status !== 200).length} failed; ${figures.join('; ')}`);
+    }
+    expect(answers.length).toBeGreaterThan(100);
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+    expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', currentDeployment: { status: 'live', source: 'rollback', image: p.images.v1 } });
+  });
+
   it('rollback serves the earlier version without a build; a pruned image is 409 image_unavailable', async () => {
     const app = await newApp(p.images.v1);
     const d1 = await settled(app.id, (await deploy(app.id)).id);

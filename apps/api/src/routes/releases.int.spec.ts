@@ -1,5 +1,6 @@
-// Readiness a crash can't fool (issue 23): bad releases shipped over a good one under steady requests through Caddy.
-// Each must end `failed` with a reason and the app's own log lines, and the good version must serve throughout.
+// Readiness a crash can't fool (issue 23, decision 0038): bad releases shipped over a good one under steady requests through Caddy.
+// Each must end `failed` (never answered) or `crashed` and reverted (died inside its settle window) with a reason and the
+// app's own log lines, and no request through the ingress may fail.
 import { randomBytes } from 'node:crypto';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor, waitUntil } from '@slipway/testing/worker';
@@ -21,7 +22,7 @@ function report(answers: Answer[], results: Release[]): string {
   );
 }
 
-describe('bad releases over a good one never go live (real Docker and Caddy)', () => {
+describe('bad releases over a good one never leave a failed request (real Docker and Caddy)', () => {
   let p: TestPlatform;
   let client: ApiClient;
   let ws: { id: string };
@@ -55,7 +56,19 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
       `deployment ${deploymentId} to finish`,
     );
 
-  it('exit at once, exit after 1 s and 2 s, OOM at start, crash loop, 127.0.0.1 only, never listening: each fails with why and its log; 0 failed requests', async () => {
+  /** The deployment once it is crashed and the app is back on `firstId` (live): a release that died inside its window. */
+  const backOnFirst = (appId: string, deploymentId: string, firstId: string) =>
+    waitFor(
+      async () => {
+        const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
+        const a = (await client.get(`${appsPath()}/${appId}`)).body;
+        return d.status === 'crashed' && a.currentDeployment?.id === firstId && a.status === 'running' ? d : null;
+      },
+      60_000,
+      `deployment ${deploymentId} to be crashed and the app back on ${firstId}`,
+    );
+
+  it('exit at once, OOM at start, crash loop, 127.0.0.1 only, never listening: each fails with why and its log; exit 1 s and 2 s after answering: taken out of the route, crashed with why, the previous release serves again; 0 failed requests', async () => {
     const res = await client.post(appsPath(), { name: `good ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
     expect(res.status).toBe(201);
     const app = res.body as { id: string; url: string };
@@ -72,15 +85,21 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
       }
     })();
 
+    // Releases that never answer (or die before they do) never take the route: failed, as before.
     const cases: { image: string; reason: RegExp; line: RegExp }[] = [
       { image: p.images.exitNow, reason: /^The container exited with code 0 before it answered$/, line: /nothing to do, exiting/ },
-      { image: p.images.exit1s, reason: /^The container exited with code 5 \d\.\d s after it first answered$/, line: /exiting after 1000 ms on purpose/ },
-      { image: p.images.exit2s, reason: /^The container exited with code 5 \d\.\d s after it first answered$/, line: /exiting after 2000 ms on purpose/ },
       { image: p.images.oom, reason: /^The container ran out of memory \(its limit is 128 MB\) and was killed/, line: /loading a large model/ },
       { image: p.images.crashLoop, reason: /^The container exited with code 1 before it answered$/, line: /Cannot find module 'fastify-that-is-not-installed'/ },
       { image: p.images.loopback, reason: /^The app did not answer on its port within 6 s: GET \/ on port 8080 \(any HTTP response\), last try: ECONNREFUSED$/, line: /listening on 127.0.0.1 only/ },
       { image: p.images.silent, reason: /^The app did not answer on its port within 6 s/, line: /starting, but never listening/ },
     ];
+    // Releases that answer, take the route, then exit inside their settle window (decision 0038): taken out again,
+    // the previous release (kept warm behind them) serves again, the deployment is crashed with why.
+    const inWindow: { image: string; line: RegExp }[] = [
+      { image: p.images.exit1s, line: /exiting after 1000 ms on purpose/ },
+      { image: p.images.exit2s, line: /exiting after 2000 ms on purpose/ },
+    ];
+    const first = (await client.get(`${appsPath()}/${app.id}`)).body.currentDeployment as { id: string; number: number };
     const results: Release[] = [];
     try {
       for (const c of cases) {
@@ -98,6 +117,28 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
         expect(await p.docker.listContainers({ all: true, filters: { label: [`slipway.deployment=${d.id}`] } })).toEqual([]);
         expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', currentDeployment: { status: 'live', image: p.images.v1 } });
       }
+      for (const c of inWindow) {
+        const from = Date.now();
+        const { id } = await deploy(app.id, { image: c.image });
+        const d = await backOnFirst(app.id, id, first.id);
+        results.push({ image: c.image, status: d.status, failureReason: d.failureReason, from, to: Date.now() });
+        expect({ image: c.image, status: d.status }).toEqual({ image: c.image, status: 'crashed' });
+        expect(d.failureReason).toMatch(new RegExp(`^The container exited with code 5 \\d\\.\\d s after it first answered, inside its settle window: deployment #${first.number} serves again$`));
+        const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+        expect(log).toContain(`Taken out of the route: ${d.failureReason}`);
+        expect(log).toContain('Last log lines:');
+        expect(log.join('\n')).toMatch(c.line);
+        // The previous release's own log says why it serves again.
+        const back = ((await client.get(`${appsPath()}/${app.id}/deployments/${first.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+        expect(back.join('\n')).toMatch(/Serving again: deployment #\d+ failed inside its settle window \(The container exited with code 5/);
+        expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', statusDetail: null, currentDeployment: { id: first.id, status: 'live', image: p.images.v1 } });
+        await waitUntil(
+          () => p.docker.listContainers({ all: true, filters: { label: [`slipway.deployment=${d.id}`] } }),
+          (list) => list.length === 0,
+          30_000,
+          'the failed container to be removed',
+        );
+      }
       // A good release still rolls out after all that.
       expect(outcome(await settled(app.id, (await deploy(app.id, { image: p.images.v2 })).id))).toBe('live');
       await waitUntil(() => p.viaIngress(app.url), (r) => r.body === 'v2\n', 15_000, 'v2 to serve');
@@ -109,7 +150,8 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     const failed = answers.filter((a) => a.status !== 200);
     expect(answers.length).toBeGreaterThan(500);
     expect(failed.map(({ status, body }) => ({ status, body }))).toEqual([]);
-    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+    // The releases that died inside their window served (successfully) until they died.
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n', 'bad\n']));
   });
 
   it('a release that crashes after the switch, within a minute, is reported crashed on the deployment and the app', async () => {
@@ -129,6 +171,9 @@ describe('bad releases over a good one never go live (real Docker and Caddy)', (
     const first = (await client.get(`${appsPath()}/${app.id}/deployments?limit=2`)).body.data[1] as { id: string };
     const rb = await client.post(`${appsPath()}/${app.id}/deployments/${first.id}/rollback`);
     expect(outcome(await settled(app.id, rb.body.id))).toBe('live');
+    // v1 ran past its settle window on this server before: the rollback needs none.
+    const rbLog = ((await client.get(`${appsPath()}/${app.id}/deployments/${rb.body.id}/logs`)).body.data as { text: string }[]).map((l) => l.text).join('\n');
+    expect(rbLog).toMatch(/no settle window for this rollback/);
     expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('superseded');
     expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running' });
   });

@@ -1565,7 +1565,7 @@ export interface components {
             }[];
         };
         /**
-         * @description queued → building → deploying → live; live → superseded when another goes live; failed (failureReason: why, the app's last log lines are in the log), cancelled. crashed: it went live, then its container exited on its own within a minute (failureReason); it is still the current deployment, restarted by Docker with backoff, until another goes live
+         * @description queued → building → deploying → live; live → superseded when another goes live (superseded → live again when the one after it dies inside its settle window); failed (failureReason: why, the app's last log lines are in the log), cancelled. crashed: it went live, then its container exited on its own within a minute (failureReason); it is still the current deployment, restarted by Docker with backoff, until another goes live — unless it died inside its settle window with the previous release kept warm behind it: then that one is live and current again (failureReason ends "inside its settle window: deployment #N serves again")
          * @enum {string}
          */
         DeploymentStatus: "queued" | "building" | "deploying" | "live" | "crashed" | "superseded" | "failed" | "cancelled";

@@ -264,3 +264,68 @@ describe('app.power reads the desired state when it runs', () => {
     expect(planConvergence({ ...w.app, currentDeploymentId: 'd-2', currentDeployment: w.live() }, w.live(), [container('c-current', 'd-2', 'exited')])).toEqual([]);
   });
 });
+
+describe('a release that failed inside its settle window (decision 0038)', () => {
+  const failed = (state: string): ManagedContainer => ({
+    ...container('c-new', 'd-3', state),
+    settleFailure: 'The container exited with code 5 2.0 s after it first answered',
+    fallbackDeploymentId: 'd-2',
+  });
+  const newLive = deployment({ id: 'd-3', number: 3, containerId: 'c-new', hostPort: 20003, finishedAt: now });
+
+  it('plans a revert to the release kept warm while it runs; without it, the failed one is any crashed container', () => {
+    const w = world({ desiredState: 'running', status: 'running', containers: [] });
+    const app = { ...w.app, currentDeploymentId: 'd-3', currentDeployment: newLive };
+    expect(planConvergence(app, newLive, [failed('exited'), container('c-old', 'd-2', 'running')])).toEqual([
+      { kind: 'revert', toDeploymentId: 'd-2', containerId: 'c-old', failedContainerId: 'c-new', since: longAgo, reason: 'The container exited with code 5 2.0 s after it first answered' },
+    ]);
+    expect(planConvergence(app, newLive, [failed('exited'), container('c-old', 'd-2', 'exited')]).map((s) => s.kind)).toEqual(['remove', 'start']);
+    // Inside its window the agent judges it: nothing is started or recreated meanwhile.
+    // However long the window (past the drain margin), the previous container stays while the new one is settling.
+    expect(planConvergence(app, newLive, [{ ...container('c-new', 'd-3', 'running'), settling: true }, container('c-old', 'd-2', 'running')])).toEqual([]);
+    const draining = { now, drainingUntil: new Date(now.getTime() + 30_000) };
+    expect(planConvergence(app, newLive, [{ ...container('c-new', 'd-3', 'exited'), settling: true }, container('c-old', 'd-2', 'running')], draining)).toEqual([]);
+  });
+
+  it('converging records the revert (crashed with the reason, the warm one live and current) and removes the failed container', async () => {
+    const w = world({ desiredState: 'running', status: 'crashed', containers: [failed('exited'), container('c-old', 'd-2', 'running')], live: newLive });
+    const back = deployment({ id: 'd-2', number: 2, status: 'superseded', containerId: 'c-old' });
+    const reverts: unknown[][] = [];
+    const logs = new Map<string, string[]>([
+      ['d-2', []],
+      ['d-3', []],
+    ]);
+    let live = newLive;
+    const deployments = {
+      get: async () => back,
+      revert: async (...args: unknown[]) => {
+        reverts.push(args);
+        live = { ...back, status: 'live' };
+        w.app.status = 'running';
+        return true;
+      },
+      logState: async () => ({ lastSeq: 0, bytes: 0 }),
+      appendLogs: async (id: string, lines: { text: string }[]) => void logs.get(id)!.push(...lines.map((l) => l.text)),
+      move: async () => null,
+    } as unknown as DeploymentJobStore;
+    const apps: AppJobStore = { ...w.apps, getById: async () => ({ ...w.app, currentDeploymentId: live.id, currentDeployment: live }) };
+    const converge = new AppConvergeService({
+      apps,
+      deployments,
+      env: { list: async () => [], replace: async () => [] },
+      secrets: new SecretBox(randomBytes(32)),
+      // The crash watch did not record it (the deployment is still live): the revert writes the app's last lines.
+      agents: { ...w.agents, containerLogs: async () => 'exiting after 2000 ms on purpose\n' },
+      appsDomain: { domain: 'apps.test', scheme: 'http' },
+      clock: () => now,
+      logger: quiet,
+    });
+    const { actions } = await converge.converge(node, 'a-1', { operationId: 'op-1' });
+    const reason = 'The container exited with code 5 2.0 s after it first answered, inside its settle window: deployment #2 serves again';
+    expect(reverts).toEqual([['a-1', 'd-3', 'd-2', reason, longAgo]]);
+    expect(actions.map((a) => a.kind)).toEqual(['revert', 'remove']);
+    expect(w.calls).toEqual(['remove c-new']);
+    expect(logs.get('d-3')).toEqual([`Taken out of the route: ${reason}`, 'Last log lines:', 'exiting after 2000 ms on purpose']);
+    expect(logs.get('d-2')).toEqual(['Serving again: deployment #3 failed inside its settle window (The container exited with code 5 2.0 s after it first answered)']);
+  });
+});

@@ -7,10 +7,14 @@ import type { AppJobStore, AppStatus, AppWithDeployment, DeploymentJobStore, Dep
 import { isInUse } from './deployment-state';
 import { appHost, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
+import { DeployLog } from './deploy-log';
 import { appRoute } from './routing.service';
 
+/** The agent's sentence without its final period, to go on in a longer one. */
+const sentenceOf = (s: string) => s.trim().replace(/\.$/, '');
+
 /** What converging an app did to its containers, and why (logged, returned by the job, counted by the reconciler). */
-export type ConvergeActionKind = 'start' | 'restart' | 'stop' | 'recreate' | 'remove' | 'status';
+export type ConvergeActionKind = 'start' | 'restart' | 'stop' | 'recreate' | 'remove' | 'status' | 'revert';
 export interface ConvergeAction {
   appId: string;
   kind: ConvergeActionKind;
@@ -27,6 +31,8 @@ export interface ConvergeOptions {
   restart?: boolean;
   /** A deployment settles the app: its `deploying` status is replaced too (others keep it while a build runs). */
   settleDeploying?: boolean;
+  /** Set by the comparison that follows a revert (it does not revert again). */
+  reverted?: boolean;
 }
 
 export interface ConvergeResult {
@@ -49,7 +55,12 @@ export type ConvergeStep =
   | { kind: 'start' | 'stop'; containerId: string; reason: string }
   | { kind: 'recreate'; reason: string }
   /** The running container (if any) is stopped with its grace period first, then a new one is made. */
-  | { kind: 'restart'; containerId?: string; reason: string };
+  | { kind: 'restart'; containerId?: string; reason: string }
+  /**
+   * The current release failed inside its settle window and the agent routed the app back to the release kept warm
+   * behind it (decision 0038): that one becomes the current deployment again. `reason` is the agent's sentence.
+   */
+  | { kind: 'revert'; toDeploymentId: string; containerId: string; failedContainerId: string; since: Date; reason: string };
 
 /** When a stale container may go: `drainingUntil` is when the rollout that replaced it has surely retired it. */
 export interface PlanOptions {
@@ -69,8 +80,15 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
   const restart = o.restart ?? false;
   const draining = o.now && o.drainingUntil ? o.now < o.drainingUntil : false;
   const ofRollouts = containers.filter((c) => ROLLOUT_NAME.test(c.name) && c.labels[LABELS.app] === app.id);
-  const stale = ofRollouts.filter((c) => c.labels[LABELS.deployment] !== live.id && !(draining && c.state === 'running'));
   const current = ofRollouts.find((c) => c.labels[LABELS.deployment] === live.id);
+  // Inside the current release's settle window the previous container is its fallback, however long the window.
+  const keepRunning = draining || current?.settling === true;
+  const stale = ofRollouts.filter((c) => c.labels[LABELS.deployment] !== live.id && !(keepRunning && c.state === 'running'));
+  if (current?.settleFailure && current.fallbackDeploymentId) {
+    const back = ofRollouts.find((c) => c.labels[LABELS.deployment] === current.fallbackDeploymentId && c.state === 'running');
+    // Only while the release kept warm still runs; otherwise the failed one is treated as any crashed container.
+    if (back) return [{ kind: 'revert', toDeploymentId: current.fallbackDeploymentId, containerId: back.id, failedContainerId: current.id, since: new Date(back.createdAtMs), reason: current.settleFailure }];
+  }
   const steps: ConvergeStep[] = [];
   if (stale.length) {
     const deployments = [...new Set(stale.map((c) => c.labels[LABELS.deployment] ?? '?'))].join(', ');
@@ -82,6 +100,7 @@ export function planConvergence(app: AppWithDeployment, live: DeploymentRecord, 
     if (restart) steps.push({ kind: 'restart', ...(current && LIVE_STATES.has(current.state) ? { containerId: current.id } : {}), reason: 'restart asked: a new container with the current variables and size' });
     else if (!current) steps.push({ kind: 'recreate', reason: 'the container of the current deployment is gone' });
     else if (current.state === 'restarting') return steps; // Docker's restart policy is on it, with its backoff.
+    else if (current.settling) return steps; // Inside its settle window: the agent judges it (decision 0038).
     else if (current.state !== 'running') steps.push({ kind: 'start', containerId: current.id, reason: `the app should run and its container is ${current.state}` });
   } else if (current && LIVE_STATES.has(current.state)) {
     steps.push({ kind: 'stop', containerId: current.id, reason: `the app should be stopped and its container is ${current.state}` });
@@ -144,6 +163,14 @@ export class AppConvergeService {
       steps = planConvergence(app, live, containers, plan);
     }
     const actions: ConvergeAction[] = [];
+    const revert = steps.find((s) => s.kind === 'revert');
+    if (revert) {
+      // The record changes (another current deployment): compared again from the start, once.
+      if (await this.revert(node, app, live, revert)) actions.push({ appId, kind: 'revert', reason: revert.reason, containerId: revert.containerId });
+      if (o.reverted) return { actions };
+      const again = await this.converge(node, appId, { ...o, snapshot: undefined, reverted: true });
+      return { actions: [...actions, ...again.actions], ...(again.skipped ? { skipped: again.skipped } : {}) };
+    }
     // A repair that brings the container back (a start, a recreate that waits for readiness) takes time: meanwhile the
     // status says what the server shows now (never `running` while nothing runs), then what it shows after.
     const reviving = steps.some((s) => s.kind === 'start' || s.kind === 'recreate' || s.kind === 'restart');
@@ -195,7 +222,44 @@ export class AppConvergeService {
     return { status, state: { status, statusDetail: app.statusDetail ?? detail, runningSince: null } };
   }
 
+  /**
+   * Records what the agent did when the current release failed inside its settle window: the release kept warm serves
+   * again. The failed deployment is `crashed` with the agent's reason, the other one live and current again; both
+   * logs say why. False when the record changed meanwhile (a newer deployment went live).
+   */
+  private async revert(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, step: Extract<ConvergeStep, { kind: 'revert' }>): Promise<boolean> {
+    // The crash watch writes the app's last lines when it records the exit; one that did not (its event came while the
+    // rollout held the app) leaves the deployment live: they are read here.
+    const tail = live.status === 'live' ? await this.lastLines(node, step.failedContainerId) : '';
+    const back = await this.deps.deployments.get(step.toDeploymentId);
+    if (!back) return false;
+    const reason = `${sentenceOf(step.reason)}, inside its settle window: deployment #${back.number} serves again`;
+    const reverted = await this.deps.deployments.revert(app.id, live.id, back.id, reason, step.since);
+    if (!reverted) return false;
+    this.deps.logger.warn({ appId: app.id, from: live.id, to: back.id, reason }, 'the release failed inside its settle window: the previous one serves again');
+    const failedLog = await DeployLog.resume(this.deps.deployments, live.id, this.deps.clock);
+    failedLog.add('deploy', `Taken out of the route: ${reason}`);
+    if (tail.trim()) {
+      failedLog.add('deploy', 'Last log lines:');
+      for (const line of tail.trimEnd().split('\n')) failedLog.add('deploy', line);
+    }
+    await failedLog.flush();
+    const backLog = await DeployLog.resume(this.deps.deployments, back.id, this.deps.clock);
+    backLog.add('deploy', `Serving again: deployment #${live.number} failed inside its settle window (${sentenceOf(step.reason)})`);
+    await backLog.flush();
+    return true;
+  }
+
+  private async lastLines(node: AgentTarget, containerId: string): Promise<string> {
+    try {
+      return await this.deps.agents.containerLogs(node, { containerId, tail: 20 });
+    } catch {
+      return '';
+    }
+  }
+
   private async apply(node: AgentTarget, app: AppWithDeployment, live: DeploymentRecord, step: ConvergeStep, operationId: string): Promise<void> {
+    if (step.kind === 'revert') return; // recorded before any step (converge)
     const journalId = journalIdOf(`${operationId}-${step.kind}`);
     this.deps.logger.info({ appId: app.id, step: step.kind, reason: step.reason }, 'converging the app');
     if (step.kind === 'remove') {

@@ -215,6 +215,13 @@ export interface DeploymentJobStore {
    * current deployment, status running and runningSince set. null when the deployment was not deploying.
    */
   goLive(deploymentId: string, changes: { containerId: string; hostPort: number | null; imageId: string; imageRef: string }, now: Date): Promise<DeploymentRecord | null>;
+  /**
+   * A release that failed inside its settle window gives the app back to the one kept warm behind it (decision 0038),
+   * in one transaction and only while `fromId` is still the app's current deployment and `toId` superseded:
+   * `fromId` → crashed with `reason`, `toId` → live, the app's current deployment `toId`, status running since
+   * `runningSince`. False when any condition no longer held (nothing written).
+   */
+  revert(appId: string, fromId: string, toId: string, reason: string, runningSince: Date): Promise<boolean>;
   /** The highest seq written for the deployment (0 when none), and the bytes of text its lines hold. */
   logState(deploymentId: string): Promise<{ lastSeq: number; bytes: number }>;
   appendLogs(deploymentId: string, lines: LogLineRecord[]): Promise<void>;

@@ -41,6 +41,7 @@ function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stoppe
       if (d) Object.assign(app, { currentDeploymentId: d.id, currentDeployment: d, status: 'running' });
       return d;
     },
+    revert: async () => false,
     logState: async () => ({ lastSeq: 0, bytes: 0 }),
     appendLogs: async () => undefined,
     withImages: async (appId) => [...byId.values()].filter((d) => d.appId === appId && d.imageId && d.imageAvailable),

@@ -42,6 +42,12 @@ export interface DeploymentRunnerDeps {
   converge: AppConvergeService;
   /** Told when a deployment starts building and when it is finished (GitHub commit statuses, issue 16); best effort. */
   observer?: DeploymentObserver;
+  /**
+   * A new release takes the route as soon as it answers, the previous one kept warm behind it for the agent's settle
+   * window, and a rollback to an image that passed a window has none (decision 0038); default true. false: the whole
+   * window first, then the route, for every release (the behaviour before; bench/deploy's baseline).
+   */
+  warmPrevious?: boolean;
 }
 
 export interface DeploymentObserver {
@@ -183,6 +189,9 @@ export class DeploymentRunner {
         stopGraceMs: this.stopGraceMs,
         pruneImageRefs: prune.flatMap((p) => (p.imageRef ? [p.imageRef] : [])),
         diskMb: app.diskMb,
+        warmPrevious: this.deps.warmPrevious ?? true,
+        // A rollback reuses an image that ran here before: no settle window when it passed one (the agent knows).
+        maySkipSettle: (this.deps.warmPrevious ?? true) && d.source === 'rollback',
       },
       (line) => log.add('deploy', line),
     );
@@ -196,7 +205,14 @@ export class DeploymentRunner {
       const { actions } = await this.deps.converge.converge(target, app.id, { operationId: `${d.id}-converge`, settleDeploying: true });
       if (actions.some((a) => a.kind === 'stop')) log.add('deploy', 'The app was stopped meanwhile: its new container is stopped, with no route');
     }
-    log.add('deploy', live ? 'Live' : 'The deployment was no longer deploying; nothing changed');
+    log.add(
+      'deploy',
+      !live
+        ? 'The deployment was no longer deploying; nothing changed'
+        : result.settleMs
+          ? `Live; the previous release stays warm behind it for its ${(result.settleMs / 1000).toFixed(1)} s settle window`
+          : 'Live',
+    );
     await log.close();
     return { status: live?.status ?? 'unknown' };
   }

@@ -12,12 +12,15 @@ describe('deployment state table', () => {
     expect(canMoveDeployment('deploying', 'queued')).toBe(false);
   });
 
-  it('never leaves a finished state', () => {
+  it('never leaves a finished state, except a superseded release kept warm that serves again (decision 0038)', () => {
     for (const done of ['superseded', 'failed', 'cancelled'] as const) {
-      for (const to of ['queued', 'building', 'deploying', 'live', 'superseded', 'failed', 'cancelled'] as const) {
+      for (const to of ['queued', 'building', 'deploying', 'superseded', 'failed', 'cancelled'] as const) {
         expect(canMoveDeployment(done, to)).toBe(false);
       }
     }
+    expect(['failed', 'cancelled'].map((from) => canMoveDeployment(from as 'failed', 'live'))).toEqual([false, false]);
+    expect(canMoveDeployment('superseded', 'live')).toBe(true);
+    expect(canMoveDeployment('crashed', 'crashed')).toBe(true);
   });
 
   it('cancels only what has not rolled out, and fails whatever is still in progress', () => {

@@ -14,8 +14,11 @@ export const DEPLOYMENT_TRANSITIONS: Record<DeploymentStatus, readonly Deploymen
   deploying: ['deploying', 'live', 'superseded', 'failed'],
   live: ['superseded', 'crashed'],
   // Still the app's current deployment (its container restarts with backoff) until another goes live.
-  crashed: ['superseded'],
-  superseded: [],
+  // crashed → crashed: a release that failed inside its settle window gets the reason of that failure (decision 0038).
+  crashed: ['crashed', 'superseded'],
+  // superseded → live: the release kept warm behind a new one serves again when the new one fails inside its settle
+  // window (decision 0038; DeploymentJobStore.revert).
+  superseded: ['live'],
   failed: [],
   cancelled: [],
 };

@@ -35,6 +35,14 @@ export interface ManagedContainer {
   state: string;
   labels: Record<string, string>;
   createdAtMs: number;
+  /**
+   * An app container that died or stopped answering inside its settle window (decision 0038): why, as a sentence. The
+   * route went back to `fallbackDeploymentId`'s container, kept warm behind it; the converge records the revert.
+   */
+  settleFailure?: string;
+  fallbackDeploymentId?: string;
+  /** Inside its settle window now: the agent judges it (a comparison neither starts nor recreates it meanwhile). */
+  settling?: boolean;
 }
 
 export interface NoopResult {
@@ -162,6 +170,13 @@ export interface RolloutInput {
   pruneImageRefs: string[];
   /** The project folder's size (MB): made at it, grown to it; never shrunk. Absent: the agent's default, 512. */
   diskMb?: number;
+  /**
+   * The route moves as soon as the new container answers, the previous one kept warm behind it until the settle window
+   * has passed (decision 0038). Absent/false: the whole window first, then the route (an older control plane).
+   */
+  warmPrevious?: boolean;
+  /** A rollback: no settle window when the image already passed one on this server. */
+  maySkipSettle?: boolean;
 }
 
 export interface DeployResult {
@@ -169,6 +184,8 @@ export interface DeployResult {
   imageRef: string;
   containerId: string;
   hostPort: number;
+  /** The settle window still running when the rollout answered (the previous container kept warm meanwhile); 0: none. */
+  settleMs?: number;
 }
 
 export interface AppPowerInput {

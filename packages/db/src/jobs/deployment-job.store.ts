@@ -46,6 +46,25 @@ export class PrismaDeploymentJobStore implements DeploymentJobStore {
     });
   }
 
+  async revert(appId: string, fromId: string, toId: string, reason: string, runningSince: Date): Promise<boolean> {
+    const lost = new Error('revert lost its race');
+    try {
+      return await this.db.$transaction(async (tx) => {
+        const app = await tx.app.updateMany({
+          where: { id: appId, currentDeploymentId: fromId, deletedAt: null },
+          data: { currentDeploymentId: toId, status: 'running', statusDetail: Prisma.DbNull, runningSince },
+        });
+        const from = await tx.deployment.updateMany({ where: { id: fromId, appId, status: { in: ['live', 'crashed'] } }, data: { status: 'crashed', failureReason: reason } });
+        const to = await tx.deployment.updateMany({ where: { id: toId, appId, status: 'superseded' }, data: { status: 'live' } });
+        if (app.count !== 1 || from.count !== 1 || to.count !== 1) throw lost;
+        return true;
+      });
+    } catch (e) {
+      if (e === lost) return false;
+      throw e;
+    }
+  }
+
   async logState(deploymentId: string): Promise<{ lastSeq: number; bytes: number }> {
     const [r] = await this.db.$queryRaw<{ last: number; bytes: bigint }[]>`
       SELECT COALESCE(MAX(seq), 0)::int AS last, COALESCE(SUM(octet_length(text) + ${LOG_ROW_OVERHEAD_BYTES}), 0)::bigint AS bytes

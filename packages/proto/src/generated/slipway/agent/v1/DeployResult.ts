@@ -12,6 +12,11 @@ export interface DeployResult {
    * The port published on 127.0.0.1 (0 for workers without a port).
    */
   'hostPort'?: (number);
+  /**
+   * RolloutApp with warm_previous: the settle window still running when the new container took the route (the previous
+   * container stays behind it as a fallback until then); 0: none (the window passed before, or was skipped).
+   */
+  'settleMs'?: (number);
 }
 
 export interface DeployResult__Output {
@@ -25,4 +30,9 @@ export interface DeployResult__Output {
    * The port published on 127.0.0.1 (0 for workers without a port).
    */
   'hostPort': (number);
+  /**
+   * RolloutApp with warm_previous: the settle window still running when the new container took the route (the previous
+   * container stays behind it as a fallback until then); 0: none (the window passed before, or was skipped).
+   */
+  'settleMs': (number);
 }

@@ -32,6 +32,17 @@ export interface RolloutAppRequest {
    * Size of the project folder (MB): made at this size, grown to it when smaller (never shrunk). 0: 512.
    */
   'diskMb'?: (number);
+  /**
+   * The route moves to the new container as soon as it answers, the previous container kept running behind it as a
+   * fallback until the settle window has passed; a new container that dies inside the window is taken out of the
+   * route again (ListManagedContainers then reports it with settle_failure). false (an older control plane): the new
+   * container must pass the whole window before the route moves.
+   */
+  'warmPrevious'?: (boolean);
+  /**
+   * A rollback: no settle window when this image already passed one on this server.
+   */
+  'maySkipSettle'?: (boolean);
 }
 
 export interface RolloutAppRequest__Output {
@@ -65,4 +76,15 @@ export interface RolloutAppRequest__Output {
    * Size of the project folder (MB): made at this size, grown to it when smaller (never shrunk). 0: 512.
    */
   'diskMb': (number);
+  /**
+   * The route moves to the new container as soon as it answers, the previous container kept running behind it as a
+   * fallback until the settle window has passed; a new container that dies inside the window is taken out of the
+   * route again (ListManagedContainers then reports it with settle_failure). false (an older control plane): the new
+   * container must pass the whole window before the route moves.
+   */
+  'warmPrevious': (boolean);
+  /**
+   * A rollback: no settle window when this image already passed one on this server.
+   */
+  'maySkipSettle': (boolean);
 }

@@ -311,6 +311,11 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
     // A database (its jobs are recorded, never run: it stays provisioning).
     const database = await owner.post(`/v1/workspaces/${ws.id}/databases`, { name: 'cache', engine: 'redis', memoryMb: 64 });
     for (const r of [image, upload, deployment, token, database]) if (r.status !== 201) throw new Error(`fixture: ${r.status} ${r.text}`);
+    // A backup destination (issue 33): nothing listens at its endpoint, so its test call answers unreachable at once.
+    const destination = await owner.post(`/v1/workspaces/${ws.id}/backup-destinations`, {
+      name: 'offsite', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', bucket: 'backups', pathStyle: true, accessKeyId: 'AKIAFUZZ', secretKey: 'fuzz-secret',
+    });
+    if (destination.status !== 201) throw new Error(`fixture: ${destination.status} ${destination.text}`);
     // A completed backup of it (issue 13), recorded as the backup jobs would (its file is not on the server).
     const backup = await api.db.databaseBackup.create({
       data: {
@@ -344,6 +349,7 @@ describe('no input gives a 5xx (fast-check over every operation of the document)
         userId: [me.user.id],
         installationId: [String(installation.id)],
         domainId: [domain.body.id],
+        destinationId: [destination.body.id],
       },
     };
   }

@@ -1,5 +1,6 @@
 import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from './containers/removal-pool';
 import { ImageGate } from './builds/image-gate';
+import { BuildCaches } from './builds/build-cache';
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import { DATABASE_ENGINE_FACTS, DATABASE_ENGINES, type DatabaseEngine } from '@slipway/contracts';
@@ -166,7 +167,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const imageGate = new ImageGate();
   // One bound for every removal (workspaces and apps deleted): parallel, never unbounded (issue 34).
   const removals = new RemovalPool(o.removalConcurrency ?? DEFAULT_REMOVAL_CONCURRENCY);
-  const apps = await new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate, removals).load();
+  // Apps' BuildKit caches: bounded by each app's disk after its builds, removed with the app (builds/build-cache.ts).
+  const buildCaches = new BuildCaches(o.dockerSocket, o.logger);
+  const apps = await new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate, removals, buildCaches).load();
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
@@ -209,7 +212,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
   server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, disk, logger: o.logger }));
   // Uploads built on this server: a service of its own too (build.proto).
-  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, dockerSocket: o.dockerSocket, buildsDir: path.join(o.dataDir, 'builds'), gate: imageGate, logger: o.logger });
+  const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, dockerSocket: o.dockerSocket, buildsDir: path.join(o.dataDir, 'builds'), gate: imageGate, logger: o.logger, caches: buildCaches, appDiskMb: async (appId) => (await storage.usage(appId))?.limitMb ?? null });
   server.addService(
     loadBuildsProto().slipway.agent.v1.Builds.service,
     buildsHandlers({ builder, journal, disk, uploadsDir: path.join(o.dataDir, 'uploads'), maxZipBytes: o.maxUploadBytes, logger: o.logger }),

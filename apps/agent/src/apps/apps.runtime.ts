@@ -1,4 +1,5 @@
 import { ImageGate } from '../builds/image-gate';
+import type { BuildCaches } from '../builds/build-cache';
 import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from '../containers/removal-pool';
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/promises';
@@ -46,6 +47,8 @@ export class AppsRuntime {
     private readonly imageGate: ImageGate = new ImageGate(),
     /** Shared with the workspaces' removal: at most SLIPWAY_REMOVAL_CONCURRENCY removals at once (../containers/removal-pool.ts). */
     private readonly removals: RemovalPool = new RemovalPool(DEFAULT_REMOVAL_CONCURRENCY),
+    /** The apps' BuildKit cache records, removed with their images (../builds/build-cache.ts). */
+    private readonly buildCaches?: Pick<BuildCaches, 'remove'>,
   ) {
     this.windows = new SettleWindows(containers, ingress, logger, path.join(dataDir, 'settle.json'));
   }
@@ -361,12 +364,16 @@ export class AppsRuntime {
     return { containers: containers.length, images };
   }
 
-  /** Every image tag of these apps, in parallel within the removal bound, behind the image gate (builds first). */
+  /**
+   * Every image tag of these apps, in parallel within the removal bound, behind the image gate (builds first), and
+   * their BuildKit cache records (a failure there is logged: BuildKit's own collection reclaims them later).
+   */
   async removeImages(appIds: string[]): Promise<number> {
     let removed = 0;
     await this.imageGate.removal(async () => {
       const tags = await this.docker.imageTags(appIds.map(appRepository));
       removed = (await this.removals.each(tags, (tag) => this.docker.removeImage(tag))).filter(Boolean).length;
+      await this.buildCaches?.remove(appIds).catch((e: Error) => this.logger.warn({ appIds: appIds.length, err: e.message }, 'could not remove build caches'));
     });
     return removed;
   }

@@ -6,6 +6,7 @@ import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
 import { buildWithBuildKit } from './buildkit';
+import { cacheIdOf, DEFAULT_CACHE_BOUND_MB, type BuildCaches } from './build-cache';
 import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, VARIABLES_SECRET, WITH_ENV_SCRIPT, type BaseImages } from './dockerfiles';
 import { failureReason } from './failure-reason';
 import type { ImageGate } from './image-gate';
@@ -39,6 +40,13 @@ export interface BuilderOptions {
    * in the build's own cgroup limits, without variables. docs/decisions/0030.
    */
   engine?: 'classic' | 'buildkit';
+  /**
+   * BuildKit: the engine's records of the apps' cache mounts (build-cache.ts), measured after each build of an app
+   * and cleared past its bound; none: caches bounded only by BuildKit's own garbage collection.
+   */
+  caches?: BuildCaches;
+  /** The app's disk size (MB) the bound of its build caches derives from (its project folder's size; none yet: 512). */
+  appDiskMb?: (appId: string) => Promise<number | null>;
   /** The docker CLI for BuildKit builds (Debian's 20.10 client). */
   dockerCli?: string;
   /** The engine's socket, for the CLI. */
@@ -135,7 +143,7 @@ export class Builder {
       const generated = dockerfileFor(plan, {
         images: this.o.images,
         extraCa: this.o.extraCaBundle !== null,
-        buildkit: buildkit ? { cacheId: `slipway-${req.appId}`, variables: variables.length > 0, variablesDigest: this.digestOf(variables) } : null,
+        buildkit: buildkit ? { cacheId: cacheIdOf(req.appId), variables: variables.length > 0, variablesDigest: this.digestOf(variables) } : null,
       });
       // One LABEL step in a generated Dockerfile (the build option adds a step per label, each a container).
       const dockerfile = generated === null ? null : `${generated}LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`;
@@ -167,7 +175,14 @@ export class Builder {
       // Image removal (teardown, pruning) waits while builds run (image-gate.ts); a build that still meets a parent
       // layer removed under it (by hand, by another tool) runs once more without the cache before it fails.
       const imageId = await this.o.gate.building(async () => {
-        if (buildkit) return this.buildkitBuild(dir, context, imageRef, req, buildLabels, variables, emit);
+        if (buildkit) {
+          try {
+            return await this.buildkitBuild(dir, context, imageRef, req, buildLabels, variables, emit);
+          } finally {
+            // Success or failure, the app's cache mounts are measured against its disk (a cancelled build too: what it wrote stays).
+            await this.boundCaches(req.appId, emit);
+          }
+        }
         try {
           return await this.dockerBuild(context, imageRef, req, buildLabels, emit, false);
         } catch (e) {
@@ -183,6 +198,13 @@ export class Builder {
       await rm(`${dir}.secret`, { recursive: true, force: true }).catch(() => undefined);
       this.release();
     }
+  }
+
+  /** The app's BuildKit caches against the bound of its disk (build-cache.ts): cleared past it, one log line either way. */
+  private async boundCaches(appId: string, emit: Emit): Promise<void> {
+    if (!this.o.caches) return;
+    const diskMb = (await this.o.appDiskMb?.(appId).catch(() => null)) ?? DEFAULT_CACHE_BOUND_MB;
+    await this.o.caches.bound(appId, diskMb, emit);
   }
 
   /** A keyed digest of the variables: a changed variable rebuilds the build step, and no value can be read back from it. */

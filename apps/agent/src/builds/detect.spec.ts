@@ -355,10 +355,10 @@ describe('BuildKit', () => {
   it("cache mounts of the app's own for the package manager and the framework's build cache; variables as a secret", () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
     const df = dockerfileFor(p, { images, extraCa: false, buildkit: { cacheId: 'app-1', variables: true } })!;
-    expect(df).toContain('RUN --mount=type=cache,id=app-1-pm,target=/cache,sharing=locked sh /usr/local/bin/slipway-install && mkdir -p node_modules');
+    expect(df).toContain('RUN --mount=type=cache,id=app-1-pm,target=/cache,sharing=locked : app-1-cache && sh /usr/local/bin/slipway-install && mkdir -p node_modules');
     expect(df).toContain('COPY slipway/with-env.cjs /usr/local/share/slipway/with-env.cjs');
     expect(df).toContain(
-      'RUN --mount=type=cache,id=app-1-build,target=/app/.next/cache,sharing=locked --mount=type=secret,id=slipway-variables,target=/run/secrets/slipway-variables.json node /usr/local/share/slipway/with-env.cjs npm run build',
+      'RUN --mount=type=cache,id=app-1-build,target=/app/.next/cache,sharing=locked --mount=type=secret,id=slipway-variables,target=/run/secrets/slipway-variables.json : app-1-cache && node /usr/local/share/slipway/with-env.cjs npm run build',
     );
   });
   it('the classic builder gets neither', () => {

@@ -1,3 +1,4 @@
+import { cacheMarker } from './build-cache';
 import type { BuildPlan } from './detect';
 import type { NodePlan } from './node-plan';
 
@@ -127,7 +128,8 @@ function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
   const bk = o.buildkit ?? null;
   // BuildKit: the package manager's cache is a mount of the app's, kept between builds (a changed lockfile installs
   // from it, not from the registry); never in a layer.
-  const pmCache = bk ? `--mount=type=cache,id=${bk.cacheId}-pm,target=/cache,sharing=locked ` : '';
+  // The marker (a no-op naming the app) lets the engine's record of the mount be found again (build-cache.ts).
+  const pmCache = bk ? `--mount=type=cache,id=${bk.cacheId}-pm,target=/cache,sharing=locked ${cacheMarker(bk.cacheId)}` : '';
   if (bk) lines.push(`ENV ${PM_CACHE_ENV}`);
   if (plan.installFallback) lines.push(`COPY ${CONTEXT.install} ${INSTALL_SCRIPT}`);
   lines.push(copy(plan.installFiles.map((f) => `${CONTEXT.app}/${f}`), './'), `RUN ${pmCache}${plan.installFallback ? `sh ${INSTALL_SCRIPT}` : plan.install} && mkdir -p node_modules`);
@@ -146,7 +148,7 @@ function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
     ].join('');
     // A keyed digest of the variables (no value can be read back from it): a changed variable rebuilds this step.
     if (bk?.variablesDigest) lines.push(`ARG SLIPWAY_VARIABLES_DIGEST=${bk.variablesDigest}`);
-    lines.push(`RUN ${mounts}${bk?.variables ? `node ${WITH_ENV} ${plan.build}` : plan.build}`);
+    lines.push(`RUN ${mounts}${cacheDir ? cacheMarker(bk!.cacheId) : ''}${bk?.variables ? `node ${WITH_ENV} ${plan.build}` : plan.build}`);
   }
   switch (plan.output.kind) {
     case 'app':

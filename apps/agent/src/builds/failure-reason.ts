@@ -17,8 +17,8 @@ export function failureReason(step: string, lines: string[], dockerError: string
 
 /** The step as a user knows it: the install, the build script, a prune, or the command of their own Dockerfile. */
 function describeStep(step: string): string {
-  // BuildKit's step names carry the mounts and the variables launcher: the command is what follows them.
-  const run = (/^RUN (.*)$/.exec(step)?.[1] ?? step).replace(/^(--mount=\S+\s+)+/, '').replace(/^node \/usr\/local\/share\/slipway\/with-env\.cjs /, '');
+  // BuildKit's step names carry the mounts, the cache marker (build-cache.ts) and the variables launcher: the command is what follows them.
+  const run = (/^RUN (.*)$/.exec(step)?.[1] ?? step).replace(/^(--mount=\S+\s+)+/, '').replace(/^: \S+-cache && /, '').replace(/^node \/usr\/local\/share\/slipway\/with-env\.cjs /, '');
   if (/slipway-install|^(npm ci|npm install|pnpm install|yarn install|corepack )/.test(run)) return 'Installing the dependencies';
   if (/^(npm|pnpm|yarn) run build\b/.test(run)) return `The build script (${/^(\S+ run build)/.exec(run)![1]})`;
   if (/^(npm prune|pnpm prune|yarn install --production)/.test(run)) return 'Pruning to production dependencies';

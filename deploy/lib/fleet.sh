@@ -84,6 +84,7 @@ JSON
 
   # Its Caddy: admin API on the namespace's own loopback (127.0.0.1:2019 there is not the host's), ingress on :80,
   # its storage (certificates) under the server's root.
+  ingress_handover "$ns"
   if ! fleet_alive "$run/caddy.pid"; then
     sed "s/__HTTP_PORT__/80/" "$REPO_ROOT/deploy/caddy/bootstrap.json" >"$run/caddy.json"
     XDG_DATA_HOME="$root/caddy/data" XDG_CONFIG_HOME="$root/caddy/config" HOME="$root/caddy" \

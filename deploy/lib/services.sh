@@ -185,7 +185,22 @@ start_docker() {
   fi
 }
 
+# ingress_handover [NETNS]: a Caddy config change opens new listeners beside the old ones (SO_REUSEPORT) and closes
+# the old; without tcp_migrate_req (Linux 5.14+, per network namespace) the connections waiting in the old listener's
+# queue are reset, which a client sees as ECONNRESET during a rollout. With it they move to the new listener.
+ingress_handover() {
+  local run=(sysctl -qw net.ipv4.tcp_migrate_req=1)
+  [[ -n ${1:-} ]] && run=(ip netns exec "$1" "${run[@]}")
+  # Kept across reboots on the host (a test server's namespace is made again each time).
+  if [[ -z ${1:-} && -d /etc/sysctl.d && ! -f /etc/sysctl.d/60-slipway-ingress.conf ]]; then
+    echo "net.ipv4.tcp_migrate_req = 1" >/etc/sysctl.d/60-slipway-ingress.conf 2>/dev/null || true
+  fi
+  "${run[@]}" 2>/dev/null ||
+    echo "warning: could not set net.ipv4.tcp_migrate_req=1 (Linux 5.14+): connections arriving while the ingress reloads may be reset" >&2
+}
+
 start_caddy() {
+  ingress_handover
   if ! curl -fsS http://127.0.0.1:2019/config/ >/dev/null 2>&1; then
     say "starting Caddy (ingress on :$SLIPWAY_INGRESS_HTTP_PORT, admin API on 127.0.0.1:2019)"
     local config="$SLIPWAY_RUN_DIR/caddy.json"

@@ -209,9 +209,17 @@ async function send(f: Fixture, spec: OperationSpec, r: Request) {
 
 type Answer = Awaited<ReturnType<typeof send>>;
 
+/**
+ * The one 5xx a working platform gives on purpose: a database engine whose image is not on the server (the test
+ * servers have no `mongo` image and no registry). Only where the operation documents it.
+ */
+const PLATFORM_LACKS = new Set(['engine_unavailable']);
+
 /** Throws unless `res` is the operation's documented success or the error envelope: never a 5xx. */
 function checkAnswer(spec: OperationSpec, res: Answer): void {
-  if (res.status >= 500) throw new Error(`${res.status} ${res.text.slice(0, 300)}`);
+  const code: unknown = res.body?.error?.code;
+  const documented = typeof code === 'string' && PLATFORM_LACKS.has(code) && !!spec.errors?.[res.status]?.includes(code);
+  if (res.status >= 500 && !documented) throw new Error(`${res.status} ${res.text.slice(0, 300)}`);
   if (res.status >= 200 && res.status < 300) {
     expect(res.status).toBe(spec.success.status);
     return;

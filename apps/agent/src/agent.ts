@@ -238,7 +238,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   await backups.start();
   server.addService(loadBackupsProto().slipway.agent.v1.Backups.service, backupsHandlers({ backups, logger: o.logger }));
   // Moving workspaces between servers (issue 32): images and project folders out and in (moves.proto).
-  server.addService(loadMovesProto().slipway.agent.v1.Moves.service, movesHandlers({ docker, apps, disk, dataDir: o.dataDir, logger: o.logger }));
+  server.addService(loadMovesProto().slipway.agent.v1.Moves.service, movesHandlers({ docker, apps, databases, disk, dataDir: o.dataDir, logger: o.logger }));
   const port = await bindServer(server, o.listen, agentServerCredentials(enrollment));
   o.logger.info({ listen: o.listen, port, node: enrollment.nodeName, platformId }, 'agent listening (mutual TLS)');
   return {

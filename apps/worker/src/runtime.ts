@@ -113,10 +113,12 @@ export async function startWorkerRuntime(
   });
   const routing = new RoutingService({ apps: stores.apps, nodes: repos.nodes, agents, appsDomain: config.apps, logger, meshPort: config.mesh.port });
   // Databases (issue 12): their jobs, backups and repairs hold the database's lock.
+  const databaseAgent = databaseAgentOf(new DatabasesPool(agents));
+  const databaseCertificates = new FileDatabaseCertificates(config.controlPlane.dataDir);
   const databases = new DatabaseConvergeService({
     databases: stores.databases,
-    agents: databaseAgentOf(new DatabasesPool(agents)),
-    certificates: new FileDatabaseCertificates(config.controlPlane.dataDir),
+    agents: databaseAgent,
+    certificates: databaseCertificates,
     secrets,
     locks,
     clock: systemClock,
@@ -223,6 +225,9 @@ export async function startWorkerRuntime(
     transfer: new MovesPool(agents),
     apps: stores.apps,
     env: control.env,
+    databases: stores.databases,
+    databaseAgent,
+    certificates: databaseCertificates,
     secrets,
     appsDomain: config.apps,
     routing,

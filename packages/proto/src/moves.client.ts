@@ -6,9 +6,10 @@ import type { ImportFolderResponse__Output } from './generated/slipway/agent/v1/
 import type { ImportImagesResponse__Output } from './generated/slipway/agent/v1/ImportImagesResponse';
 import type { MoveChunk__Output } from './generated/slipway/agent/v1/MoveChunk';
 import type { MovesClient } from './generated/slipway/agent/v1/Moves';
+import type { RemoveBackupFoldersResponse__Output } from './generated/slipway/agent/v1/RemoveBackupFoldersResponse';
 import { loadMovesProto } from './load';
 import { streamUpload } from './stream-upload';
-import { label } from './unary';
+import { label, unary } from './unary';
 
 export type { MovesClient };
 
@@ -48,6 +49,23 @@ export class MovesPool implements MovesGateway {
       (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
       label(to),
     );
+  }
+
+  copyDatabaseFolder(from: AgentTarget, to: AgentTarget, input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups' }): Promise<{ bytes: number }> {
+    const folder = input.folder === 'data' ? 'DATABASE_DATA' : 'DATABASE_BACKUPS';
+    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId });
+    return streamUpload(
+      (cb) => this.client(to).importFolder(cb),
+      { operationId: input.operationId, workspaceId: input.workspaceId, folder, databaseId: input.databaseId },
+      exportedBytes(exported, from),
+      (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
+      label(to),
+    );
+  }
+
+  async removeBackupFolders(on: AgentTarget, databaseIds: string[]): Promise<{ removed: number }> {
+    const res = await unary<RemoveBackupFoldersResponse__Output>(on, (cb, options) => this.client(on).removeBackupFolders({ databaseIds }, options, cb));
+    return { removed: res.removed };
   }
 }
 

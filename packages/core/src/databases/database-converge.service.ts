@@ -7,7 +7,7 @@ import type { Logger } from '../logging';
 import { isTransient, type OperationHandler, type OperationNode } from '../operations/operation-runner';
 import type { AgentTarget } from '../ports/agents';
 import type { Clock } from '../ports/clock';
-import type { DatabaseAgent, DatabaseCertificates, DatabaseHeld, DatabaseJobStore, DatabaseRecord, DatabaseSettlement } from './database.ports';
+import type { DatabaseAgent, DatabaseCertificates, DatabaseHeld, DatabaseJobStore, DatabaseRecord, DatabaseSettlement, EnsureDatabaseInput } from './database.ports';
 
 /** What a pass learned of a node's databases: what the server holds, by database id. */
 export interface DatabasePassContext {
@@ -162,23 +162,7 @@ export class DatabaseConvergeService implements Converger<DatabasePassContext> {
     const tls = server ? await this.deps.certificates.serverCertificate(server) : null;
     let result;
     try {
-      result = await this.deps.agents.ensureDatabase(target, {
-        operationId: journalIdOf(`${operationId}-g${db.generation}`),
-        workspaceId: db.workspaceId,
-        databaseId: db.id,
-        slug: db.slug,
-        engine: db.engine,
-        version: db.version,
-        cpuMillis: db.cpuMillis,
-        memoryMb: db.memoryMb,
-        diskMb: db.diskMb,
-        username: db.username,
-        databaseName: db.databaseName,
-        password: this.deps.secrets.open(db.passwordSealed),
-        stopped: db.desiredState === 'stopped',
-        public: db.publicEnabled && db.publicPort ? { port: db.publicPort, allowedCidrs: [...db.allowedCidrs] } : null,
-        tls,
-      });
+      result = await this.deps.agents.ensureDatabase(target, ensureInputOf(db, { operationId: journalIdOf(`${operationId}-g${db.generation}`), password: this.deps.secrets.open(db.passwordSealed), tls }));
     } catch (e) {
       if (isTransient(e)) throw e;
       await this.deps.databases.settle(db.id, db.generation, { status: 'failed', statusMessage: (e as Error).message, runningSince: null });
@@ -206,6 +190,34 @@ export class DatabaseConvergeService implements Converger<DatabasePassContext> {
     if (!server) throw new AppError('node_unavailable', "The database's server is not known");
     return asTarget(server);
   }
+}
+
+/**
+ * What EnsureDatabase gets for a row: its spec, its password (opened by the caller), its public access (`publicPort`:
+ * another port than the row's, for a server the database is being moved to) and the server's certificate.
+ */
+export function ensureInputOf(
+  db: DatabaseRecord,
+  o: { operationId: string; password: string; tls: EnsureDatabaseInput['tls']; publicPort?: number | null },
+): EnsureDatabaseInput {
+  const port = o.publicPort === undefined ? db.publicPort : o.publicPort;
+  return {
+    operationId: o.operationId,
+    workspaceId: db.workspaceId,
+    databaseId: db.id,
+    slug: db.slug,
+    engine: db.engine,
+    version: db.version,
+    cpuMillis: db.cpuMillis,
+    memoryMb: db.memoryMb,
+    diskMb: db.diskMb,
+    username: db.username,
+    databaseName: db.databaseName,
+    password: o.password,
+    stopped: db.desiredState === 'stopped',
+    public: db.publicEnabled && port ? { port, allowedCidrs: [...db.allowedCidrs] } : null,
+    tls: o.tls,
+  };
 }
 
 /** Statuses a job owns until it ends: a pass never settles them. */

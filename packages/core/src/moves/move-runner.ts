@@ -11,12 +11,18 @@ import type { AppJobStore, AppWithDeployment, EnvRepository } from '../apps/app.
 import { isInUse } from '../apps/deployment-state';
 import { appHost, type AppsDomain } from '../apps/dto';
 import { openEnvironment } from '../apps/environment';
-import { isMoveFinished, moveSourcesOf, runMoveSteps, type MoveStep } from './move-state';
-import type { AppToMove, MoveRecord, MovesGateway, MoveStore, MoveWorkspaceStore, SwitchedApp } from './move.ports';
+import { ensureInputOf } from '../databases/database-converge.service';
+import type { DatabaseAgent, DatabaseCertificates, DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
+import { isMoveFinished, moveSourcesOf, runMoveSteps, sentenceOf, type MoveStep } from './move-state';
+import type { AppToMove, MoveRecord, MovesGateway, MoveStore, MoveWorkspaceStore, SwitchedApp, SwitchedDatabase } from './move.ports';
 import { targetRefusal } from './move.service';
 
 /** How long the target's health check may take before the move gives up on it. */
 const TARGET_HEALTH_TIMEOUT_MS = 5_000;
+/** Public ports of databases (databases.proto DatabasePublicAccess). */
+const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
+/** Statuses of a database whose own job is under way (it is moved once that job ended). */
+const DATABASE_BUSY: readonly string[] = ['provisioning', 'updating', 'restoring', 'deleting'];
 
 export interface MoveRunnerDeps {
   moves: MoveStore;
@@ -28,6 +34,10 @@ export interface MoveRunnerDeps {
   /** The app's record and current deployment, as a rollout needs them. */
   apps: Pick<AppJobStore, 'getById'>;
   env: EnvRepository;
+  /** The workspace's managed databases: their rows, their agents' service, the servers' database certificates. */
+  databases: Pick<DatabaseJobStore, 'listOfWorkspace'>;
+  databaseAgent: Pick<DatabaseAgent, 'ensureDatabase' | 'stopDatabase' | 'removeDatabase'>;
+  certificates: Pick<DatabaseCertificates, 'serverCertificate'>;
   secrets: SecretBox;
   appsDomain: AppsDomain;
   /** Routes after the switch: the target's first (its own routes for the apps), then every server's (the `routes.sync` job's work). */
@@ -50,6 +60,16 @@ interface MoveContext {
   records: Map<string, AppWithDeployment>;
   /** What the target runs of each app once started. */
   started: Map<string, { containerId: string; hostPort: number | null }>;
+  /** The live databases as they were at the check, and the public port each gets on the target. */
+  databases: DatabaseRecord[];
+  publicPorts: Map<string, number | null>;
+  /** The databases whose backup files are on the source (deleted databases' too). */
+  backupFolders: { databaseId: string; backups: number }[];
+  /** Databases stopped on the source, and those the target got data of (what an undo reverses). */
+  stoppedOnSource: DatabaseRecord[];
+  onTarget: DatabaseRecord[];
+  /** When the first database was stopped on the source (the apps' write gap starts there). */
+  databasesStoppedAt: number | null;
 }
 
 /**
@@ -77,7 +97,10 @@ export class MoveRunner {
       // Every app of the workspace is held too, before the claim (waiting for one is retried with the row still
       // queued): no deployment, power job or repair interleaves with the move. An app added meanwhile fails the switch.
       const appIds = (await this.deps.workspaces.appsToMove(first.workspaceId)).map((a) => a.appId).sort();
-      return this.holdingApps(appIds, async () => {
+      // …and every live database (no backup, restore or converge of one while its data moves).
+      const databaseIds = (await this.deps.databases.listOfWorkspace(first.workspaceId)).filter((d) => !d.deletedAt).map((d) => d.id).sort();
+      const held = [...appIds.map((id) => ['app', id] as const), ...databaseIds.map((id) => ['database', id] as const)];
+      return this.holdingAll(held, async () => {
         const claimed = await this.deps.moves.transition(moveId, moveSourcesOf('running').filter((s) => s !== 'running' || first.state === 'running'), 'running', {
           startedAt: this.deps.clock(),
           countAttempt: true,
@@ -90,10 +113,10 @@ export class MoveRunner {
     });
   }
 
-  private holdingApps<T>(appIds: string[], work: () => Promise<T>): Promise<T> {
-    const [first, ...rest] = appIds;
+  private holdingAll<T>(locks: (readonly ['app' | 'database', string])[], work: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = locks;
     if (first === undefined) return work();
-    return this.deps.locks.hold('app', first, () => this.holdingApps(rest, work));
+    return this.deps.locks.hold(first[0], first[1], () => this.holdingAll(rest, work));
   }
 
   private async work(move: MoveRecord): Promise<MoveRecord> {
@@ -120,7 +143,20 @@ export class MoveRunner {
   /** The steps of one move, sharing what `check` read. */
   private steps(move: MoveRecord): MoveStep[] {
     const { workspaces, nodes, agents, transfer } = this.deps;
-    const ctx: MoveContext = { source: null, target: null, alreadySwitched: false, apps: [], records: new Map(), started: new Map() };
+    const ctx: MoveContext = {
+      source: null,
+      target: null,
+      alreadySwitched: false,
+      apps: [],
+      records: new Map(),
+      started: new Map(),
+      databases: [],
+      publicPorts: new Map(),
+      backupFolders: [],
+      stoppedOnSource: [],
+      onTarget: [],
+      databasesStoppedAt: null,
+    };
     const opId = (what: string) => `move-${move.id}-${what}`;
     const source = (): AgentTarget => ({ name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress });
     const target = (): AgentTarget => ({ name: ctx.target!.name, grpcAddress: ctx.target!.grpcAddress });
@@ -159,6 +195,8 @@ export class MoveRunner {
           ctx.source = await nodes.get(move.fromNodeId);
           ctx.target = await nodes.get(move.toNodeId);
           ctx.apps = await workspaces.appsToMove(move.workspaceId);
+          ctx.databases = (await this.deps.databases.listOfWorkspace(move.workspaceId)).filter((d) => !d.deletedAt);
+          ctx.backupFolders = await workspaces.backupFoldersOn(move.workspaceId, move.fromNodeId);
           for (const app of ctx.apps) {
             const record = await this.deps.apps.getById(app.appId);
             if (record) ctx.records.set(app.appId, record);
@@ -173,7 +211,7 @@ export class MoveRunner {
           if (refused) throw new Error(refused);
           for (const [server, why] of [
             [ctx.target, 'the target'],
-            ...(ctx.apps.length ? [[ctx.source, 'the source (its images and folders are copied from it)'] as const] : []),
+            ...(ctx.apps.length || ctx.databases.length || ctx.backupFolders.length ? [[ctx.source, 'the source (its images and folders are copied from it)'] as const] : []),
           ] as const) {
             try {
               await agents.health({ name: server.name, grpcAddress: server.grpcAddress }, TARGET_HEALTH_TIMEOUT_MS);
@@ -181,12 +219,33 @@ export class MoveRunner {
               throw new Error(`${server.name}, ${why}, did not answer its health check (${(e as Error).message})`, { cause: e });
             }
           }
-          if (ws.databases > 0) {
-            throw new Error(`The workspace holds ${plural(ws.databases, 'database')}; moving databases between servers is not built yet (issue 32): today a workspace with apps only moves`);
-          }
           const busy = ctx.apps.filter((a) => a.busy).map((a) => ctx.records.get(a.appId)?.name ?? a.appId);
           if (busy.length) throw new Error(`A deployment of ${busy.join(', ')} is in progress; move the workspace once it has finished`);
-          return { sentence: `${ctx.target.name} answers and can take the workspace (${plural(ctx.apps.length, 'app')}, no databases)` };
+          const busyDatabases = ctx.databases.filter((d) => DATABASE_BUSY.includes(d.status)).map((d) => `${d.name} (${d.status})`);
+          if (busyDatabases.length) throw new Error(`A change of ${busyDatabases.join(', ')} is in progress; move the workspace once it has finished`);
+          // An engine the target said it cannot run refuses the move before any database stops.
+          const missing = ctx.databases.map((d) => ctx.target!.databaseEngines?.engines.find((e) => e.engine === d.engine)).filter((e) => e && !e.available);
+          if (missing[0]) throw new Error(`${ctx.target.name} cannot run ${missing[0].engine}: its image ${missing[0].image} is not there (${missing[0].hint})`);
+          // Public ports: the same on the target when free there, else the lowest free one (the step says which).
+          const taken = new Set(await workspaces.publicPortsOn(ctx.target.id));
+          for (const d of ctx.databases) {
+            if (!d.publicEnabled || !d.publicPort) {
+              ctx.publicPorts.set(d.id, d.publicEnabled ? null : d.publicPort);
+              continue;
+            }
+            let port: number | null = d.publicPort;
+            if (taken.has(port)) {
+              port = null;
+              for (let p = PUBLIC_PORTS.min; p <= PUBLIC_PORTS.max && port === null; p++) if (!taken.has(p)) port = p;
+              if (port === null) throw new Error(`Every public database port of ${ctx.target.name} is taken; ${d.name} could not keep public access there`);
+            }
+            taken.add(port);
+            ctx.publicPorts.set(d.id, port);
+          }
+          const portChanges = ctx.databases.filter((d) => d.publicEnabled && d.publicPort && ctx.publicPorts.get(d.id) !== d.publicPort).map((d) => `${d.name}'s public port becomes ${ctx.publicPorts.get(d.id)} (${d.publicPort} is taken there)`);
+          return {
+            sentence: `${ctx.target.name} answers and can take the workspace (${plural(ctx.apps.length, 'app')}, ${plural(ctx.databases.length, 'database')}, backups of ${plural(ctx.backupFolders.length, 'database')})${portChanges.length ? `; ${portChanges.join('; ')}` : ''}`,
+          };
         },
       },
       {
@@ -228,6 +287,39 @@ export class MoveRunner {
         },
       },
       {
+        name: 'copy-backups',
+        run: async () => {
+          if (ctx.alreadySwitched) return { sentence: 'Backups: already done by an earlier try of this move', skipped: true };
+          if (ctx.backupFolders.length === 0) return { sentence: 'No backup files on the source', skipped: true };
+          let bytes = 0;
+          for (const b of ctx.backupFolders) {
+            bytes += (await transfer.copyDatabaseFolder(source(), target(), { operationId: opId(`backups-${b.databaseId}`), workspaceId: move.workspaceId, databaseId: b.databaseId, folder: 'backups' })).bytes;
+          }
+          const files = ctx.backupFolders.reduce((t, b) => t + b.backups, 0);
+          return { sentence: `${plural(files, 'backup')} of ${plural(ctx.backupFolders.length, 'database')} copied to ${move.toNode}: ${mb(bytes)}` };
+        },
+        undo: async () => {
+          await transfer.removeBackupFolders(target(), ctx.backupFolders.map((b) => b.databaseId));
+          return `Removed the copied backups from ${move.toNode}`;
+        },
+      },
+      {
+        name: 'move-databases',
+        run: async () => {
+          if (ctx.alreadySwitched) return { sentence: 'Databases: already done by an earlier try of this move', skipped: true };
+          if (ctx.databases.length === 0) return { sentence: 'The workspace has no databases', skipped: true };
+          const lines: string[] = [];
+          try {
+            for (const db of ctx.databases) lines.push(await this.moveDatabase(db, ctx, opId));
+          } catch (e) {
+            // This step's own half-done work is reversed here (a failing step's undo is not called).
+            throw new Error(`${sentenceOf(e)}; ${await this.undoDatabases(ctx, opId)}`, { cause: e });
+          }
+          return { sentence: `Stopped on ${move.fromNode}, copied and started on ${move.toNode} with their credentials: ${lines.join('; ')}` };
+        },
+        undo: () => this.undoDatabases(ctx, opId),
+      },
+      {
         name: 'switch',
         commit: true,
         run: async () => {
@@ -236,10 +328,11 @@ export class MoveRunner {
             const started = ctx.started.get(a.appId);
             return { appId: a.appId, deploymentId: a.deploymentId, containerId: started?.containerId ?? null, hostPort: started?.hostPort ?? null };
           });
-          if (!(await workspaces.switchServer(move.workspaceId, move.fromNodeId, move.toNodeId, apps))) {
+          const databases: SwitchedDatabase[] = ctx.databases.map((d) => ({ databaseId: d.id, publicPort: ctx.publicPorts.get(d.id) ?? null }));
+          if (!(await workspaces.switchServer(move.workspaceId, move.fromNodeId, move.toNodeId, apps, databases))) {
             throw new Error('The workspace changed while it was being moved (an app, a deployment or a database was added, or it was deleted or moved); nothing was switched');
           }
-          return { sentence: `The workspace and its ${plural(ctx.apps.length, 'app')} are on ${move.toNode} now` };
+          return { sentence: `The workspace, its ${plural(ctx.apps.length, 'app')} and ${plural(ctx.databases.length, 'database')} are on ${move.toNode} now` };
         },
       },
       {
@@ -248,7 +341,10 @@ export class MoveRunner {
           // The target first: its own routes for the apps are in place before any other server forwards to it.
           if (ctx.target) await this.deps.routing.syncRoutes(ctx.target);
           const synced = await this.deps.routing.syncAllRoutes();
-          return { sentence: `${plural(synced.nodes, 'server')} route the workspace's apps to ${move.toNode}` };
+          // The apps' writes could not reach the databases from their stop on the source until the apps on the target
+          // took the traffic (the target's apps reach them on its own network).
+          const gap = ctx.databasesStoppedAt === null ? '' : `; the databases were out of the apps' reach for ${seconds(Date.now() - ctx.databasesStoppedAt)} (from their stop on ${move.fromNode})`;
+          return { sentence: `${plural(synced.nodes, 'server')} route the workspace's apps to ${move.toNode}${gap}` };
         },
       },
       {
@@ -286,8 +382,12 @@ export class MoveRunner {
         name: 'clean-source',
         run: async () => {
           if (!ctx.source) return { sentence: `${move.fromNode} is no longer enrolled: nothing to clean there`, skipped: true };
+          // RemoveWorkspace erases the databases' containers, public ports and data there too.
           const removed = await agents.removeWorkspace(source(), { operationId: opId('source'), workspaceId: move.workspaceId, appIds: await workspaces.appIds(move.workspaceId) });
-          return { sentence: `Removed from ${ctx.source.name}: ${plural(removed.containers, 'container')}, ${plural(removed.images, 'image')}, ${plural(removed.networks, 'network')}` };
+          const backups = ctx.backupFolders.length ? (await transfer.removeBackupFolders(source(), ctx.backupFolders.map((b) => b.databaseId))).removed : 0;
+          return {
+            sentence: `Removed from ${ctx.source.name}: ${plural(removed.containers, 'container')}, ${plural(removed.images, 'image')}, ${plural(removed.networks, 'network')}, ${plural(ctx.databases.length, 'database')}' data, ${plural(backups, 'backup folder')}`,
+          };
         },
       },
     ];
@@ -320,6 +420,62 @@ export class MoveRunner {
     return { containerId: result.containerId, hostPort: result.hostPort || null };
   }
 
+  /**
+   * One database to the target: stopped on the source (the engine's clean shutdown: writes are refused from here),
+   * its data folder copied (the final, consistent copy), then started on the target from that data with the row's
+   * spec, password and allowlist, on its public port there, and ready. Answers a sentence with its figures.
+   */
+  private async moveDatabase(db: DatabaseRecord, ctx: MoveContext, opId: (what: string) => string): Promise<string> {
+    const { transfer, databaseAgent } = this.deps;
+    const source = { name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress };
+    const target = { name: ctx.target!.name, grpcAddress: ctx.target!.grpcAddress };
+    const t0 = Date.now();
+    ctx.databasesStoppedAt ??= t0;
+    ctx.stoppedOnSource.push(db);
+    await databaseAgent.stopDatabase(source, { operationId: opId(`db-stop-${db.id}`), databaseId: db.id });
+    const stopped = Date.now();
+    // Recorded before the copy: a copy cut halfway may have left a folder there.
+    ctx.onTarget.push(db);
+    const { bytes } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-data-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data' });
+    const copied = Date.now();
+    const tls = await this.deps.certificates.serverCertificate(ctx.target!);
+    const input = ensureInputOf(db, { operationId: opId(`db-start-${db.id}`), password: this.deps.secrets.open(db.passwordSealed), tls, publicPort: ctx.publicPorts.get(db.id) ?? null });
+    const on = await databaseAgent.ensureDatabase(target, input);
+    const wanted = db.desiredState === 'running' ? 'running' : 'stopped';
+    if (on.state !== wanted) throw new Error(`${db.name} is ${on.state} on ${target.name}${on.message ? ` (${on.message})` : ''}`);
+    return `${db.name} (${db.engine}, ${mb(bytes)}: stop ${seconds(stopped - t0)}, copy ${seconds(copied - stopped)}, ${wanted === 'running' ? 'ready' : 'created'} ${seconds(Date.now() - copied)})`;
+  }
+
+  /**
+   * Reverses what the databases' step did: the target's copies removed (container, listener, data), every database
+   * stopped on the source started there again as it was. A source that cannot be started again fails the undo.
+   */
+  private async undoDatabases(ctx: MoveContext, opId: (what: string) => string): Promise<string> {
+    const { databaseAgent } = this.deps;
+    const said: string[] = [];
+    for (const db of [...ctx.onTarget].reverse()) {
+      try {
+        await databaseAgent.removeDatabase({ name: ctx.target!.name, grpcAddress: ctx.target!.grpcAddress }, { operationId: opId(`db-undo-${db.id}`), databaseId: db.id });
+      } catch (e) {
+        said.push(`${db.name}'s copy on ${ctx.target!.name} could not be removed (${sentenceOf(e)})`);
+      }
+    }
+    const failed: string[] = [];
+    for (const db of ctx.stoppedOnSource) {
+      try {
+        const tls = await this.deps.certificates.serverCertificate(ctx.source!);
+        const input = ensureInputOf(db, { operationId: opId(`db-restart-${db.id}`), password: this.deps.secrets.open(db.passwordSealed), tls });
+        await databaseAgent.ensureDatabase({ name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress }, input);
+      } catch (e) {
+        failed.push(`${db.name} could not be started again on ${ctx.source!.name} (${sentenceOf(e)})`);
+      }
+    }
+    ctx.onTarget = [];
+    ctx.stoppedOnSource = [];
+    if (failed.length) throw new Error([...failed, ...said].join('; '));
+    return [`The databases run on ${ctx.source!.name} again`, ...said].join('; ');
+  }
+
   /** A drain runs its moves one at a time: the next queued one of the same source, once this one ended. */
   private async queueNextOfDrain(fromNodeId: string): Promise<void> {
     const next = await this.deps.moves.nextOfDrain(fromNodeId);
@@ -335,3 +491,4 @@ export class MoveRunner {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

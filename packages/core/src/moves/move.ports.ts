@@ -64,6 +64,13 @@ export interface SwitchedApp {
   hostPort: number | null;
 }
 
+/** What the switch records of a database: its server becomes the target, with the public port it has there. */
+export interface SwitchedDatabase {
+  databaseId: string;
+  /** The public port on the target (the same as on the source when free there); null: public access off. */
+  publicPort: number | null;
+}
+
 /** A live workspace as a move sees it. */
 export interface MoveWorkspace {
   id: string;
@@ -85,11 +92,19 @@ export interface MoveWorkspaceStore {
   appsToMove(workspaceId: string): Promise<AppToMove[]>;
   /**
    * One transaction: the workspace's server becomes `to`, and each app's current deployment records the container the
-   * target runs (null: not running there), only if the workspace is still live, on `from`, holds no live database,
-   * its live apps are exactly those listed with those current deployments, and none is being deployed. false: it
+   * target runs (null: not running there), each listed database's server and public port, and the server of the
+   * backups kept on `from`, only if the workspace is still live, on `from`, its live apps are exactly those listed with
+   * those current deployments, none is being deployed, and its live databases are exactly those listed. false: it
    * changed meanwhile, nothing was written.
    */
-  switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[]): Promise<boolean>;
+  switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[]): Promise<boolean>;
+  /** The public ports the databases placed on a server hold (the rows' ports, unique per server). */
+  publicPortsOn(nodeId: string): Promise<number[]>;
+  /**
+   * The databases (deleted ones too) whose backup files are on the server: each database's folder `backups/<id>/`
+   * moves with the workspace and the switch records the target as the backups' server.
+   */
+  backupFoldersOn(workspaceId: string, nodeId: string): Promise<{ databaseId: string; backups: number }[]>;
   /** Every app id the workspace ever had (deleted ones too): what the source's cleanup looks for. */
   appIds(workspaceId: string): Promise<string[]>;
 }
@@ -107,4 +122,11 @@ export interface MovesGateway {
     to: AgentTarget,
     input: { operationId: string; workspaceId: string; appId: string; diskMb: number; seededImageRef: string },
   ): Promise<{ bytes: number }>;
+  /**
+   * A database's folder: `data` (only while its container is stopped on the source: the final, consistent copy; the
+   * target's folder is replaced) or `backups` (its backup files, added to the target's folder).
+   */
+  copyDatabaseFolder(from: AgentTarget, to: AgentTarget, input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups' }): Promise<{ bytes: number }>;
+  /** The backup folders of those databases on that server (a source cleaned, or a target a failed move is undone on). */
+  removeBackupFolders(on: AgentTarget, databaseIds: string[]): Promise<{ removed: number }>;
 }

@@ -4,7 +4,8 @@ import type { NodeRepository, NodeWithUsage } from '../nodes/node.ports';
 import type { JobName, JobPayloads } from '../jobs';
 import { canMoveMove, moveSourcesOf, runMoveSteps, type MoveState, type MoveStep, type MoveStepRecord } from './move-state';
 import type { AppWithDeployment } from '../apps/app.ports';
-import type { AppToMove, MoveRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp } from './move.ports';
+import type { DatabaseRecord } from '../databases/database.ports';
+import type { AppToMove, MoveRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp, SwitchedDatabase } from './move.ports';
 import { MoveRunner, type MoveRunnerDeps } from './move-runner';
 import { MoveService } from './move.service';
 
@@ -160,6 +161,11 @@ class MemoryWorkspaces implements MoveWorkspaceStore {
   apps = new Map<string, AppToMove[]>();
   /** What each switch recorded of the apps. */
   switched: SwitchedApp[][] = [];
+  /** Databases by workspace id, what each switch recorded of them, public ports held per server, backup folders. */
+  databases = new Map<string, DatabaseRecord[]>();
+  switchedDatabases: SwitchedDatabase[][] = [];
+  ports = new Map<string, number[]>();
+  backups = new Map<string, { databaseId: string; backups: number }[]>();
   constructor(public rows: MoveWorkspace[]) {}
   async appsToMove(id: string) {
     return this.apps.get(id) ?? [];
@@ -170,13 +176,20 @@ class MemoryWorkspaces implements MoveWorkspaceStore {
   async onNode(nodeId: string) {
     return this.rows.filter((w) => w.nodeId === nodeId);
   }
-  async switchServer(id: string, from: string, to: string, apps: SwitchedApp[]) {
+  async switchServer(id: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[]) {
     const w = this.rows.find((x) => x.id === id);
     const now = this.apps.get(id) ?? [];
-    if (!w || w.nodeId !== from || w.databases > 0 || w.apps !== now.length || apps.length !== now.length || now.some((a) => a.busy)) return false;
+    if (!w || w.nodeId !== from || w.databases !== databases.length || w.apps !== now.length || apps.length !== now.length || now.some((a) => a.busy)) return false;
     w.nodeId = to;
     this.switched.push(apps);
+    this.switchedDatabases.push(databases);
     return true;
+  }
+  async publicPortsOn(nodeId: string) {
+    return this.ports.get(nodeId) ?? [];
+  }
+  async backupFoldersOn(workspaceId: string) {
+    return this.backups.get(workspaceId) ?? [];
   }
   async appIds() {
     return ['old-app'];
@@ -266,7 +279,28 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
       calls.push(`folder ${from.name}→${to.name} ${input.appId} ${input.seededImageRef}`);
       return { bytes: 1024 * 1024 };
     },
+    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string }) => {
+      calls.push(`${input.folder} ${from.name}→${to.name} ${input.databaseId}`);
+      return { bytes: 3 * 1024 * 1024 };
+    },
+    removeBackupFolders: async (on: { name: string | null }, ids: string[]) => {
+      calls.push(`removeBackups ${on.name} ${ids.join(',')}`);
+      return { removed: ids.length };
+    },
   };
+  let failDatabaseOn: string | null = null;
+  const databaseAgent = {
+    stopDatabase: async (t: { name: string | null }, input: { databaseId: string }) => void calls.push(`stopDb ${t.name} ${input.databaseId}`),
+    removeDatabase: async (t: { name: string | null }, input: { databaseId: string }) => {
+      calls.push(`removeDb ${t.name} ${input.databaseId}`);
+      return { containerRemoved: true, dataRemoved: true };
+    },
+    ensureDatabase: async (t: { name: string | null }, input: { databaseId: string; password: string; public: { port: number; allowedCidrs: string[] } | null; tls: { certPem: string } | null }) => {
+      calls.push(`ensureDb ${t.name} ${input.databaseId} ${input.password} ${input.public ? `${input.public.port} ${input.public.allowedCidrs.join(',')}` : 'private'} ${input.tls?.certPem}`);
+      if (failDatabaseOn === t.name) throw new Error('The engine did not accept an authenticated connection within 120 s.');
+      return { databaseId: input.databaseId, containerId: 'c', state: 'running', publicPort: input.public?.port ?? 0, message: '', replayed: false };
+    },
+  } as unknown as MoveRunnerDeps['databaseAgent'];
   const records = new Map<string, AppWithDeployment>();
   const service = new MoveService({ moves, workspaces: store, nodes: repo, jobs, clock });
   const runner = new MoveRunner({
@@ -277,7 +311,10 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     transfer,
     apps: { getById: async (id: string) => (records.has(id) ? { ...records.get(id)!, deletedAt: null } : null) },
     env: { list: async () => [] } as unknown as MoveRunnerDeps['env'],
-    secrets: {} as MoveRunnerDeps['secrets'],
+    databases: { listOfWorkspace: async (id: string) => store.databases.get(id) ?? [] },
+    databaseAgent,
+    certificates: { serverCertificate: async (n: { id: string }) => ({ certPem: `cert-${n.id}`, keyPem: 'key' }) },
+    secrets: { open: (sealed: string) => sealed.replace('sealed:', '') } as MoveRunnerDeps['secrets'],
     appsDomain: { domain: 'apps.test', scheme: 'http' } as MoveRunnerDeps['appsDomain'],
     routing: {
       syncRoutes: async (n: { name: string }) => void calls.push(`syncRoutes ${n.name}`),
@@ -310,7 +347,36 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     } as unknown as AppWithDeployment);
   };
   const failRolloutOf = (id: string) => (failRollout = id);
-  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf };
+  /** A live database of the workspace (running, public on `publicPort` when given). */
+  const addDatabase = (workspaceId: string, id: string, o: { publicPort?: number; status?: string } = {}) => {
+    const row = {
+      id,
+      workspaceId,
+      nodeId: 'id-a',
+      name: id,
+      slug: id,
+      engine: 'postgres',
+      version: '15',
+      cpuMillis: 250,
+      memoryMb: 256,
+      diskMb: 1024,
+      username: 'app',
+      databaseName: 'app',
+      passwordSealed: `sealed:pw-${id}`,
+      status: o.status ?? 'running',
+      desiredState: 'running',
+      generation: 1,
+      statusMessage: null,
+      publicEnabled: o.publicPort !== undefined,
+      publicPort: o.publicPort ?? null,
+      allowedCidrs: o.publicPort !== undefined ? ['203.0.113.0/24'] : [],
+      deletedAt: null,
+    } as unknown as DatabaseRecord;
+    store.databases.set(workspaceId, [...(store.databases.get(workspaceId) ?? []), row]);
+    store.rows.find((w) => w.id === workspaceId)!.databases++;
+  };
+  const failDatabaseStartOn = (name: string) => (failDatabaseOn = name);
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn };
 }
 
 /** A health check that the server of that name refuses. */
@@ -340,17 +406,19 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'copy-images skipped',
       'copy-folders skipped',
       'start-target skipped',
+      'copy-backups skipped',
+      'move-databases skipped',
       'switch done',
       'routes done',
       'stop-source skipped',
       'catch-up-folders skipped',
       'clean-source done',
     ]);
-    expect(ended.steps.at(-1)!.sentence).toBe('Removed from a: 0 containers, 0 images, 1 network');
+    expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 0 databases' data, 0 backup folders");
     expect(f.store.rows[0]!.nodeId).toBe('id-b');
     expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-blue', appIds: ['old-app'] }]);
     // A job delivered again does nothing.
-    expect((await f.runner.run(move.id)).steps).toHaveLength(9);
+    expect((await f.runner.run(move.id)).steps).toHaveLength(11);
   });
 
   it('moves a workspace with apps: images and folders copied, the target started and ready before the source stops, then the switch, routes, catch-up, cleanup', async () => {
@@ -364,6 +432,8 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'copy-images done',
       'copy-folders done',
       'start-target done',
+      'copy-backups skipped',
+      'move-databases skipped',
       'switch done',
       'routes done',
       'stop-source done',
@@ -402,23 +472,108 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(ended.state).toBe('failed');
     expect(ended.error).toBe('start-target failed: The container never answered on its port; the workspace stays on its source server as it was');
     expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'copy-images done', 'copy-folders done', 'start-target failed', 'copy-images undone']);
+    expect(f.calls.filter((c) => c.startsWith('stopDb'))).toEqual([]);
     // Nothing was stopped on the source; the target lost all it got.
     expect(f.calls.filter((c) => /^(stop|removeApp|syncAllRoutes)/.test(c))).toEqual(['removeApp b web1', 'removeApp b web2']);
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
     expect(f.store.switched).toEqual([]);
   });
 
-  it('refuses, in words, a workspace with databases (not built yet) or an app being deployed, and leaves it on its source', async () => {
-    const f = fleet([ws('db', 'id-a', { databases: 1 }), ws('deploying', 'id-a')]);
-    f.addApp('ws-deploying', 'web1', { busy: true });
-    const db = await f.runner.run((await f.service.request('db', 'b')).id);
-    expect(db.error).toBe(
-      'check failed: The workspace holds 1 database; moving databases between servers is not built yet (issue 32): today a workspace with apps only moves; the workspace stays on its source server as it was',
+  it('moves databases: backups copied, then each one stopped on the source, its data copied and started on the target with its password, allowlist and public port; the source cleaned of both', async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addApp('ws-data', 'web1');
+    f.addDatabase('ws-data', 'pg', { publicPort: 20001 });
+    f.addDatabase('ws-data', 'cache');
+    f.store.backups.set('ws-data', [{ databaseId: 'pg', backups: 2 }, { databaseId: 'gone', backups: 1 }]);
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null });
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images done',
+      'copy-folders done',
+      'start-target done',
+      'copy-backups done',
+      'move-databases done',
+      'switch done',
+      'routes done',
+      'stop-source done',
+      'catch-up-folders done',
+      'clean-source done',
+    ]);
+    // The apps are ready on the target before any database stops; each database stops only for its own final copy.
+    expect(f.calls.filter((c) => !/^(folder|images) /.test(c))).toEqual([
+      'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
+      'backups a→b pg',
+      'backups a→b gone',
+      'stopDb a pg',
+      'data a→b pg',
+      'ensureDb b pg pw-pg 20001 203.0.113.0/24 cert-id-b',
+      'stopDb a cache',
+      'data a→b cache',
+      'ensureDb b cache pw-cache private cert-id-b',
+      'syncRoutes b',
+      'syncAllRoutes',
+      'stop a web1 c-a-web1',
+      'removeBackups a pg,gone',
+    ]);
+    expect(f.store.switchedDatabases).toEqual([[{ databaseId: 'pg', publicPort: 20001 }, { databaseId: 'cache', publicPort: null }]]);
+    expect(ended.steps[0]!.sentence).toBe('b answers and can take the workspace (1 app, 2 databases, backups of 2 databases)');
+    expect(ended.steps[4]!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
+    expect(ended.steps[5]!.sentence).toMatch(/^Stopped on a, copied and started on b with their credentials: pg \(postgres, 3\.0 MB: stop 0\.\d s, copy 0\.\d s, ready 0\.\d s\); cache/);
+    expect(ended.steps[7]!.sentence).toMatch(/^2 servers route the workspace's apps to b; the databases were out of the apps' reach for \d+\.\d s \(from their stop on a\)$/);
+    expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 2 databases' data, 2 backup folders");
+  });
+
+  it("keeps a database's public port when the target has it free, else takes the target's lowest free one and says so", async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addDatabase('ws-data', 'pg', { publicPort: 20000 });
+    f.store.ports.set('id-b', [20000, 20001]);
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended.steps[0]!.sentence).toBe("b answers and can take the workspace (0 apps, 1 database, backups of 0 databases); pg's public port becomes 20002 (20000 is taken there)");
+    expect(f.calls).toContain('ensureDb b pg pw-pg 20002 203.0.113.0/24 cert-id-b');
+    expect(f.store.switchedDatabases).toEqual([[{ databaseId: 'pg', publicPort: 20002 }]]);
+  });
+
+  it('when a database does not start on the target, removes its copy there, starts it again on the source, and leaves everything on the source', async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addApp('ws-data', 'web1');
+    f.addDatabase('ws-data', 'pg', { publicPort: 20001 });
+    f.store.backups.set('ws-data', [{ databaseId: 'pg', backups: 1 }]);
+    f.failDatabaseStartOn('b');
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toBe(
+      'move-databases failed: The engine did not accept an authenticated connection within 120 s; The databases run on a again; the workspace stays on its source server as it was',
     );
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`).slice(4)).toEqual(['copy-backups done', 'move-databases failed', 'copy-backups undone', 'copy-images undone']);
+    expect(f.calls.slice(f.calls.indexOf('stopDb a pg'))).toEqual([
+      'stopDb a pg',
+      'data a→b pg',
+      'ensureDb b pg pw-pg 20001 203.0.113.0/24 cert-id-b',
+      'removeDb b pg',
+      // Started again on the source as it was: its own port and certificate.
+      'ensureDb a pg pw-pg 20001 203.0.113.0/24 cert-id-a',
+      'removeBackups b pg',
+      'removeApp b web1',
+    ]);
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+    expect(f.store.switched).toEqual([]);
+  });
+
+  it('refuses, in words, a workspace whose database or app is being changed, or whose engine the target lacks, and leaves it on its source', async () => {
+    const f = fleet([ws('db', 'id-a'), ws('deploying', 'id-a'), ws('mongo', 'id-a')], [node('a'), node('b', { databaseEngines: { engines: [{ engine: 'postgres', image: 'slipway/postgres:15', available: false, hint: 'docker load -i postgres.tar' }], at: clock() } })]);
+    f.addDatabase('ws-db', 'pg', { status: 'restoring' });
+    f.addApp('ws-deploying', 'web1', { busy: true });
+    f.addDatabase('ws-mongo', 'pg2');
+    const db = await f.runner.run((await f.service.request('db', 'b')).id);
+    expect(db.error).toBe('check failed: A change of pg (restoring) is in progress; move the workspace once it has finished; the workspace stays on its source server as it was');
+    const engine = await f.runner.run((await f.service.request('mongo', 'b')).id);
+    expect(engine.error).toBe('check failed: b cannot run postgres: its image slipway/postgres:15 is not there (docker load -i postgres.tar); the workspace stays on its source server as it was');
     const busy = await f.runner.run((await f.service.request('deploying', 'b')).id);
     expect(busy.error).toMatch(/^check failed: A deployment of web1 is in progress; move the workspace once it has finished/);
-    expect(f.store.rows.map((w) => w.nodeId)).toEqual(['id-a', 'id-a']);
+    expect(f.store.rows.map((w) => w.nodeId)).toEqual(['id-a', 'id-a', 'id-a']);
     expect(f.removed).toEqual([]);
+    expect(f.calls.filter((c) => c.startsWith('stopDb'))).toEqual([]);
   });
 
   it('fails when the target does not answer, leaving the workspace on its source', async () => {
@@ -485,6 +640,8 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'copy-images skipped',
       'copy-folders skipped',
       'start-target skipped',
+      'copy-backups skipped',
+      'move-databases skipped',
       'switch skipped',
       'routes done',
       'stop-source skipped',

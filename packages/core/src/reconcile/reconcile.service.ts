@@ -17,8 +17,9 @@ export interface OwnerRepository {
   /** Among `ids`, the workspaces marked deleted whose teardown is not queued or running, with all their app ids. */
   deletedWorkspaces(ids: string[]): Promise<Map<string, string[]>>;
   /**
-   * Among `ids`, the live workspaces placed on another server than `nodeId` and holding no live database, with all
-   * their app ids: what this server holds of them is a leftover of a move (issue 32). Optional: without it, none.
+   * Among `ids`, the live workspaces placed on another server than `nodeId` and holding no live database placed on
+   * `nodeId`, with all their app ids: what this server holds of them is a leftover of a move (issue 32). Optional:
+   * without it, none.
    */
   movedAway?(ids: string[], nodeId: string): Promise<Map<string, string[]>>;
 }

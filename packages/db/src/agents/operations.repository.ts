@@ -164,8 +164,9 @@ export class PrismaOwnerRepository implements OwnerRepository {
       FROM workspaces w
       LEFT JOIN apps a ON a.workspace_id = w.id
       WHERE w.id::text = ANY(${ids}::text[]) AND w.deleted_at IS NULL AND w.node_id IS NOT NULL AND w.node_id <> ${nodeId}::uuid
-        -- A database's data is never judged a leftover here.
-        AND NOT EXISTS (SELECT 1 FROM databases d WHERE d.workspace_id = w.id AND d.deleted_at IS NULL)
+        -- A database's data is judged a leftover only when its row places it on another server (a move's switch
+        -- records the target; a copy on a target that died halfway is not the database's).
+        AND NOT EXISTS (SELECT 1 FROM databases d WHERE d.workspace_id = w.id AND d.deleted_at IS NULL AND (d.node_id IS NULL OR d.node_id = ${nodeId}::uuid))
       GROUP BY w.id`;
     return new Map(rows.map((r) => [r.id, r.app_ids]));
   }

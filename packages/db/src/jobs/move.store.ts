@@ -1,5 +1,6 @@
-import type { AppToMove, MoveRecord, MoveState, MoveStepRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp } from '@slipway/core';
+import type { AppToMove, MoveRecord, MoveState, MoveStepRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp, SwitchedDatabase } from '@slipway/core';
 import type { Db } from '../client';
+import { isUniqueViolation } from '../repositories/errors';
 import type { Move as MoveRow, Prisma } from '../generated/client';
 
 const toMove = (r: MoveRow): MoveRecord => ({
@@ -131,23 +132,44 @@ export class PrismaMoveWorkspaceStore implements MoveWorkspaceStore {
     return appsToMoveIn(this.db, workspaceId);
   }
 
-  async switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[]): Promise<boolean> {
-    return this.db.$transaction(async (tx) => {
-      // The workspace's row is locked: a second switch, a deletion or a new app waits for this transaction.
-      const rows = await tx.$queryRaw<{ node_id: string | null; deleted_at: Date | null }[]>`
-        SELECT node_id, deleted_at FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
-      const row = rows[0];
-      if (!row || row.deleted_at || row.node_id !== from) return false;
-      if ((await tx.database.count({ where: { workspaceId, deletedAt: null } })) > 0) return false;
-      const now = await appsToMoveIn(tx, workspaceId);
-      const key = (a: { appId: string; deploymentId: string | null }) => `${a.appId}:${a.deploymentId ?? '-'}`;
-      if (now.some((a) => a.busy) || now.map(key).sort().join() !== apps.map(key).sort().join()) return false;
-      await tx.workspace.update({ where: { id: workspaceId }, data: { nodeId: to } });
-      for (const a of apps) {
-        if (a.deploymentId) await tx.deployment.update({ where: { id: a.deploymentId }, data: { containerId: a.containerId, hostPort: a.hostPort } });
-      }
-      return true;
-    });
+  async switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[]): Promise<boolean> {
+    try {
+      return await this.db.$transaction(async (tx) => {
+        // The workspace's row is locked: a second switch, a deletion or a new app waits for this transaction.
+        const rows = await tx.$queryRaw<{ node_id: string | null; deleted_at: Date | null }[]>`
+          SELECT node_id, deleted_at FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+        const row = rows[0];
+        if (!row || row.deleted_at || row.node_id !== from) return false;
+        const liveDatabases = (await tx.database.findMany({ where: { workspaceId, deletedAt: null }, select: { id: true } })).map((d) => d.id).sort();
+        if (liveDatabases.join() !== databases.map((d) => d.databaseId).sort().join()) return false;
+        const now = await appsToMoveIn(tx, workspaceId);
+        const key = (a: { appId: string; deploymentId: string | null }) => `${a.appId}:${a.deploymentId ?? '-'}`;
+        if (now.some((a) => a.busy) || now.map(key).sort().join() !== apps.map(key).sort().join()) return false;
+        await tx.workspace.update({ where: { id: workspaceId }, data: { nodeId: to } });
+        for (const a of apps) {
+          if (a.deploymentId) await tx.deployment.update({ where: { id: a.deploymentId }, data: { containerId: a.containerId, hostPort: a.hostPort } });
+        }
+        // Only the server and the public port: a database's status has one writer (packages/db/src/status).
+        for (const d of databases) await tx.database.update({ where: { id: d.databaseId }, data: { nodeId: to, publicPort: d.publicPort } });
+        // The backup files moved with their databases (deleted databases' ones too).
+        await tx.databaseBackup.updateMany({ where: { workspaceId, nodeId: from }, data: { nodeId: to } });
+        return true;
+      });
+    } catch (e) {
+      // A public port taken on the target meanwhile (unique per server): nothing was switched.
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
+  }
+
+  async publicPortsOn(nodeId: string): Promise<number[]> {
+    const rows = await this.db.database.findMany({ where: { nodeId, publicPort: { not: null } }, select: { publicPort: true } });
+    return rows.map((r) => r.publicPort!);
+  }
+
+  async backupFoldersOn(workspaceId: string, nodeId: string): Promise<{ databaseId: string; backups: number }[]> {
+    const rows = await this.db.databaseBackup.groupBy({ by: ['databaseId'], where: { workspaceId, nodeId, path: { not: null } }, _count: { _all: true }, orderBy: { databaseId: 'asc' } });
+    return rows.map((r) => ({ databaseId: r.databaseId, backups: r._count._all }));
   }
 
   async appIds(workspaceId: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { MessageTypeDefinition } from '@grpc/proto-loader';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { ExportFolderRequest as _slipway_agent_v1_ExportFolderRequest, ExportFolderRequest__Output as _slipway_agent_v1_ExportFolderRequest__Output } from './slipway/agent/v1/ExportFolderRequest';
 import type { ExportImagesRequest as _slipway_agent_v1_ExportImagesRequest, ExportImagesRequest__Output as _slipway_agent_v1_ExportImagesRequest__Output } from './slipway/agent/v1/ExportImagesRequest';
@@ -11,6 +11,8 @@ import type { ImportImagesResponse as _slipway_agent_v1_ImportImagesResponse, Im
 import type { MoveChunk as _slipway_agent_v1_MoveChunk, MoveChunk__Output as _slipway_agent_v1_MoveChunk__Output } from './slipway/agent/v1/MoveChunk';
 import type { MoveEnd as _slipway_agent_v1_MoveEnd, MoveEnd__Output as _slipway_agent_v1_MoveEnd__Output } from './slipway/agent/v1/MoveEnd';
 import type { MovesClient as _slipway_agent_v1_MovesClient, MovesDefinition as _slipway_agent_v1_MovesDefinition } from './slipway/agent/v1/Moves';
+import type { RemoveBackupFoldersRequest as _slipway_agent_v1_RemoveBackupFoldersRequest, RemoveBackupFoldersRequest__Output as _slipway_agent_v1_RemoveBackupFoldersRequest__Output } from './slipway/agent/v1/RemoveBackupFoldersRequest';
+import type { RemoveBackupFoldersResponse as _slipway_agent_v1_RemoveBackupFoldersResponse, RemoveBackupFoldersResponse__Output as _slipway_agent_v1_RemoveBackupFoldersResponse__Output } from './slipway/agent/v1/RemoveBackupFoldersResponse';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -29,7 +31,10 @@ export interface ProtoGrpcType {
         ImportImagesResponse: MessageTypeDefinition<_slipway_agent_v1_ImportImagesResponse, _slipway_agent_v1_ImportImagesResponse__Output>
         MoveChunk: MessageTypeDefinition<_slipway_agent_v1_MoveChunk, _slipway_agent_v1_MoveChunk__Output>
         MoveEnd: MessageTypeDefinition<_slipway_agent_v1_MoveEnd, _slipway_agent_v1_MoveEnd__Output>
+        MovedFolder: EnumTypeDefinition
         Moves: SubtypeConstructor<typeof grpc.Client, _slipway_agent_v1_MovesClient> & { service: _slipway_agent_v1_MovesDefinition }
+        RemoveBackupFoldersRequest: MessageTypeDefinition<_slipway_agent_v1_RemoveBackupFoldersRequest, _slipway_agent_v1_RemoveBackupFoldersRequest__Output>
+        RemoveBackupFoldersResponse: MessageTypeDefinition<_slipway_agent_v1_RemoveBackupFoldersResponse, _slipway_agent_v1_RemoveBackupFoldersResponse__Output>
       }
     }
   }

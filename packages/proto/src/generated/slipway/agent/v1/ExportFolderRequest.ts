@@ -1,10 +1,15 @@
 // Original file: ../../proto/slipway/agent/v1/moves.proto
 
+import type { MovedFolder as _slipway_agent_v1_MovedFolder, MovedFolder__Output as _slipway_agent_v1_MovedFolder__Output } from '../../../slipway/agent/v1/MovedFolder';
 
 export interface ExportFolderRequest {
   'appId'?: (string);
+  'folder'?: (_slipway_agent_v1_MovedFolder);
+  'databaseId'?: (string);
 }
 
 export interface ExportFolderRequest__Output {
   'appId': (string);
+  'folder': (_slipway_agent_v1_MovedFolder__Output);
+  'databaseId': (string);
 }

@@ -1,5 +1,6 @@
 // Original file: ../../proto/slipway/agent/v1/moves.proto
 
+import type { MovedFolder as _slipway_agent_v1_MovedFolder, MovedFolder__Output as _slipway_agent_v1_MovedFolder__Output } from '../../../slipway/agent/v1/MovedFolder';
 
 export interface ImportHeader {
   'operationId'?: (string);
@@ -10,6 +11,11 @@ export interface ImportHeader {
   'appId'?: (string);
   'diskMb'?: (number);
   'seededImageRef'?: (string);
+  /**
+   * Which folder (PROJECT: app_id's project folder, made at disk_mb; the others: database_id's).
+   */
+  'folder'?: (_slipway_agent_v1_MovedFolder);
+  'databaseId'?: (string);
 }
 
 export interface ImportHeader__Output {
@@ -21,4 +27,9 @@ export interface ImportHeader__Output {
   'appId': (string);
   'diskMb': (number);
   'seededImageRef': (string);
+  /**
+   * Which folder (PROJECT: app_id's project folder, made at disk_mb; the others: database_id's).
+   */
+  'folder': (_slipway_agent_v1_MovedFolder__Output);
+  'databaseId': (string);
 }

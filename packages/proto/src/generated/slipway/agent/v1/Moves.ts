@@ -8,6 +8,8 @@ import type { ImportChunk as _slipway_agent_v1_ImportChunk, ImportChunk__Output 
 import type { ImportFolderResponse as _slipway_agent_v1_ImportFolderResponse, ImportFolderResponse__Output as _slipway_agent_v1_ImportFolderResponse__Output } from '../../../slipway/agent/v1/ImportFolderResponse';
 import type { ImportImagesResponse as _slipway_agent_v1_ImportImagesResponse, ImportImagesResponse__Output as _slipway_agent_v1_ImportImagesResponse__Output } from '../../../slipway/agent/v1/ImportImagesResponse';
 import type { MoveChunk as _slipway_agent_v1_MoveChunk, MoveChunk__Output as _slipway_agent_v1_MoveChunk__Output } from '../../../slipway/agent/v1/MoveChunk';
+import type { RemoveBackupFoldersRequest as _slipway_agent_v1_RemoveBackupFoldersRequest, RemoveBackupFoldersRequest__Output as _slipway_agent_v1_RemoveBackupFoldersRequest__Output } from '../../../slipway/agent/v1/RemoveBackupFoldersRequest';
+import type { RemoveBackupFoldersResponse as _slipway_agent_v1_RemoveBackupFoldersResponse, RemoveBackupFoldersResponse__Output as _slipway_agent_v1_RemoveBackupFoldersResponse__Output } from '../../../slipway/agent/v1/RemoveBackupFoldersResponse';
 
 export interface MovesClient extends grpc.Client {
   /**
@@ -72,6 +74,23 @@ export interface MovesClient extends grpc.Client {
   importImages(options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
   importImages(callback: grpc.requestCallback<_slipway_agent_v1_ImportImagesResponse__Output>): grpc.ClientWritableStream<_slipway_agent_v1_ImportChunk>;
   
+  /**
+   * The backup folders (`backups/<database_id>/`) of databases moved away from this server: removed once the move is
+   * recorded (the source's cleanup) or undone on a target (what a failed move copied there). Missing folders count 0.
+   */
+  RemoveBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  RemoveBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  RemoveBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  RemoveBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The backup folders (`backups/<database_id>/`) of databases moved away from this server: removed once the move is
+   * recorded (the source's cleanup) or undone on a target (what a failed move copied there). Missing folders count 0.
+   */
+  removeBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  removeBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  removeBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  removeBackupFolders(argument: _slipway_agent_v1_RemoveBackupFoldersRequest, callback: grpc.requestCallback<_slipway_agent_v1_RemoveBackupFoldersResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface MovesHandlers extends grpc.UntypedServiceImplementation {
@@ -100,6 +119,12 @@ export interface MovesHandlers extends grpc.UntypedServiceImplementation {
    */
   ImportImages: grpc.handleClientStreamingCall<_slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportImagesResponse>;
   
+  /**
+   * The backup folders (`backups/<database_id>/`) of databases moved away from this server: removed once the move is
+   * recorded (the source's cleanup) or undone on a target (what a failed move copied there). Missing folders count 0.
+   */
+  RemoveBackupFolders: grpc.handleUnaryCall<_slipway_agent_v1_RemoveBackupFoldersRequest__Output, _slipway_agent_v1_RemoveBackupFoldersResponse>;
+  
 }
 
 export interface MovesDefinition extends grpc.ServiceDefinition {
@@ -107,4 +132,5 @@ export interface MovesDefinition extends grpc.ServiceDefinition {
   ExportImages: MethodDefinition<_slipway_agent_v1_ExportImagesRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_ExportImagesRequest__Output, _slipway_agent_v1_MoveChunk__Output>
   ImportFolder: MethodDefinition<_slipway_agent_v1_ImportChunk, _slipway_agent_v1_ImportFolderResponse, _slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportFolderResponse__Output>
   ImportImages: MethodDefinition<_slipway_agent_v1_ImportChunk, _slipway_agent_v1_ImportImagesResponse, _slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportImagesResponse__Output>
+  RemoveBackupFolders: MethodDefinition<_slipway_agent_v1_RemoveBackupFoldersRequest, _slipway_agent_v1_RemoveBackupFoldersResponse, _slipway_agent_v1_RemoveBackupFoldersRequest__Output, _slipway_agent_v1_RemoveBackupFoldersResponse__Output>
 }

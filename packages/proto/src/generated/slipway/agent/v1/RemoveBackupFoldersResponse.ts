@@ -1,0 +1,10 @@
+// Original file: ../../proto/slipway/agent/v1/moves.proto
+
+
+export interface RemoveBackupFoldersResponse {
+  'removed'?: (number);
+}
+
+export interface RemoveBackupFoldersResponse__Output {
+  'removed': (number);
+}

@@ -1,8 +1,11 @@
 // The Moves service (issue 32) between two real agents over gRPC with mutual TLS, through the control plane's client
 // (MovesPool): a project folder copied and caught up (modes and links kept, files of the target kept), a missing folder
-// copied as nothing, image tags saved on one agent and loaded by the other, and a target that is down refusing the copy.
+// copied as nothing, image tags saved on one agent and loaded by the other, a database's data folder (owners kept, the
+// target's earlier copy replaced) and backup files (partial ones left out) copied and removed, and a target that is
+// down refusing the copy. The two agents share one Docker engine, so a database container moved end to end is the
+// fleet spec's (testing/src/fleet/moves.fleet.spec.ts).
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { AppError } from '@slipway/core';
@@ -82,6 +85,34 @@ describe('Moves service over gRPC between two agents', () => {
     expect(copied.bytes).toBeGreaterThan(100_000);
     expect(copied.imageRefs.sort()).toEqual([`${repo}:d1`, `${repo}:d2`]);
     expect(await moves.copyImages(a.target, b.target, { ...input, imageRefs: [`${repo}:gone`] })).toEqual({ bytes: 0, imageRefs: [] });
+  });
+
+  it("copies a database's data folder with its owners, replacing the target's earlier copy; its backups without partial files; removes backup folders", async () => {
+    const databaseId = randomUUID();
+    const data = (t: TestAgent) => path.join(t.dataDir, 'databases', databaseId, 'data');
+    await mkdir(path.join(data(a), 'base'), { recursive: true });
+    await writeFile(path.join(data(a), 'PG_VERSION'), '15\n');
+    await writeFile(path.join(data(a), 'base', '1'), 'rows');
+    await chown(path.join(data(a), 'base', '1'), 999, 999);
+    await mkdir(data(b), { recursive: true });
+    await writeFile(path.join(data(b), 'stale'), 'from an earlier copy');
+    const copied = await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'data' });
+    expect(copied.bytes).toBeGreaterThan(0);
+    expect((await readdir(data(b))).sort()).toEqual(['PG_VERSION', 'base']);
+    expect(await readFile(path.join(data(b), 'base', '1'), 'utf8')).toBe('rows');
+    expect((await stat(path.join(data(b), 'base', '1'))).uid).toBe(999);
+
+    const backups = (t: TestAgent) => path.join(t.dataDir, 'backups', databaseId);
+    await mkdir(backups(a), { recursive: true });
+    await writeFile(path.join(backups(a), 'b1.pgdump'), 'PGDMP');
+    await writeFile(path.join(backups(a), 'b1.json'), '{}');
+    await writeFile(path.join(backups(a), '.b2.partial'), 'half');
+    await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'backups' });
+    expect((await readdir(backups(b))).sort()).toEqual(['b1.json', 'b1.pgdump']);
+    expect(await moves.removeBackupFolders(a.target, [databaseId, randomUUID()])).toEqual({ removed: 1 });
+    await expect(stat(backups(a))).rejects.toThrow(/ENOENT/);
+    // A database the source holds no data of copies as nothing.
+    expect(await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId: randomUUID(), folder: 'data' })).toEqual({ bytes: 0 });
   });
 
   it('a target that is down refuses the copy with node_unavailable', async () => {

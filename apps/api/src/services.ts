@@ -46,7 +46,7 @@ import {
 import { probeTarget } from '@slipway/offsite';
 import { readGithubApp, type Config } from '@slipway/config';
 import { FileDatabaseCertificates } from '@slipway/pki';
-import { createAgentRepositories, createRepositories, PgMetricsRepository, type Db, type SqlPool } from '@slipway/db';
+import { createAgentRepositories, createRepositories, PgMetricsRepository, PrismaResourceEventReader, type Db, type SqlPool } from '@slipway/db';
 import { BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
@@ -197,6 +197,7 @@ export function createServices(deps: ServiceDeps) {
       logger: deps.logger,
       agents: deps.agents,
       github,
+      events: new PrismaResourceEventReader(deps.db),
     }),
     files: new FilesService({
       apps: repos.apps,
@@ -234,6 +235,7 @@ export function createServices(deps: ServiceDeps) {
       clock,
       logger: deps.logger,
       agents: deps.databases,
+      events: new PrismaResourceEventReader(deps.db),
     }),
     databaseCertificates: deps.dataDir ? new FileDatabaseCertificates(deps.dataDir) : null,
     enrollment: new EnrollmentService({ tokens: agentRepos.enrollmentTokens, nodes: agentRepos.nodes, ca: certificateAuthorityOf(deps.dataDir) }),

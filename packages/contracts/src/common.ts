@@ -99,3 +99,20 @@ export const WORKSPACE_WRITE_DENIALS = ['forbidden', 'workspace_suspended'] as c
 
 /** The schemas named in `components.schemas` that belong to no one resource. */
 export const COMMON_SCHEMAS = { Uuid, Timestamp, Role, Ok, ErrorDetail } as const;
+
+/**
+ * Something the platform did to an app or a database that its owners should know of (issue 32: moved to another
+ * server), newest first. Kinds are added as the platform learns to tell more.
+ */
+export const ResourceEvent = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'kind', 'message', 'at'],
+  properties: {
+    id: Uuid,
+    kind: { type: 'string', enum: ['moved'], description: 'moved: the workspace, with this app or database, moved to another server' },
+    message: { type: 'string', description: 'what happened, in a sentence' },
+    at: { ...Timestamp, description: 'when it happened (for `moved`: when the other server took over)' },
+  },
+} as const;
+export const ResourceEventList = listOf(ResourceEvent);

@@ -93,3 +93,4 @@ export * from './backups/backup-jobs.service';
 export * from './backup-destinations/destination.ports';
 export * from './backup-destinations/destination.service';
 export * from './backup-destinations/backup-key';
+export * from './events/resource-events';

@@ -8,4 +8,5 @@ export * from './agents';
 export { createJobStores, PgResourceLocks, type JobStores } from './jobs';
 export { databaseFigures, type DatabaseFigures } from './figures';
 export { PgMetricsRepository } from './metrics/metrics.repository';
+export { PrismaResourceEventReader } from './repositories/resource-events.repository';
 export { nodeUsages, PgMetricsStore } from './metrics/metrics.store';

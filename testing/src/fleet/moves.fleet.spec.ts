@@ -273,6 +273,13 @@ describe('moving a workspace between servers', () => {
       expect(download.status).toBe(200);
     }
 
+    // Owners see the move on the app and on each database.
+    for (const path of [`apps/${app.id}`, `apps/${worker.id}`, `databases/${pg.id}`, `databases/${cache.id}`]) {
+      expect((await client.get(`${base}/${path}/events`)).body.data).toEqual([
+        { id: expect.any(String), kind: 'moved', message: `Moved with its workspace from server ${a.name} to server ${b.name} by the platform's operator`, at: expect.any(String) },
+      ]);
+    }
+
     // The rollback to the first release works on B (its image was copied).
     const rollback = (await client.post(`${base}/apps/${app.id}/deployments/${first.id}/rollback`, {})).body;
     await liveSoon(`${base}/apps/${app.id}/deployments/${rollback.id}`);

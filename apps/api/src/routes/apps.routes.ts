@@ -27,6 +27,7 @@ export function appRoutes(s: { apps: AppService; deployments: DeploymentService;
     stopApp: ({ access, params }) => s.apps.stop(access, params.appId),
     restartApp: ({ access, params }) => s.apps.restart(access, params.appId),
     getAppLogs: ({ access, params, query }) => s.apps.logs(access, params.appId, { after: query.after ?? 0, limit: query.limit ?? 500 }),
+    listAppEvents: ({ access, params }) => s.apps.events(access, params.appId),
 
     listDeployments: ({ access, params, query }) => s.deployments.list(access, params.appId, { cursor: query.cursor, limit: query.limit ?? 25 }),
     createDeployment: ({ access, params, body }) => s.deployments.create(access, params.appId, body ?? {}),

@@ -27,6 +27,7 @@ export function databaseRoutes(s: { databases: DatabaseService; databaseCertific
     rotateDatabasePassword: ({ access, params }) => s.databases.rotatePassword(access, params.databaseId),
     connectDatabase: ({ access, params, body }) => s.databases.connect(access, params.databaseId, body),
     getDatabaseConnection: ({ access, params }) => s.databases.connection(access, params.databaseId),
+    listDatabaseEvents: ({ access, params }) => s.databases.events(access, params.databaseId),
     putDatabasePublic: ({ access, params, body }) => s.databases.setPublic(access, params.databaseId, body),
   };
 }

@@ -1,6 +1,6 @@
 // Apps: containers with a reservation, variables, a project folder and, for web apps, a URL; start, stop, restart
 // and runtime logs.
-import { Count, listOf, NullableTimestamp, Ok, Timestamp, Uuid, WORKSPACE_WRITE_DENIALS } from '../common';
+import { Count, listOf, NullableTimestamp, Ok, ResourceEventList, Timestamp, Uuid, WORKSPACE_WRITE_DENIALS } from '../common';
 import type { Resource } from '../resource';
 import { Deployment, ImageRef, LogChunk, LogQuery } from './deployments';
 
@@ -357,6 +357,16 @@ export const APPS = {
       query: LogQuery,
       success: { status: 200, description: 'a chunk of log lines', schema: LogChunk },
       errors: { 400: ['validation_failed'], 503: ['node_unavailable'] },
+    },
+    listAppEvents: {
+      method: 'get',
+      path: '/v1/workspaces/{workspaceId}/apps/{appId}/events',
+      tag: 'apps',
+      summary: 'What the platform did to the app that its owners should know of (a move to another server), newest first',
+      description: 'The 50 newest events.',
+      auth: 'any',
+      permission: 'apps.read',
+      success: { status: 200, description: 'the events', schema: ResourceEventList },
     },
   },
 } as const satisfies Resource;

@@ -1,7 +1,7 @@
 // Managed databases (issue 12): PostgreSQL, MySQL, Redis and MongoDB on the workspace's private network at
 // `<slug>.internal`, with a reservation like an app's, credentials sealed at rest, `connect` writing the URL into an
 // app's variables, and public access over TLS from given address ranges only.
-import { Count, listOf, NullableTimestamp, Ok, Timestamp, Uuid, WORKSPACE_WRITE_DENIALS } from '../common';
+import { Count, listOf, NullableTimestamp, Ok, ResourceEventList, Timestamp, Uuid, WORKSPACE_WRITE_DENIALS } from '../common';
 import { DATABASE_ENGINES } from '../facts/databases';
 import type { Resource } from '../resource';
 
@@ -321,6 +321,16 @@ export const DATABASES = {
       description: 'Never a password the engine no longer (or not yet) accepts: while a rotation runs, 409 `database_busy`.',
       success: { status: 200, description: 'the connection', schema: DatabaseConnection },
       errors: { 403: ['forbidden'], 409: ['database_busy'] },
+    },
+    listDatabaseEvents: {
+      method: 'get',
+      path: `${ID}/events`,
+      tag: 'databases',
+      summary: 'What the platform did to the database that its owners should know of (a move to another server), newest first',
+      description: 'The 50 newest events.',
+      auth: 'any',
+      permission: 'databases.read',
+      success: { status: 200, description: 'the events', schema: ResourceEventList },
     },
     putDatabasePublic: {
       method: 'put',

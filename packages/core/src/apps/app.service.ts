@@ -1,7 +1,8 @@
 import { githubSettingsOf } from '../github/github.ports';
 import type { GithubService } from '../github/github.service';
 import { randomBytes } from 'node:crypto';
-import type { App, CreateAppRequest, EnvVariable, LogChunk, Minimums, PutEnvRequest, UpdateAppRequest } from '@slipway/contracts';
+import type { App, CreateAppRequest, EnvVariable, LogChunk, Minimums, PutEnvRequest, ResourceEventList, UpdateAppRequest } from '@slipway/contracts';
+import { eventList, RESOURCE_EVENTS_LIMIT, type ResourceEventReader } from '../events/resource-events';
 import type { WorkspaceAccess } from '../auth/actor';
 import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
@@ -64,6 +65,8 @@ export interface AppServiceDeps {
   agents?: AgentGateway;
   /** Checks the `github` settings of GitHub apps with GitHub (issue 16); without it they answer 503. */
   github?: GithubService;
+  /** The apps' events (a move to another server); without it the list is empty. */
+  events?: ResourceEventReader;
 }
 
 /**
@@ -273,6 +276,12 @@ export class AppService {
       throw e;
     }
     return chunkLines(text, page, this.deps.clock());
+  }
+
+  /** What the platform did to the app that its owners should know of (issue 32: a move to another server), newest first. */
+  async events(access: WorkspaceAccess, appId: string): Promise<ResourceEventList> {
+    await this.find(access, appId);
+    return eventList((await this.deps.events?.list({ workspaceId: access.workspace.id, resourceId: appId }, RESOURCE_EVENTS_LIMIT)) ?? []);
   }
 
   private async find(access: WorkspaceAccess, appId: string): Promise<AppWithDeployment> {

@@ -1,5 +1,6 @@
 import { checkCidr, connectionUrl, DATABASE_ENGINE_FACTS as ENGINES, DATABASE_ENGINES as DATABASE_ENGINE_NAMES, type DatabaseEngine } from '@slipway/contracts';
-import type { ConnectDatabaseRequest, CreateDatabaseRequest, Database, DatabaseConnection, DatabaseEngineInfo, Minimums, PutDatabasePublicRequest, UpdateDatabaseRequest } from '@slipway/contracts';
+import type { ConnectDatabaseRequest, CreateDatabaseRequest, Database, DatabaseConnection, DatabaseEngineInfo, Minimums, PutDatabasePublicRequest, ResourceEventList, UpdateDatabaseRequest } from '@slipway/contracts';
+import { eventList, RESOURCE_EVENTS_LIMIT, type ResourceEventReader } from '../events/resource-events';
 import type { WorkspaceAccess } from '../auth/actor';
 import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
@@ -42,6 +43,8 @@ export interface DatabaseServiceDeps {
   logger: Logger;
   /** The agents' Databases service; without it creation answers 503 node_unavailable. */
   agents?: DatabaseAgent;
+  /** The databases' events (a move to another server); without it the list is empty. */
+  events?: ResourceEventReader;
 }
 
 /**
@@ -337,6 +340,12 @@ export class DatabaseService {
         `The ${engine} engine cannot run on this platform now: its image ${image} is not on the server. ${found?.hint || `Load it there with \`docker load -i <file>\` (or \`docker pull ${image}\` where a registry is reachable), or set the image in the agent's settings.`}`,
       );
     }
+  }
+
+  /** What the platform did to the database that its owners should know of (issue 32: a move to another server), newest first. */
+  async events(access: WorkspaceAccess, databaseId: string): Promise<ResourceEventList> {
+    await this.find(access, databaseId);
+    return eventList((await this.deps.events?.list({ workspaceId: access.workspace.id, resourceId: databaseId }, RESOURCE_EVENTS_LIMIT)) ?? []);
   }
 
   private async find(access: WorkspaceAccess, databaseId: string): Promise<DatabaseRecord> {

@@ -329,7 +329,8 @@ export class MoveRunner {
             return { appId: a.appId, deploymentId: a.deploymentId, containerId: started?.containerId ?? null, hostPort: started?.hostPort ?? null };
           });
           const databases: SwitchedDatabase[] = ctx.databases.map((d) => ({ databaseId: d.id, publicPort: ctx.publicPorts.get(d.id) ?? null }));
-          if (!(await workspaces.switchServer(move.workspaceId, move.fromNodeId, move.toNodeId, apps, databases))) {
+          const event = `Moved with its workspace from server ${move.fromNode} to server ${move.toNode}${move.reason === 'drain' ? ` (${move.fromNode} is being emptied by the platform's operator)` : " by the platform's operator"}`;
+          if (!(await workspaces.switchServer(move.workspaceId, move.fromNodeId, move.toNodeId, apps, databases, event))) {
             throw new Error('The workspace changed while it was being moved (an app, a deployment or a database was added, or it was deleted or moved); nothing was switched');
           }
           return { sentence: `The workspace, its ${plural(ctx.apps.length, 'app')} and ${plural(ctx.databases.length, 'database')} are on ${move.toNode} now` };

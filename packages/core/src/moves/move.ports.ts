@@ -95,9 +95,9 @@ export interface MoveWorkspaceStore {
    * target runs (null: not running there), each listed database's server and public port, and the server of the
    * backups kept on `from`, only if the workspace is still live, on `from`, its live apps are exactly those listed with
    * those current deployments, none is being deployed, and its live databases are exactly those listed. false: it
-   * changed meanwhile, nothing was written.
+   * changed meanwhile, nothing was written. Each app and database gets a `moved` event saying `event` (its owners see it).
    */
-  switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[]): Promise<boolean>;
+  switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[], event: string): Promise<boolean>;
   /** The public ports the databases placed on a server hold (the rows' ports, unique per server). */
   publicPortsOn(nodeId: string): Promise<number[]>;
   /**

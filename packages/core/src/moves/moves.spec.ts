@@ -176,13 +176,16 @@ class MemoryWorkspaces implements MoveWorkspaceStore {
   async onNode(nodeId: string) {
     return this.rows.filter((w) => w.nodeId === nodeId);
   }
-  async switchServer(id: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[]) {
+  /** The event each switch gave the apps and databases. */
+  events: string[] = [];
+  async switchServer(id: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[], event: string) {
     const w = this.rows.find((x) => x.id === id);
     const now = this.apps.get(id) ?? [];
     if (!w || w.nodeId !== from || w.databases !== databases.length || w.apps !== now.length || apps.length !== now.length || now.some((a) => a.busy)) return false;
     w.nodeId = to;
     this.switched.push(apps);
     this.switchedDatabases.push(databases);
+    this.events.push(event);
     return true;
   }
   async publicPortsOn(nodeId: string) {
@@ -517,6 +520,8 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'removeBackups a pg,gone',
     ]);
     expect(f.store.switchedDatabases).toEqual([[{ databaseId: 'pg', publicPort: 20001 }, { databaseId: 'cache', publicPort: null }]]);
+    // Owners see it on each app and database.
+    expect(f.store.events).toEqual(["Moved with its workspace from server a to server b by the platform's operator"]);
     expect(ended.steps[0]!.sentence).toBe('b answers and can take the workspace (1 app, 2 databases, backups of 2 databases)');
     expect(ended.steps[4]!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
     expect(ended.steps[5]!.sentence).toMatch(/^Stopped on a, copied and started on b with their credentials: pg \(postgres, 3\.0 MB: stop 0\.\d s, copy 0\.\d s, ready 0\.\d s\); cache/);
@@ -663,6 +668,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(f.queued.map((q) => q.jobId)).toEqual([plan.moves[0]!.id, plan.moves[1]!.id]);
     await f.runner.run(plan.moves[1]!.id);
     expect(f.store.rows.map((w) => `${w.slug}@${w.nodeId}`)).toEqual(['one@id-b', 'two@id-c', 'three@id-a', 'elsewhere@id-b']);
+    expect(f.store.events[0]).toBe("Moved with its workspace from server a to server b (a is being emptied by the platform's operator)");
     // Draining again queues nothing twice.
     expect((await f.service.drain('a')).moves).toEqual([]);
   });

@@ -132,7 +132,7 @@ export class PrismaMoveWorkspaceStore implements MoveWorkspaceStore {
     return appsToMoveIn(this.db, workspaceId);
   }
 
-  async switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[]): Promise<boolean> {
+  async switchServer(workspaceId: string, from: string, to: string, apps: SwitchedApp[], databases: SwitchedDatabase[], event: string): Promise<boolean> {
     try {
       return await this.db.$transaction(async (tx) => {
         // The workspace's row is locked: a second switch, a deletion or a new app waits for this transaction.
@@ -153,6 +153,9 @@ export class PrismaMoveWorkspaceStore implements MoveWorkspaceStore {
         for (const d of databases) await tx.database.update({ where: { id: d.databaseId }, data: { nodeId: to, publicPort: d.publicPort } });
         // The backup files moved with their databases (deleted databases' ones too).
         await tx.databaseBackup.updateMany({ where: { workspaceId, nodeId: from }, data: { nodeId: to } });
+        // Owners see the move on each app and database, from the moment it is true.
+        const resources = [...apps.map((a) => ({ resourceKind: 'app', resourceId: a.appId })), ...databases.map((d) => ({ resourceKind: 'database', resourceId: d.databaseId }))];
+        await tx.resourceEvent.createMany({ data: resources.map((r) => ({ workspaceId, ...r, kind: 'moved', message: event })) });
         return true;
       });
     } catch (e) {

@@ -1,6 +1,7 @@
 // Issue 32: `slipway-admin workspaces move`, `moves`, `moves cancel` and `nodes drain` against real PostgreSQL, Redis,
 // a real worker runtime (the `workspace.move` job under the workspace's lock) and two real agents over mutual TLS.
-// Workspaces here hold no deployed app (the fleet spec moves running apps); one with a database is refused in words.
+// Workspaces here hold no deployed app (the fleet spec moves running apps and databases); one whose database is being
+// restored is refused in words.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -98,18 +99,20 @@ describe('slipway-admin moves a workspace between two real agents', () => {
       'copy-images skipped',
       'copy-folders skipped',
       'start-target skipped',
+      'copy-backups skipped',
+      'move-databases skipped',
       'switch done',
       'routes done',
       'stop-source skipped',
       'catch-up-folders skipped',
       'clean-source done',
     ]);
-    expect(listed.steps.at(-1).sentence).toMatch(/^Removed from move-a: \d+ containers?, \d+ images?, \d+ networks?$/);
+    expect(listed.steps.at(-1).sentence).toMatch(/^Removed from move-a: \d+ containers?, \d+ images?, \d+ networks?, 0 databases' data, 0 backup folders$/);
     expect((await admin('moves')).stdout).toMatch(new RegExp(`${asked.id}\\s+${w.slug}\\s+move-a\\s+move-b\\s+succeeded\\s+operator\\s+clean-source done`));
-    expect((await admin('moves', 'show', asked.id)).stdout).toMatch(/switch\s+done\s+The workspace and its 0 apps are on move-b now/);
+    expect((await admin('moves', 'show', asked.id)).stdout).toMatch(/switch\s+done\s+The workspace, its 0 apps and 0 databases are on move-b now/);
   });
 
-  it('refuses to move a workspace with a database, says why, and leaves it on its source', async () => {
+  it('refuses to move a workspace whose database is being restored, says why, and leaves it on its source', async () => {
     const w = await workspace('busy', nodeA);
     await db.database.create({
       data: {
@@ -125,12 +128,13 @@ describe('slipway-admin moves a workspace between two real agents', () => {
         username: 'u',
         databaseName: 'app',
         passwordSealed: 'sealed',
+        status: 'restoring',
       },
     });
     const asked = await adminJson('workspaces', 'move', w.slug, '--to', 'move-b');
     const row = await ended(asked.id);
     expect(row.state).toBe('failed');
-    expect(row.error).toMatch(/The workspace holds 1 database; moving databases between servers is not built yet/);
+    expect(row.error).toBe('check failed: A change of db (restoring) is in progress; move the workspace once it has finished; the workspace stays on its source server as it was');
     expect((await db.workspace.findUniqueOrThrow({ where: { id: w.id } })).nodeId).toBe(nodeA);
   });
 

@@ -225,6 +225,7 @@ export async function startWorkerRuntime(
     transfer: new MovesPool(agents),
     apps: stores.apps,
     env: control.env,
+    domains,
     databases: stores.databases,
     databaseAgent,
     certificates: databaseCertificates,

@@ -42,6 +42,11 @@ export interface MoveRunnerDeps {
   appsDomain: AppsDomain;
   /** Routes after the switch: the target's first (its own routes for the apps), then every server's (the `routes.sync` job's work). */
   routing: { syncRoutes(node: { id: string; name: string; grpcAddress: string }): Promise<unknown>; syncAllRoutes(): Promise<{ nodes: number }> };
+  /**
+   * Custom domains' routes of every server (the `domains.sweep` job's work, certificates relayed from their owners):
+   * run right after the apps' routes so the domains follow the workspace at once rather than at the next sweep.
+   */
+  domains?: { sweep(): Promise<unknown> };
   locks: ResourceLocks;
   jobs: JobQueue;
   clock: Clock;
@@ -342,6 +347,7 @@ export class MoveRunner {
           // The target first: its own routes for the apps are in place before any other server forwards to it.
           if (ctx.target) await this.deps.routing.syncRoutes(ctx.target);
           const synced = await this.deps.routing.syncAllRoutes();
+          await this.deps.domains?.sweep();
           // The apps' writes could not reach the databases from their stop on the source until the apps on the target
           // took the traffic (the target's apps reach them on its own network).
           const gap = ctx.databasesStoppedAt === null ? '' : `; the databases were out of the apps' reach for ${seconds(Date.now() - ctx.databasesStoppedAt)} (from their stop on ${move.fromNode})`;

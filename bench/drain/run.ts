@@ -86,6 +86,9 @@ async function main() {
     await fleet.admin('nodes', 'cordon', b.name);
     const ws = await createWorkspace(client);
     await fleet.admin('nodes', 'uncordon', b.name);
+    // The business plan: 10 apps and a database need more than the trial's 1 GB of memory and 2 GB of disk.
+    const business = await fleet.db.plan.findFirstOrThrow({ where: { slug: 'business' }, orderBy: { version: 'desc' } });
+    await fleet.db.workspace.update({ where: { id: ws.id }, data: { planId: business.id } });
     const base = `/v1/workspaces/${ws.id}/apps`;
 
     // Baseline: one deployment of one app, from the request to live.

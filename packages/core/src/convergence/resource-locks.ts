@@ -15,6 +15,11 @@ export interface ResourceLocks {
   hold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<T>;
   /** Runs `work` holding the resource's lock only when it is free now; null when another holder has it. */
   tryHold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null>;
+  /**
+   * Runs `work` holding every listed lock at once (a move holds its workspace's apps and databases), waiting as `hold`
+   * does; all are taken together or none is held while waiting, and they cost one connection, not one each.
+   */
+  holdAll<T>(keys: readonly (readonly [LockKind, string])[], work: () => Promise<T>): Promise<T>;
 }
 
 /** Locks of one process (unit tests, and a runner composed without a database). */
@@ -40,5 +45,12 @@ export class InProcessResourceLocks implements ResourceLocks {
   async tryHold<T>(kind: LockKind, id: string, work: () => Promise<T>): Promise<{ value: T } | null> {
     if (this.tails.has(`${kind}:${id}`)) return null;
     return { value: await this.hold(kind, id, work) };
+  }
+
+  holdAll<T>(keys: readonly (readonly [LockKind, string])[], work: () => Promise<T>): Promise<T> {
+    // In one process, nested holds in one order cannot deadlock with another holdAll.
+    const sorted = [...keys].sort((x, y) => `${x[0]}:${x[1]}`.localeCompare(`${y[0]}:${y[1]}`));
+    const nest = (i: number): Promise<T> => (i === sorted.length ? work() : this.hold(sorted[i]![0], sorted[i]![1], () => nest(i + 1)));
+    return nest(0);
   }
 }

@@ -101,11 +101,12 @@ export class MoveRunner {
     return this.deps.locks.hold('workspace', first.workspaceId, async () => {
       // Every app of the workspace is held too, before the claim (waiting for one is retried with the row still
       // queued): no deployment, power job or repair interleaves with the move. An app added meanwhile fails the switch.
+      // All on one connection (holdAll): ten apps must not take ten of the lock pool's connections.
       const appIds = (await this.deps.workspaces.appsToMove(first.workspaceId)).map((a) => a.appId).sort();
       // …and every live database (no backup, restore or converge of one while its data moves).
       const databaseIds = (await this.deps.databases.listOfWorkspace(first.workspaceId)).filter((d) => !d.deletedAt).map((d) => d.id).sort();
       const held = [...appIds.map((id) => ['app', id] as const), ...databaseIds.map((id) => ['database', id] as const)];
-      return this.holdingAll(held, async () => {
+      return this.deps.locks.holdAll(held, async () => {
         const claimed = await this.deps.moves.transition(moveId, moveSourcesOf('running').filter((s) => s !== 'running' || first.state === 'running'), 'running', {
           startedAt: this.deps.clock(),
           countAttempt: true,
@@ -116,12 +117,6 @@ export class MoveRunner {
         return ended;
       });
     });
-  }
-
-  private holdingAll<T>(locks: (readonly ['app' | 'database', string])[], work: () => Promise<T>): Promise<T> {
-    const [first, ...rest] = locks;
-    if (first === undefined) return work();
-    return this.deps.locks.hold(first[0], first[1], () => this.holdingAll(rest, work));
   }
 
   private async work(move: MoveRecord): Promise<MoveRecord> {

@@ -72,4 +72,37 @@ describe('PgResourceLocks (real PostgreSQL)', () => {
     // The dead holder's work ends without an unhandled error; its broken client is dropped, not reused.
     await held;
   });
+
+  it('holdAll takes many locks on one connection, all or none, waiting while one of them is held elsewhere', async () => {
+    // One connection only: a move of a workspace with many apps must not need one per lock.
+    const single = new Pool({ connectionString: database.url, max: 1 });
+    single.on('error', () => undefined);
+    pools.push(single);
+    const mover = new PgResourceLocks(single, 10_000);
+    const other = new PgResourceLocks(pool());
+    const apps = [randomUUID(), randomUUID(), randomUUID()];
+    const db = randomUUID();
+    const keys = [...apps.map((id) => ['app', id] as const), ['database', db] as const];
+    let release!: () => void;
+    const busy = other.hold('database', db, () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 200));
+    let ran = false;
+    const moving = mover.holdAll(keys, async () => {
+      ran = true;
+      // Every lock is held meanwhile.
+      return Promise.all(keys.map(([kind, id]) => other.tryHold(kind, id, async () => 'free')));
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    // Waiting for the database's lock, it holds none of the apps'.
+    expect(ran).toBe(false);
+    expect(await other.tryHold('app', apps[0]!, async () => 'free')).toEqual({ value: 'free' });
+    release();
+    await busy;
+    expect(await moving).toEqual([null, null, null, null]);
+    // All released afterwards.
+    expect(await other.tryHold('database', db, async () => 'free')).toEqual({ value: 'free' });
+    // A failing work lets go of every lock and its error comes through.
+    await expect(mover.holdAll(keys, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await other.tryHold('app', apps[2]!, async () => 'free')).toEqual({ value: 'free' });
+  });
 });

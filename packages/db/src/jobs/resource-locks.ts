@@ -60,6 +60,52 @@ export class PgResourceLocks implements ResourceLocks {
     return { value: await this.holding(client, release, [space, id], work) };
   }
 
+  /**
+   * Every listed lock on one connection (a move of a workspace with many apps would otherwise hold one connection per
+   * app and exhaust the pool): tries them all, and when one is taken lets go of those it got and tries again later.
+   */
+  async holdAll<T>(keys: readonly (readonly [LockKind, string])[], work: () => Promise<T>): Promise<T> {
+    const end = Date.now() + this.waitMs;
+    const params = keys.map(([kind, id]) => [LOCK_SPACES[kind], id] as const);
+    for (let pause = 50; ; pause = Math.min(500, pause * 2)) {
+      const client = await this.pool.connect();
+      const dropped = (e: Error) => void e;
+      client.on('error', dropped);
+      const release = (e?: Error) => {
+        client.off('error', dropped);
+        client.release(e);
+      };
+      const got: (readonly [number, string])[] = [];
+      const unlockAll = async () => {
+        for (const key of got.splice(0)) await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [...key]);
+      };
+      let outcome: { value: T } | { error: unknown } | null = null;
+      try {
+        for (const key of params) {
+          if (!(await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [...key])).rows[0]!.got) break;
+          got.push(key);
+        }
+        if (got.length === params.length) {
+          try {
+            outcome = { value: await work() };
+          } catch (e) {
+            outcome = { error: e };
+          }
+        }
+        await unlockAll();
+      } catch (e) {
+        // A connection that failed mid-way is dropped (its locks go with its session).
+        release(e as Error);
+        throw e;
+      }
+      release();
+      if (outcome && 'error' in outcome) throw outcome.error;
+      if (outcome) return outcome.value;
+      if (Date.now() > end) throw new AppError('internal', `A lock of ${keys.length} resources stayed busy for ${Math.round(this.waitMs / 1000)} s`);
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+
   private async holding<T>(client: PoolClient, release: (e?: Error) => void, key: [number, string], work: () => Promise<T>): Promise<T> {
     try {
       return await work();

@@ -226,6 +226,13 @@ describe('reconcile repairs (fake agent)', () => {
     expect(w.app).toMatchObject({ status: 'running', statusDetail: null });
   });
 
+  it('convergeNow does nothing on a server the app no longer lives on (a move left it: its container stopped there)', async () => {
+    const w = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'exited')] });
+    (w.reconcile as unknown as { deps: { owners: { placedOn: (kind: string, id: string) => Promise<string | null> } } }).deps.owners.placedOn = async () => 'another-node';
+    expect(await w.reconcile.convergeNow(node, 'app', 'a-1', 'container exited')).toEqual([]);
+    expect(w.calls).toEqual([]);
+  });
+
   it('convergeNow leaves an app whose lock is held to its holder (null)', async () => {
     const w = world({ desiredState: 'running', status: 'running', containers: [container('c-current', 'd-2', 'exited')] });
     let release!: () => void;

@@ -22,6 +22,11 @@ export interface OwnerRepository {
    * without it, none.
    */
   movedAway?(ids: string[], nodeId: string): Promise<Map<string, string[]>>;
+  /**
+   * The server an app (its workspace's) or a database (its own row's) is placed on; null when unknown or none.
+   * Optional: without it, a container event is compared on the server it came from whatever the placement.
+   */
+  placedOn?(kind: ResourceKind, id: string): Promise<string | null>;
 }
 
 export interface ReconcileReport extends ConvergeReport {
@@ -137,7 +142,13 @@ export class ReconcileService {
   async convergeNow(node: ConvergeNode, kind: ResourceKind, id: string, why: string): Promise<ConvergeDone[] | null> {
     const converger = this.deps.convergers.find((c) => c.kind === kind);
     if (!converger) return [];
-    const done = await this.deps.locks.tryHold(kind, id, () => converger.convergeOne(node, id, { operationId: journalIdOf(`event-${Date.now()}-${id}`), why }));
+    const done = await this.deps.locks.tryHold(kind, id, async () => {
+      // Read under the lock: a container event from the server a move just left (its containers stopped there) must
+      // not start the app or database again on it — it lives on the target now (issue 32).
+      const placed = this.deps.owners.placedOn ? await this.deps.owners.placedOn(kind, id) : null;
+      if (placed && placed !== node.id) return [];
+      return converger.convergeOne(node, id, { operationId: journalIdOf(`event-${Date.now()}-${id}`), why });
+    });
     for (const a of done?.value ?? []) this.deps.logger.warn({ node: node.name, resource: kind, id, repair: a.kind, reason: a.reason, why }, 'repaired');
     return done ? done.value : null;
   }

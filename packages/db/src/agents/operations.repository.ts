@@ -1,6 +1,8 @@
-import { sourcesOf, uuidv7, type OperationRecord, type OperationStatus, type OperationStore, type OwnerRepository } from '@slipway/core';
+import { sourcesOf, uuidv7, type OperationRecord, type OperationStatus, type OperationStore, type OwnerRepository, type ResourceKind } from '@slipway/core';
 import type { Pool } from 'pg';
 import type { Db } from '../client';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface RawRow {
   id: string;
@@ -155,6 +157,12 @@ export class PrismaOwnerRepository implements OwnerRepository {
         AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.workspace_id = w.id AND o.kind = 'workspace.teardown' AND o.status IN ('queued', 'running'))
       GROUP BY w.id`;
     return new Map(rows.map((r) => [r.id, r.app_ids]));
+  }
+
+  async placedOn(kind: ResourceKind, id: string): Promise<string | null> {
+    if (!UUID.test(id)) return null;
+    if (kind === 'database') return (await this.db.database.findUnique({ where: { id }, select: { nodeId: true } }))?.nodeId ?? null;
+    return (await this.db.app.findUnique({ where: { id }, select: { workspace: { select: { nodeId: true } } } }))?.workspace.nodeId ?? null;
   }
 
   async movedAway(ids: string[], nodeId: string): Promise<Map<string, string[]>> {

@@ -193,11 +193,25 @@ async function startHaProxy(binary: string, dir: string, size: number, ports: nu
       `  bind 127.0.0.1:${port}`,
       `  http-request set-var(txn.up) req.hdr(host),field(1,:),lower,map(${map})`,
       '  http-request return status 404 content-type "text/plain; charset=utf-8" string "No app is served at this address." if !{ var(txn.up) -m found }',
+      // A host inside a settle window maps to a window backend (`w<n>`) instead of a port (decision 0038's warm previous).
+      '  use_backend %[var(txn.up)] if { var(txn.up) -m beg w }',
       '  default_backend apps',
       'backend apps',
       '  http-request set-dst ipv4(127.0.0.1)',
       '  http-request set-dst-port var(txn.up)',
       '  server dynamic 0.0.0.0:0',
+      // Window backends: the new release first, the previous one behind it; a refused connection marks `new` down at once
+      // (observe layer4, on-error mark-down) and the request is retried on `prev` (redispatch). Addresses set at runtime.
+      ...Array.from({ length: 4 }, (_, i) => [
+        `backend w${i}`,
+        '  balance first',
+        '  option redispatch 1',
+        '  retry-on conn-failure empty-response',
+        '  retries 3',
+        '  default-server check inter 1s fall 1 rise 2 observe layer4 error-limit 1 on-error mark-down',
+        '  server new 127.0.0.1:9 disabled',
+        '  server prev 127.0.0.1:9 disabled',
+      ]).flat(),
       '',
     ].join('\n'),
   );
@@ -302,6 +316,7 @@ interface Row {
   rps: number;
   spreadRps: number;
   settleFailed: number;
+  settleNote: string;
   failed: number;
   requests: number;
   sample: string[];
@@ -318,13 +333,15 @@ async function main() {
   let failures = 0;
   try {
     const direct = await throughput(`http://127.0.0.1:${portA}/`, host(0));
-    console.log(`direct to the upstream: ${direct.rps.toFixed(0)} req/s (errors ${direct.errors})`);
-    failures += direct.errors;
+    // The same requests cycling over many Host values (autocannon builds each one: slower on its side too).
+    const directSpread = await throughput(`http://127.0.0.1:${portA}/`, Array.from({ length: SPREAD }, (_, i) => host(i)));
+    console.log(`direct to the upstream: ${direct.rps.toFixed(0)} req/s, cycling over ${SPREAD} Host values ${directSpread.rps.toFixed(0)} req/s (errors ${direct.errors + directSpread.errors})`);
+    failures += direct.errors + directSpread.errors;
 
     for (const size of SIZES) {
       const routes = Array.from({ length: size }, (_, i) => ({ appId: String(i), host: host(i), upstreamPort: double.ports[i % double.ports.length]! }));
       for (const design of DESIGNS) {
-        const row: Row = { design, size, add: [], move: [], remove: [], seenAdd: [], seenMove: [], seenRemove: [], rps: 0, spreadRps: 0, settleFailed: NaN, failed: 0, requests: 0, sample: [] };
+        const row: Row = { design, size, add: [], move: [], remove: [], seenAdd: [], seenMove: [], seenRemove: [], rps: 0, spreadRps: 0, settleFailed: NaN, settleNote: '', failed: 0, requests: 0, sample: [] };
         // Each design starts from its own config with `size` routes (loaded at once, not timed).
         let ingress: CaddyIngress | null = null;
         let haproxy: HaProxy | null = null;
@@ -383,17 +400,34 @@ async function main() {
 
         // A release inside its settle window that died (decision 0038): the route's first upstream refuses connections,
         // the warm previous one behind it must take every request.
-        if (design !== 'haproxy') {
+        {
           const dead = await freePort();
           const h = host('settle');
           if (ingress) await ingress.put({ appId: 'settle', host: h, upstreamPort: dead }, portA);
-          else await double.call({ op: 'set', host: h, ports: [dead, portA] });
+          else if (haproxy) {
+            for (const line of [`set server w0/new addr 127.0.0.1 port ${dead}`, `set server w0/prev addr 127.0.0.1 port ${portA}`, 'enable server w0/new', 'enable server w0/prev', 'enable health w0/new', 'enable health w0/prev']) {
+              const out = await haproxy.command(line);
+              if (out && !/changed|no need/i.test(out)) throw new Error(`HAProxy: ${line}: ${out}`);
+            }
+            await haproxyChange(haproxy, mapFile, `set map ${mapFile} ${h} w0`, `add map ${mapFile} ${h} w0`);
+          } else await double.call({ op: 'set', host: h, ports: [dead, portA] });
           const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
           const answers = await Promise.all(Array.from({ length: 200 }, () => get(ingressPort, h, agent).catch((e: Error) => ({ status: 0, body: e.message }))));
           agent.destroy();
           row.settleFailed = answers.filter((a) => a.body !== `up ${portA}\n`).length;
           failures += row.settleFailed;
+          if (haproxy) {
+            // How the window backend took them: retries and redispatches away from the dead `new` (show stat columns).
+            const stat = (await haproxy.command('show stat')).split('\n');
+            const cols = stat[0]!.replace(/^# /, '').split(',');
+            const at = (name: string) => cols.indexOf(name);
+            for (const line of stat.filter((l) => l.startsWith('w0,'))) {
+              const f = line.split(',');
+              row.settleNote += ` ${f[1]}: status ${f[at('status')]}, sessions ${f[at('stot')]}, connection errors ${f[at('econ')]}, retries ${f[at('wretr')]}, redispatches ${f[at('wredis')]};`;
+            }
+          }
           if (ingress) await ingress.remove('settle');
+          else if (haproxy) await haproxyChange(haproxy, mapFile, `del map ${mapFile} ${h}`);
           else await double.call({ op: 'delete', host: h });
         }
         row.failed = load.failed;
@@ -409,16 +443,16 @@ async function main() {
           `${design} @ ${size} routes: add p50 ${ms(p50(row.add))} ms (max ${ms(max(row.add))}), move p50 ${ms(p50(row.move))} (max ${ms(max(row.move))}), remove p50 ${ms(p50(row.remove))} (max ${ms(max(row.remove))}); ` +
             `seen through the ingress: added ${ms(p50(row.seenAdd))}, moved ${ms(p50(row.seenMove))}, removed ${ms(p50(row.seenRemove))} ms (p50); ${row.rps.toFixed(0)} req/s (${(row.rps / direct.rps).toFixed(2)} of direct), spread over ${Math.min(size, SPREAD)} hosts ${row.spreadRps.toFixed(0)}; ` +
             `steady load during the changes: ${row.failed} failed of ${row.requests}${row.sample.length ? ` (${row.sample.join('; ')})` : ''}; ` +
-            `dead first upstream with a warm previous one: ${row.settleFailed} of 200 failed`,
+            `dead first upstream with a warm previous one: ${row.settleFailed} of 200 failed${row.settleNote}`,
         );
       }
     }
 
-    console.log(`\n| design | routes | add p50 / max ms | move p50 / max ms | remove p50 / max ms | seen via ingress p50 / max ms: added, moved, removed | req/s one host (of direct ${direct.rps.toFixed(0)}) | req/s spread over ≤ ${SPREAD} hosts | failed during changes | dead release, warm previous: failed of 200 |`);
+    console.log(`\n| design | routes | add p50 / max ms | move p50 / max ms | remove p50 / max ms | seen via ingress p50 / max ms: added, moved, removed | req/s one host (of direct ${direct.rps.toFixed(0)}) | req/s spread over ≤ ${SPREAD} hosts (of direct ${directSpread.rps.toFixed(0)}) | failed during changes | dead release, warm previous: failed of 200 |`);
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.design} | ${r.size} | ${ms(p50(r.add))} / ${ms(max(r.add))} | ${ms(p50(r.move))} / ${ms(max(r.move))} | ${ms(p50(r.remove))} / ${ms(max(r.remove))} | ${[r.seenAdd, r.seenMove, r.seenRemove].map((x) => `${ms(p50(x))} / ${ms(max(x))}`).join(', ')} | ${r.rps.toFixed(0)} (${(r.rps / direct.rps).toFixed(2)}) | ${r.spreadRps.toFixed(0)} | ${r.failed} of ${r.requests} | ${Number.isNaN(r.settleFailed) ? 'n/a' : r.settleFailed} |`,
+        `| ${r.design} | ${r.size} | ${ms(p50(r.add))} / ${ms(max(r.add))} | ${ms(p50(r.move))} / ${ms(max(r.move))} | ${ms(p50(r.remove))} / ${ms(max(r.remove))} | ${[r.seenAdd, r.seenMove, r.seenRemove].map((x) => `${ms(p50(x))} / ${ms(max(x))}`).join(', ')} | ${r.rps.toFixed(0)} (${(r.rps / direct.rps).toFixed(2)}) | ${r.spreadRps.toFixed(0)} (${(r.spreadRps / directSpread.rps).toFixed(2)}) | ${r.failed} of ${r.requests} | ${r.settleFailed} |`,
       );
     }
     for (const design of DESIGNS) {

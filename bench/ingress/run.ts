@@ -16,12 +16,12 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { AppRoute, Logger } from '@slipway/core';
 import { freePort } from '@slipway/testing/acme';
+import { spawnHaProxy } from './haproxy';
 import { saveJson } from '../../apps/agent/src/ingress/caddy-admin';
 import { CaddyIngress, toCaddy } from '../../apps/agent/src/ingress/caddy.ingress';
 import { exitOnFailures, verdict } from '../lib/verdict';
@@ -215,23 +215,7 @@ async function startHaProxy(binary: string, dir: string, size: number, ports: nu
       '',
     ].join('\n'),
   );
-  const proc = spawn(binary, ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-  const command = (line: string) =>
-    new Promise<string>((resolve, reject) => {
-      const c = net.connect(socket);
-      let out = '';
-      c.on('connect', () => c.end(`${line}\n`));
-      c.on('data', (d: Buffer) => (out += d.toString()));
-      c.on('end', () => resolve(out.trim()));
-      c.on('error', reject);
-    });
-  for (let i = 0; ; i++) {
-    if (await command('show info').then(() => true, () => false)) break;
-    if (i > 100) throw new Error(`HAProxy did not start: ${log}`);
-    await sleep(100);
-  }
+  const { proc, command } = await spawnHaProxy(binary, cfg, socket);
   return { proc, port, command };
 }
 

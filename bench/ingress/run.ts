@@ -398,7 +398,9 @@ async function main() {
           const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
           const answers = await Promise.all(Array.from({ length: 200 }, () => get(ingressPort, h, agent).catch((e: Error) => ({ status: 0, body: e.message }))));
           agent.destroy();
-          row.settleFailed = answers.filter((a) => a.body !== `up ${portA}\n`).length;
+          const bad = answers.filter((a) => a.body !== `up ${portA}\n`);
+          row.settleFailed = bad.length;
+          if (bad.length) row.settleNote += ` (${bad.slice(0, 3).map((a) => `${a.status} ${a.body.trim().slice(0, 120)}`).join('; ')})`;
           failures += row.settleFailed;
           if (haproxy) {
             // How the window backend took them: retries and redispatches away from the dead `new` (show stat columns).

@@ -284,7 +284,8 @@ function steadyLoad(port: number, h: string) {
     for (let i = 0; i < 100 && !keepAlive; i++) await sleep(20);
     const k = keepAlive as autocannon.Result | null;
     const kaFailed = k ? k.errors + k.timeouts + k.non2xx : NaN;
-    return { requests: requests + (k?.requests.total ?? 0), failed: failures.length + kaFailed, sample: failures.slice(0, 3) };
+    const sample = [`${kaFailed} on keep-alive connections, ${failures.length} on one-request connections`, ...failures.slice(0, 3)];
+    return { requests: requests + (k?.requests.total ?? 0), failed: failures.length + kaFailed, sample: failures.length + kaFailed ? sample : [] };
   };
 }
 

@@ -253,13 +253,11 @@ export class MoveRunner {
         run: async () => {
           const done = skipIfSwitched('Images');
           if (done) return done;
-          let bytes = 0;
-          let images = 0;
-          for (const app of ctx.apps.filter((a) => a.imageRefs.length > 0)) {
-            const copied = await transfer.copyImages(source(), target(), { operationId: opId(`images-${app.appId}`), workspaceId: move.workspaceId, imageRefs: app.imageRefs });
-            bytes += copied.bytes;
-            images += app.imageRefs.length;
-          }
+          // Every app's tags in one `docker save`: the layers apps share (their base image, most of each) cross once,
+          // not once per app (ten apps of one base sent it ten times).
+          const imageRefs = ctx.apps.flatMap((a) => a.imageRefs);
+          const images = imageRefs.length;
+          const bytes = images ? (await transfer.copyImages(source(), target(), { operationId: opId('images'), workspaceId: move.workspaceId, imageRefs })).bytes : 0;
           return { sentence: `${plural(images, 'image')} (current and rollback) of ${plural(ctx.apps.length, 'app')} copied to ${move.toNode}: ${mb(bytes)}` };
         },
         // Everything the target got of each app (containers, image tags, route, project folder) goes.

@@ -444,8 +444,8 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'clean-source done',
     ]);
     expect(f.calls).toEqual([
-      'images a→b slipway-app-web1:d-old,slipway-app-web1:d-web1',
-      'images a→b slipway-app-idle:d-old,slipway-app-idle:d-idle',
+      // One save for every app: shared layers cross once.
+      'images a→b slipway-app-web1:d-old,slipway-app-web1:d-web1,slipway-app-idle:d-old,slipway-app-idle:d-idle',
       'folder a→b web1 slipway-app-web1:d-web1',
       'folder a→b idle slipway-app-idle:d-idle',
       // Only the app meant to run is started on the target, from its current image, with its route.
@@ -462,7 +462,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
         { appId: 'idle', deploymentId: 'd-idle', containerId: null, hostPort: null },
       ],
     ]);
-    expect(ended.steps[1]!.sentence).toBe('4 images (current and rollback) of 2 apps copied to b: 4.0 MB');
+    expect(ended.steps[1]!.sentence).toBe('4 images (current and rollback) of 2 apps copied to b: 2.0 MB');
     expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-apps', appIds: ['old-app'] }]);
   });
 

@@ -384,7 +384,10 @@ export class MoveRunner {
           if (!ctx.source) return { sentence: `${move.fromNode} is no longer enrolled: nothing to clean there`, skipped: true };
           // RemoveWorkspace erases the databases' containers, public ports and data there too.
           const removed = await agents.removeWorkspace(source(), { operationId: opId('source'), workspaceId: move.workspaceId, appIds: await workspaces.appIds(move.workspaceId) });
-          const backups = ctx.backupFolders.length ? (await transfer.removeBackupFolders(source(), ctx.backupFolders.map((b) => b.databaseId))).removed : 0;
+          // The databases' own folders too: a try of the move run again after its switch no longer finds the backups
+          // on the source in the rows (they were switched), but their files are still there.
+          const folders = [...new Set([...ctx.backupFolders.map((b) => b.databaseId), ...ctx.databases.map((d) => d.id)])];
+          const backups = folders.length ? (await transfer.removeBackupFolders(source(), folders)).removed : 0;
           return {
             sentence: `Removed from ${ctx.source.name}: ${plural(removed.containers, 'container')}, ${plural(removed.images, 'image')}, ${plural(removed.networks, 'network')}, ${plural(ctx.databases.length, 'database')}' data, ${plural(backups, 'backup folder')}`,
           };

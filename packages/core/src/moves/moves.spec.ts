@@ -517,7 +517,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'syncRoutes b',
       'syncAllRoutes',
       'stop a web1 c-a-web1',
-      'removeBackups a pg,gone',
+      'removeBackups a pg,gone,cache',
     ]);
     expect(f.store.switchedDatabases).toEqual([[{ databaseId: 'pg', publicPort: 20001 }, { databaseId: 'cache', publicPort: null }]]);
     // Owners see it on each app and database.
@@ -526,7 +526,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(ended.steps[4]!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
     expect(ended.steps[5]!.sentence).toMatch(/^Stopped on a, copied and started on b with their credentials: pg \(postgres, 3\.0 MB: stop 0\.\d s, copy 0\.\d s, ready 0\.\d s\); cache/);
     expect(ended.steps[7]!.sentence).toMatch(/^2 servers route the workspace's apps to b; the databases were out of the apps' reach for \d+\.\d s \(from their stop on a\)$/);
-    expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 2 databases' data, 2 backup folders");
+    expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 2 databases' data, 3 backup folders");
   });
 
   it("keeps a database's public port when the target has it free, else takes the target's lowest free one and says so", async () => {

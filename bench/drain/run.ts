@@ -150,7 +150,8 @@ async function main() {
     const dbStep = (move.steps as { step: string; sentence: string }[]).find((st) => st.step === 'move-databases')?.sentence ?? '';
     const m = /\(postgres, ([\d.]+) MB: stop ([\d.]+) s, copy ([\d.]+) s, ready ([\d.]+) s\)/.exec(dbStep);
     const [copiedMb, stopS, copyS, readyS] = m ? m.slice(1).map(Number) as [number, number, number, number] : [0, 0, 0, 0];
-    const extrapolatedGapMs = copiedMb > 0 ? writes.gapMs - copyS * 1000 + copyS * 1000 * (1024 / copiedMb) : NaN;
+    // Scaled by the database's size (the data folder holds WAL and free space beyond it: what is copied grows with it).
+    const extrapolatedGapMs = sizeMb > 0 && copiedMb > 0 ? writes.gapMs - copyS * 1000 + copyS * 1000 * (1024 / sizeMb) : NaN;
     console.log(`\n## A workspace of ${APPS} web apps (2 releases and a 2 MB project file each) and a PostgreSQL of ${sizeMb} MB moved ${a.name} → ${b.name} under load (${EVERY_MS} ms per app through ${a.name}'s ingress, a row every ${EVERY_MS} ms)\n`);
     console.log(`| figure | value | goal |\n|---|---|---|`);
     console.log(`| baseline: one deployment of one app | ${(baselineMs / 1000).toFixed(1)} s | |`);
@@ -160,11 +161,11 @@ async function main() {
     console.log(`| failed requests after the move (3 s through ${b.name}) | ${tailFailed} / ${tail.reduce((n, f) => n + f.total, 0)} | 0 |`);
     console.log(`| rows written during the move / found on ${b.name} | ${writes.written} / ${rowsOnB} | none lost |`);
     console.log(`| database write gap, measured (${copiedMb} MB copied: stop ${stopS} s, copy ${copyS} s, ready ${readyS} s) | ${(writes.gapMs / 1000).toFixed(1)} s | ≤ 15 s for 1 GB |`);
-    console.log(`| database write gap extrapolated to 1 GB (copy at the measured ${copyS > 0 ? (copiedMb / copyS).toFixed(0) : '?'} MB/s; an extrapolation, not a measurement) | ${(extrapolatedGapMs / 1000).toFixed(1)} s | ≤ 15 s |`);
+    console.log(`| database write gap extrapolated to 1 GB (the copy scaled by database size, ${copiedMb} MB of folder for ${sizeMb} MB of database at ${copyS > 0 ? (copiedMb / copyS).toFixed(0) : '?'} MB/s; an extrapolation, not a measurement) | ${(extrapolatedGapMs / 1000).toFixed(1)} s | ≤ 15 s |`);
     for (const s of move.steps as { step: string; outcome: string; sentence: string; at: string }[]) console.log(`  ${s.at} ${s.step} ${s.outcome}: ${s.sentence}`);
     console.log(
       `\nmove ≤ 2 min: ${verdict(moveMs <= 120_000, failed)}; window ≤ 2 s: ${verdict(worst <= 2_000, failed)}; ` +
-        `write gap ≤ 15 s: ${DB_MB >= 1024 ? verdict(writes.gapMs <= 15_000, failed) : `${verdict(extrapolatedGapMs <= 15_000, failed)} (extrapolated from ${copiedMb} MB)`}`,
+        `write gap ≤ 15 s: ${DB_MB >= 1024 ? verdict(writes.gapMs <= 15_000, failed) : `${verdict(extrapolatedGapMs <= 15_000, failed)} (extrapolated from a ${sizeMb} MB database)`}`,
     );
   } finally {
     await fleet.close();

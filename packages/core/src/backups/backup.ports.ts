@@ -199,6 +199,12 @@ export interface BackupSettings {
    * goes straight to the destination). Default 0.
    */
   localCopies?: number;
+  /**
+   * Issue 33: a nightly backup that fails (its destination unreachable, the dump cut…) is tried again while its
+   * window lasts: `tries` in all, the second `firstDelayMs` after the first failure, each wait twice the one before.
+   * Default 4 tries, 5 min (schedule.ts DEFAULT_NIGHTLY_RETRY).
+   */
+  nightlyRetry?: { tries: number; firstDelayMs: number };
 }
 
 export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {

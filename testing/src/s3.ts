@@ -11,6 +11,8 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { createCertificateAuthority, issueKeyAndCert } from '@slipway/pki';
 import { SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
 
@@ -45,6 +47,8 @@ export interface TestS3 {
   objects(bucket: string): Promise<Map<string, Buffer>>;
   /** What the front refused so far, by S3 error code (`SignatureDoesNotMatch`, …). */
   refused(): Record<string, number>;
+  /** How many requests the front refused with this S3 error code so far. */
+  refusals(code: string): number;
   close(): Promise<void>;
 }
 
@@ -83,6 +87,7 @@ export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> 
     directory,
     objects: (bucket) => readObjects(join(directory, bucket)),
     refused: () => ({ ...refused }),
+    refusals: (code) => refused[code] ?? 0,
     close: async () => {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));
@@ -264,4 +269,18 @@ export async function startStoppingS3(target: string, stopAfterBytes: number): P
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * An HTTPS endpoint on loopback whose certificate nobody trusts (a private CA's): what a destination behind a private CA,
+ * or an endpoint typed with https for a plain-HTTP server, looks like to a client. It never gets past the handshake.
+ */
+export async function startUntrustedTls(): Promise<{ endpoint: string; close: () => Promise<void> }> {
+  // A server certificate for 127.0.0.1 from a private CA this machine does not trust.
+  const { keyPem, certPem } = issueKeyAndCert(createCertificateAuthority('untrusted test storage CA', 1), { commonName: '127.0.0.1', usage: 'server', hosts: ['127.0.0.1'], days: 1 });
+  const server = createTlsServer({ key: keyPem, cert: certPem }, (socket) => socket.end());
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `https://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

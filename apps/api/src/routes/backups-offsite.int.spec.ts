@@ -118,8 +118,6 @@ describe('backups at a destination (s3rver), end to end', () => {
   const before = ['a', MARK].sort().join(',');
   const after = ['a', 'c', MARK].sort().join(',');
   const made: { ws: string; id: string; key: string }[] = [];
-  /** Requests the storage refused as signed with the wrong secret so far. */
-  const signatureRefusals = () => s3.refused().SignatureDoesNotMatch ?? 0;
 
   test.concurrent.each(['postgres', 'mysql', 'redis'] as const)('%s: backed up encrypted to the destination, checked there, restored from it into new and same', async (engine) => {
     const ws = (await createWorkspace(client)).id;
@@ -219,7 +217,7 @@ describe('backups at a destination (s3rver), end to end', () => {
     await query('postgres', ws, id, 'CREATE TABLE t AS SELECT g FROM generate_series(1, 1000) g');
     const wrong = await destination(ws, { secretKey: `wrong-${randomUUID()}` });
     expect((await client.put(`${dbPath(ws, id)}/backup-destination`, { destinationId: wrong })).status).toBe(200);
-    const refusedBefore = signatureRefusals();
+    const refusedBefore = s3.refusals('SignatureDoesNotMatch');
 
     // A manual backup: failed at once, with the storage's refusal in words; no completed row, no object.
     const manual = await client.post(backupsPath(ws, id));
@@ -227,7 +225,7 @@ describe('backups at a destination (s3rver), end to end', () => {
     expect(await settled(ws, id, manual.body.id)).toMatchObject({
       status: 'failed', error: expect.stringMatching(/^Uploading the backup failed\. The storage refused the credentials \(SignatureDoesNotMatch\): check the access key id S3RVER and its secret key/), sizeBytes: null, offsite: null,
     });
-    expect(signatureRefusals()).toBeGreaterThan(refusedBefore);
+    expect(s3.refusals('SignatureDoesNotMatch')).toBeGreaterThan(refusedBefore);
     expect([...(await s3.objects(BUCKET)).keys()].filter((k) => k.includes(id))).toEqual([]);
 
     // Tonight's backup (the row the scheduler makes), run as its job runs: its try fails, it is tried again later.

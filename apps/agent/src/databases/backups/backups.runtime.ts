@@ -6,7 +6,7 @@ import { PassThrough, Transform, Writable, type Readable, type TransformCallback
 import { pipeline } from 'node:stream/promises';
 import { isDatabaseEngine, redact, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
-import { OffsiteError, openSealed, uploadSealed, type S3Target, type StoredBackup } from '@slipway/offsite';
+import { OffsiteError, openSealed, uploadSealed, type S3Target, type StoredBackup, type UploadTimings } from '@slipway/offsite';
 import type { Containers } from '../../containers/containers';
 import type { DockerRuntime } from '../../containers/docker.runtime';
 import { execFromSource, execToSink } from '../../containers/exec-stream';
@@ -163,7 +163,8 @@ export class BackupsRuntime {
         throw e;
       });
       const manifest = { engine: t.engine, dumpFormat: dumper.format, extension: dumper.extension, databaseId: t.databaseId, backupId: t.backupId };
-      if (t.offsite) upload = startUpload(t.offsite, `${t.offsite.key}.${dumper.extension}.sealed`, manifest);
+      const timings: UploadTimings = {};
+      if (t.offsite) upload = startUpload(t.offsite, `${t.offsite.key}.${dumper.extension}.sealed`, manifest, timings);
       const spec = dumper.dump(t);
       let closed = false;
       let stored: StoredBackup | null = null;
@@ -217,7 +218,7 @@ export class BackupsRuntime {
         remote,
       };
       if (!fh) {
-        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key }, 'database backed up to its destination');
+        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, ...timings }, 'database backed up to its destination');
         return { ...file, remote, replayed: false };
       }
       try {
@@ -227,7 +228,7 @@ export class BackupsRuntime {
         if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw failed(`The server's disk is full: the backup's record could not be written in backups/${t.databaseId}/. Free space on the server and back up again.`);
         throw e;
       }
-      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key }, 'database backed up');
+      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, ...timings }, 'database backed up');
       return { ...file, remote, replayed: false };
     });
   }
@@ -730,9 +731,9 @@ interface OffsiteUpload {
   stop(cause: Error): Promise<unknown>;
 }
 
-function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string, unknown>): OffsiteUpload {
+function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string, unknown>, timings: UploadTimings): OffsiteUpload {
   const body = new PassThrough({ highWaterMark: 1 << 20 });
-  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest });
+  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest, timings });
   // Settled either way; the caller reads the outcome through finish/stop.
   const outcome = done.then(
     (stored) => ({ stored, error: null }),

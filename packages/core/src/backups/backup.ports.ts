@@ -1,6 +1,6 @@
 import type { AgentTarget } from '../ports/agents';
 import type { DatabaseEngine } from '../databases/engines';
-import type { BackupDestinationRecord } from '../backup-destinations/destination.ports';
+import type { BackupDestinationRecord, OpenedDestination, ProbeAnswer } from '../backup-destinations/destination.ports';
 
 export type BackupKind = 'scheduled' | 'manual' | 'pre_restore';
 export type BackupStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -180,6 +180,8 @@ export interface BackupAgent {
   restoreBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string; offsite?: OffsiteTarget }): Promise<{ restoredBytes: number }>;
   deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }>;
   readBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ name: string; sizeBytes: number; sha256: string; stream: NodeJS.ReadableStream }>;
+  /** Issue 33: the destination test call run by this server's agent (ServerDestinationProbe). */
+  probeDestination?(target: AgentTarget, destination: OpenedDestination): Promise<ProbeAnswer>;
 }
 
 /** Retention and schedule settings (config SLIPWAY_BACKUP_*). */

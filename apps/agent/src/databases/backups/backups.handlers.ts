@@ -1,4 +1,5 @@
 import { AppError, type Logger } from '@slipway/core';
+import { probeTarget } from '@slipway/offsite';
 import type { BackupsHandlers } from '@slipway/proto';
 import { serve, serverStream, unary } from '../../rpc/handlers';
 import type { BackupsRuntime, OffsiteCall } from './backups.runtime';
@@ -49,5 +50,13 @@ export function backupsHandlers(deps: { backups: BackupsRuntime; logger: Logger 
       }
     }),
     DeleteBackup: unary((req) => backups.remove(req.databaseId, req.backupId)),
+    // Issue 33: the destination test call from this server (where the backups upload from); nothing kept, nothing logged.
+    ProbeDestination: unary(async (req) => {
+      const d = req.destination;
+      if (!d?.endpoint || !d.bucket) throw new AppError('validation_failed', 'destination needs endpoint and bucket');
+      if (req.prefix && !req.prefix.endsWith('/')) throw new AppError('validation_failed', 'prefix is empty or ends in /');
+      const r = await probeTarget({ endpoint: d.endpoint, region: d.region, bucket: d.bucket, prefix: req.prefix, pathStyle: d.pathStyle, accessKeyId: d.accessKeyId, secretAccessKey: d.secretAccessKey });
+      return { ok: r.ok, stage: r.stage ?? '', reason: r.reason ?? '', message: r.message, elapsedMs: r.elapsedMs };
+    }),
   });
 }

@@ -122,7 +122,7 @@ export interface BackupJobStore {
   setDatabaseStatus(databaseId: string, from: readonly string[], status: string, message: string | null): Promise<boolean>;
   /** The node a backup's file is on. */
   node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
-  /** For the operator: failed backups and failed checks, newest first. */
+  /** For the operator: failed backups, failed checks and backups waiting to be tried again after a failure, newest first. */
   failures(limit: number): Promise<BackupRecord[]>;
   /** Completed backups stored off the server whose local copy is older than their database's newest `keep` (the cache's overflow). */
   localCopiesBeyond(keep: number, limit: number): Promise<BackupRecord[]>;

@@ -218,6 +218,10 @@ describe('backups at a destination (s3rver), end to end', () => {
     const wrong = await destination(ws, { secretKey: `wrong-${randomUUID()}` });
     expect((await client.put(`${dbPath(ws, id)}/backup-destination`, { destinationId: wrong })).status).toBe(200);
     const refusedBefore = s3.refusals('SignatureDoesNotMatch');
+    // The test call runs on the workspace's server (its agent): it says the credentials are refused, and where it ran.
+    const server = (await p.db.node.findUniqueOrThrow({ where: { id: (await p.db.workspace.findUniqueOrThrow({ where: { id: ws } })).nodeId! } })).name;
+    const tested = await client.post(`/v1/workspaces/${ws}/backup-destinations/${wrong}/test`);
+    expect(tested.body).toMatchObject({ ok: false, stage: 'write', reason: 'credentials', server, message: expect.stringMatching(/The storage refused the credentials \(SignatureDoesNotMatch\)/) });
 
     // A manual backup: failed at once, with the storage's refusal in words; no completed row, no object.
     const manual = await client.post(backupsPath(ws, id));
@@ -242,6 +246,7 @@ describe('backups at a destination (s3rver), end to end', () => {
     expect(secondTry.error).toMatch(/Earlier tries: #1 at \d\d:\d\d:\d\d UTC: Uploading the backup failed\. The storage refused the credentials/);
     // The owner corrects the secret before the third try: it completes, once.
     expect((await client.patch(`/v1/workspaces/${ws}/backup-destinations/${wrong}`, { secretKey: SECRET })).status).toBe(200);
+    expect((await client.post(`/v1/workspaces/${ws}/backup-destinations/${wrong}/test`)).body).toMatchObject({ ok: true, server });
     const done = await settled(ws, id, nightlyId);
     expect(done).toMatchObject({ status: 'completed', kind: 'scheduled', error: null, offsite: { key: expect.stringContaining(nightlyId) } });
     const rows = await p.db.databaseBackup.findMany({ where: { databaseId: id, kind: 'scheduled' } });

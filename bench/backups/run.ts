@@ -35,7 +35,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The last upload's timings, from the agent's log line `database backed up to its destination`. */
-let uploadTimings: { uploadMs: number; readBackMs: number; manifestMs: number } | null = null;
+let uploadTimings: { uploadMs: number; partsMs: number; readBackMs: number; manifestMs: number } | null = null;
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -83,14 +83,14 @@ async function main() {
   createInterface({ input: agent.stdout! }).on('line', (line) => {
     const entry = (() => {
       try {
-        return JSON.parse(line) as { level?: number; msg?: string; uploadMs?: number; readBackMs?: number; manifestMs?: number };
+        return JSON.parse(line) as { level?: number; msg?: string; uploadMs?: number; partsMs?: number; readBackMs?: number; manifestMs?: number };
       } catch {
         return null;
       }
     })();
     if (!entry) return void console.error(line);
     if ((entry.level ?? 0) >= 40) console.error(line);
-    if (entry.msg === 'database backed up to its destination') uploadTimings = { uploadMs: entry.uploadMs ?? 0, readBackMs: entry.readBackMs ?? 0, manifestMs: entry.manifestMs ?? 0 };
+    if (entry.msg === 'database backed up to its destination') uploadTimings = { uploadMs: entry.uploadMs ?? 0, partsMs: entry.partsMs ?? 0, readBackMs: entry.readBackMs ?? 0, manifestMs: entry.manifestMs ?? 0 };
   });
   const pool = new AgentPool(ca.client);
   const target = { name: 'bench-backups', grpcAddress: `127.0.0.1:${port}` };
@@ -204,7 +204,7 @@ async function toDestination(o: {
       `  offsite   agent → s3rver (sealed, multipart, read back) ${up.seconds.toFixed(1).padStart(6)} s   ${rate.toFixed(0).padStart(4)} MB/s of database, object ${(up.result.remote!.sizeBytes / MB).toFixed(0)} MB, no local file   agent RSS +${up.growth.toFixed(1)} MB`,
     );
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    if (uploadTimings) console.log(`            of which: dump streamed up ${seconds(uploadTimings.uploadMs)}, read back (HEAD + GET + SHA-256) ${seconds(uploadTimings.readBackMs)}, manifest ${seconds(uploadTimings.manifestMs)} (the agent's log)`);
+    if (uploadTimings) console.log(`            of which: dump streamed up in parts ${seconds(uploadTimings.partsMs)}, the storage assembling them ${seconds(uploadTimings.uploadMs - uploadTimings.partsMs)}, read back (HEAD + GET + SHA-256) ${seconds(uploadTimings.readBackMs)}, manifest ${seconds(uploadTimings.manifestMs)} (the agent's log)`);
     console.log(`  restore   from s3rver into a new database (download, open, pg_restore) ${down.seconds.toFixed(1).padStart(6)} s   ${count.toLocaleString('en')} rows back   agent RSS +${down.growth.toFixed(1)} MB`);
     console.log(`targets (destination): dump ≥ 50 MB/s (${rate.toFixed(0)}): ${verdict(rate >= 50, failed)}; agent RSS growth ≤ 64 MB (${up.growth.toFixed(1)}): ${verdict(up.growth <= 64, failed)}`);
     return failed;

@@ -43,6 +43,8 @@ export interface UploadOptions {
 export interface UploadTimings {
   /** From the first byte until the storage completed the multipart upload. */
   uploadMs?: number;
+  /** Of which: until the last part was sent (the rest is the storage assembling the object). */
+  partsMs?: number;
   /** HEAD and the full GET with its SHA-256. */
   readBackMs?: number;
   manifestMs?: number;
@@ -86,6 +88,8 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
       queueSize: options.queueSize ?? 2,
       leavePartsOnError: false,
     });
+    let lastPart = started;
+    upload.on('httpUploadProgress', () => (lastPart = performance.now()));
     const feeding = pipeline(source, plain, new SealStream(workspaceKey), sealed, body);
     // Either side failing stops the other: a dump that fails aborts the upload; an upload that fails ends the dump.
     // Both are waited for; when the upload failed, its sentence is the reason (the feeding side then only saw its
@@ -116,7 +120,7 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
       plainSha256: plain.hash.digest('hex'),
     };
     const uploaded = performance.now();
-    if (options.timings) options.timings.uploadMs = Math.round(uploaded - started);
+    if (options.timings) Object.assign(options.timings, { uploadMs: Math.round(uploaded - started), partsMs: Math.round(lastPart - started) });
     await verifyStored(target, stored);
     const readBack = performance.now();
     if (options.timings) options.timings.readBackMs = Math.round(readBack - uploaded);

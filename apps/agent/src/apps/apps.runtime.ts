@@ -6,7 +6,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/pro
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, LABELS, type AppPowerInput, type DeployResult, type Logger, type ManagedContainer, type PrepareImageInput, type RolloutInput } from '@slipway/core';
-import { HELPER, type Containers } from '../containers/containers';
+import { HELPER, seconds, type Containers } from '../containers/containers';
 import type { DockerRuntime } from '../containers/docker.runtime';
 import { freeHostPort } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
@@ -438,7 +438,6 @@ export class AppsRuntime {
 }
 
 const firstLine = (s: string) => s.split('\n')[0] ?? s;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Extracts a tar stream into `dir`, stripping the archive's top folder; files overwrite, nothing is deleted. */
 function untar(archive: Readable, dir: string): Promise<void> {

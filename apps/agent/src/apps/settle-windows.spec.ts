@@ -93,7 +93,8 @@ describe('settle windows (decision 0038)', () => {
     t.windows.start(window, readiness);
     t.exits('The container exited with code 5');
     const [c] = await t.windows.decorate([listed('c-new', 'd-3', 'exited')]);
-    expect(c).toMatchObject({ settleFailure: 'The container exited with code 5', fallbackDeploymentId: 'd-2' });
+    // Said as the window's watch says it: how long after the window opened (when it first answered) it died.
+    expect(c).toMatchObject({ settleFailure: expect.stringMatching(/^The container exited with code 5 \d+\.\d s after it first answered$/), fallbackDeploymentId: 'd-2' });
     // The route drops the dead container a moment later (Caddy's passive check routes around it meanwhile).
     await t.settle();
     expect(t.calls).toEqual(['route 20002']);

@@ -1,5 +1,5 @@
 import { LABELS, type Logger, type ManagedContainer } from '@slipway/core';
-import type { Containers } from '../containers/containers';
+import { seconds, type Containers } from '../containers/containers';
 import type { Readiness } from '../containers/readiness';
 import { loadJson, saveJson, SerialQueue } from '../ingress/caddy-admin';
 import type { CaddyIngress } from '../ingress/caddy.ingress';
@@ -31,6 +31,8 @@ export interface SettleWindow {
 }
 
 interface Open extends SettleWindow {
+  /** When the window opened: the release had just answered (a reason says how long after that it died). */
+  openedAtMs: number;
   cancelled: boolean;
   concluded: Promise<void> | null;
 }
@@ -108,7 +110,7 @@ export class SettleWindows {
    * the background; `onLine` gets what happens (the agent's log: the deployment's stream has ended by then).
    */
   start(w: SettleWindow, readiness: Readiness): void {
-    const open: Open = { ...w, cancelled: false, concluded: null };
+    const open: Open = { ...w, openedAtMs: Date.now(), cancelled: false, concluded: null };
     this.open.set(w.appId, open);
     void this.save().catch((e: Error) => this.logger.warn({ err: e.message }, 'could not save the open settle windows'));
     void this.containers
@@ -144,7 +146,9 @@ export class SettleWindows {
     for (const c of list) {
       const open = this.open.get(c.labels[LABELS.app] ?? '');
       if (open && open.containerId === c.id && c.state !== 'running') {
-        await this.conclude(open, (await this.containers.exitReason(c.id).catch(() => null)) ?? `The container is ${c.state}`);
+        // Said as the window's own watch says it (whichever sees the exit first writes the reason).
+        const why = (await this.containers.exitReason(c.id).catch(() => null)) ?? `The container is ${c.state}`;
+        await this.conclude(open, `${why} ${seconds(Date.now() - open.openedAtMs)} after it first answered`);
       }
     }
     return list.map((c) => {

@@ -10,7 +10,8 @@ const LAST_LINES = 20;
 /** One probe's own time limit; a container slower than that to answer one request is not ready. */
 const PROBE_TIMEOUT_MS = 2_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** A duration as people read it in a reason: `2.0 s`. */
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * One lifecycle for every workload's containers, in the spirit of Nomad's task drivers: a workload (an app's

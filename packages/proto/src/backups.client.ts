@@ -39,6 +39,7 @@ const offsite = (o: OffsiteTarget | undefined): { offsite?: Offsite } =>
           backupKey: o.backupKey,
           key: o.key,
           keepLocal: o.keepLocal ?? false,
+          sizeHintBytes: String(o.sizeHintBytes ?? 0),
           sha256: o.sha256 ?? '',
         },
       }

@@ -118,7 +118,7 @@ export class BackupJobService {
       const offsite = destination ? await this.offsiteOf(destination, b, `${destination.prefix}${b.workspaceId}/${b.databaseId}/${b.id}`) : undefined;
       const limitMs = this.settings.runLimitMs ?? DEFAULT_RUN_LIMIT_MS;
       const file = await withinLimit(
-        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db), ...(offsite ? { offsite: { ...offsite, keepLocal: (this.settings.localCopies ?? 0) > 0 } } : {}) }),
+        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db), ...(offsite ? { offsite: { ...offsite, keepLocal: (this.settings.localCopies ?? 0) > 0, sizeHintBytes: Math.ceil(db.diskMb * 1.5) * 1024 * 1024 } } : {}) }),
         limitMs,
         `The dump did not finish within ${describeMs(limitMs)} (the database's server stopped answering for it): the backup was abandoned; back it up again once the database answers`,
       );

@@ -148,13 +148,15 @@ export interface OffsiteTarget {
   /** CreateBackup: the key without its ending (the agent adds `.<ext>.sealed`); restore, verify: the whole key. */
   key: string;
   keepLocal?: boolean;
+  /** CreateBackup: the most the dump is expected to be (the multipart upload's part size grows with it). */
+  sizeHintBytes?: number;
   /** Restore, verify: the stored object's SHA-256. */
   sha256?: string;
 }
 
 /** The storage as the worker reaches it itself (retention): packages/offsite `removeStored`. */
 export interface OffsiteStorage {
-  remove(target: Omit<OffsiteTarget, 'backupKey' | 'key' | 'keepLocal' | 'sha256'>, key: string): Promise<void>;
+  remove(target: Omit<OffsiteTarget, 'backupKey' | 'key' | 'keepLocal' | 'sha256' | 'sizeHintBytes'>, key: string): Promise<void>;
 }
 
 interface EngineCredentials {

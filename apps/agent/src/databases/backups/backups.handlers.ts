@@ -5,12 +5,14 @@ import { serve, serverStream, unary } from '../../rpc/handlers';
 import type { BackupsRuntime, OffsiteCall } from './backups.runtime';
 
 /** The request's destination, for this call only (never stored, never logged). */
-function offsiteOf(o: { endpoint: string; region: string; bucket: string; pathStyle: boolean; accessKeyId: string; secretAccessKey: string; backupKey: Buffer; key: string; keepLocal: boolean; sha256: string } | null): OffsiteCall | undefined {
+function offsiteOf(
+  o: { endpoint: string; region: string; bucket: string; pathStyle: boolean; accessKeyId: string; secretAccessKey: string; backupKey: Buffer; key: string; keepLocal: boolean; sha256: string; sizeHintBytes: string } | null,
+): OffsiteCall | undefined {
   if (!o) return undefined;
   if (o.backupKey.length !== 32) throw new AppError('validation_failed', 'offsite.backup_key must be 32 bytes');
   if (!o.key || !o.bucket || !o.endpoint) throw new AppError('validation_failed', 'offsite needs endpoint, bucket and key');
   const target = { endpoint: o.endpoint, region: o.region, bucket: o.bucket, prefix: '', pathStyle: o.pathStyle, accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey };
-  return { target, backupKey: o.backupKey, key: o.key, keepLocal: o.keepLocal, sha256: o.sha256 };
+  return { target, backupKey: o.backupKey, key: o.key, keepLocal: o.keepLocal, sha256: o.sha256, sizeHintBytes: Number(o.sizeHintBytes) || 0 };
 }
 
 /** The `slipway.agent.v1.Backups` service (backups.proto) over BackupsRuntime. */

@@ -32,6 +32,8 @@ export interface OffsiteCall {
   keepLocal: boolean;
   /** restore, verify: the stored object's SHA-256 (of the sealed bytes). */
   sha256: string;
+  /** create: the most the dump is expected to be (0: unknown): the upload's part size grows with it. */
+  sizeHintBytes?: number;
 }
 
 /** The backup's object at its destination (sizes and SHA-256 of the sealed bytes, read back). */
@@ -731,9 +733,18 @@ interface OffsiteUpload {
   stop(cause: Error): Promise<unknown>;
 }
 
+/**
+ * The multipart upload's part size: 8 MiB (memory about three parts), larger when 9,000 parts would not hold the
+ * largest dump expected — S3 takes at most 10,000 parts, so a fixed 8 MiB would refuse dumps past 80 GB.
+ */
+export function partBytesFor(sizeHintBytes: number): number {
+  const MiB = 1024 * 1024;
+  return Math.max(8 * MiB, Math.ceil(sizeHintBytes / 9000 / MiB) * MiB);
+}
+
 function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string, unknown>, timings: UploadTimings): OffsiteUpload {
   const body = new PassThrough({ highWaterMark: 1 << 20 });
-  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest, timings });
+  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest, timings, partBytes: partBytesFor(offsite.sizeHintBytes ?? 0) });
   // Settled either way; the caller reads the outcome through finish/stop.
   const outcome = done.then(
     (stored) => ({ stored, error: null }),

@@ -18,8 +18,10 @@ const queueSize = arg('--queue', 2);
 const PIECE = 64 * 1024;
 
 /** A dump-like stream: `mb` MiB of mixed bytes (a random block repeated with a counter: incompressible enough). */
+// One block for every run: the local file and the upload must see the same bytes (their SHA-256 is compared).
+const block = randomBytes(PIECE);
+
 function source(): Readable {
-  const block = randomBytes(PIECE);
   let i = 0;
   return new Readable({
     read() {

@@ -50,9 +50,9 @@ describe('backups at a destination (s3rver), end to end', () => {
   const logs: string[] = [];
   const SECRET = `offsite-secret-${randomUUID()}`;
   const BUCKET = 'backups';
-  // A window of the whole day (0–0) so that a nightly backup made now has its window open; its retries 1 s apart.
+  // A window of the whole day (0–0) so that a nightly backup made now has its window open; its retries 3 s, then 6 s apart.
   const settings: BackupSettings = {
-    window: { startHour: 0, endHour: 0 }, timeZone: 'UTC', retentionDays: { scheduled: 7, manual: 30, pre_restore: 7 }, localCopies: 0, nightlyRetry: { tries: 3, firstDelayMs: 1000 },
+    window: { startHour: 0, endHour: 0 }, timeZone: 'UTC', retentionDays: { scheduled: 7, manual: 30, pre_restore: 7 }, localCopies: 0, nightlyRetry: { tries: 3, firstDelayMs: 3000 },
   };
 
   beforeAll(async () => {
@@ -241,7 +241,12 @@ describe('backups at a destination (s3rver), end to end', () => {
     expect(await p.worker.services.backups.run(nightlyId, { number: 1, final: false })).toMatchObject({ retrying: expect.any(String) });
     const firstTry = (await client.get(backupsPath(ws, id, nightlyId))).body as BackupBody;
     expect(firstTry).toMatchObject({ status: 'pending', error: expect.stringMatching(/^Nightly backup try 1 of 3 failed: Uploading the backup failed\. The storage refused the credentials \(SignatureDoesNotMatch\)/) });
-    // The worker runs the second try about 1 s later (the queue's delayed job): it fails the same way, and says both.
+    // Waiting for its next try is not being at work: a manual backup is accepted meanwhile (the database's lock keeps
+    // the two dumps apart); it fails the same way, at once.
+    const meanwhile = await client.post(backupsPath(ws, id));
+    expect(meanwhile.status).toBe(202);
+    expect(await settled(ws, id, meanwhile.body.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Uploading the backup failed\. The storage refused the credentials/) });
+    // The worker runs the second try about 3 s later (the queue's delayed job): it fails the same way, and says both.
     const secondTry = await until(async () => (await client.get(backupsPath(ws, id, nightlyId))).body as BackupBody, (b) => /try 2 of 3 failed/.test(String(b.error)), 60_000, 200);
     expect(secondTry.error).toMatch(/Earlier tries: #1 at \d\d:\d\d:\d\d UTC: Uploading the backup failed\. The storage refused the credentials/);
     // The owner corrects the secret before the third try: it completes, once.
@@ -255,7 +260,7 @@ describe('backups at a destination (s3rver), end to end', () => {
     made.push({ ws, id, key: done.offsite!.key });
     // The failed manual backup is what `slipway-admin backups` lists (the same store); the nightly one is not.
     const failures = (await stores.backups.failures(100)).map((b) => b.id);
-    expect(failures).toContain(manual.body.id);
+    expect(failures).toEqual(expect.arrayContaining([manual.body.id, meanwhile.body.id]));
     expect(failures).not.toContain(nightlyId);
   });
 

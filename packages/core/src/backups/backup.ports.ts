@@ -72,7 +72,7 @@ export interface BackupRepository {
   find(scope: BackupScope & { backupId: string }): Promise<BackupRecord | null>;
   /** The newest manual backup of the database that did not fail (the hourly limit counts it). */
   lastManual(scope: BackupScope): Promise<BackupRecord | null>;
-  /** A backup of the database pending or running (one at a time). */
+  /** A backup of the database running, or pending its first try (one at a time); not one waiting to be tried again. */
   active(scope: BackupScope): Promise<BackupRecord | null>;
   create(b: NewBackup): Promise<BackupRecord>;
   /** Hidden at once; the prune job removes the file and the row. False: no such (live) backup. */

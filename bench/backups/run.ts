@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { enrollOffline, openTestCa } from '@slipway/testing/agent';
 import Docker from 'dockerode';
@@ -32,6 +33,9 @@ async function freePort(): Promise<number> {
   await new Promise((r) => srv.close(r));
   return port;
 }
+
+/** The last upload's timings, from the agent's log line `database backed up to its destination`. */
+let uploadTimings: { uploadMs: number; partsMs: number; readBackMs: number; manifestMs: number } | null = null;
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -72,8 +76,21 @@ async function main() {
   const platformId = `bench-backups-${randomBytes(3).toString('hex')}`;
   const agent: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', path.join(root, 'apps/agent/src/main.ts'), 'run'], {
     cwd: root,
-    env: { ...process.env, SLIPWAY_LOG_LEVEL: 'warn', SLIPWAY_AGENT_DATA_DIR: agentDir, SLIPWAY_AGENT_NODE_NAME: 'bench-backups', SLIPWAY_AGENT_LISTEN: `127.0.0.1:${port}`, SLIPWAY_PLATFORM_ID: platformId },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, SLIPWAY_LOG_LEVEL: 'info', SLIPWAY_AGENT_DATA_DIR: agentDir, SLIPWAY_AGENT_NODE_NAME: 'bench-backups', SLIPWAY_AGENT_LISTEN: `127.0.0.1:${port}`, SLIPWAY_PLATFORM_ID: platformId },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // The agent's log: warnings and errors shown; the upload's timings kept (where the destination's time went).
+  createInterface({ input: agent.stdout! }).on('line', (line) => {
+    const entry = (() => {
+      try {
+        return JSON.parse(line) as { level?: number; msg?: string; uploadMs?: number; partsMs?: number; readBackMs?: number; manifestMs?: number };
+      } catch {
+        return null;
+      }
+    })();
+    if (!entry) return void console.error(line);
+    if ((entry.level ?? 0) >= 40) console.error(line);
+    if (entry.msg === 'database backed up to its destination') uploadTimings = { uploadMs: entry.uploadMs ?? 0, partsMs: entry.partsMs ?? 0, readBackMs: entry.readBackMs ?? 0, manifestMs: entry.manifestMs ?? 0 };
   });
   const pool = new AgentPool(ca.client);
   const target = { name: 'bench-backups', grpcAddress: `127.0.0.1:${port}` };
@@ -111,7 +128,7 @@ async function main() {
       );
     }
     const dbBytes = Number((await psql("SELECT pg_database_size('appdb')")).trim());
-    console.log(`backup benchmark: PostgreSQL 15, ${rows.toLocaleString('en')} rows, database ${(dbBytes / MB).toFixed(0)} MB (filled in ${((performance.now() - t0) / 1000).toFixed(0)} s), on ${os.availableParallelism()} cores`);
+    console.log(`backup benchmark: PostgreSQL 15, ${rows.toLocaleString('en')} rows, database ${(dbBytes / MB).toFixed(0)} MB (filled in ${((performance.now() - t0) / 1000).toFixed(0)} s), on ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
 
     // Baseline: the tool alone, its output thrown away inside the container.
     const base = await measured(agent.pid!, () => sh('docker', ['exec', '-e', `PGPASSWORD=${password}`, container, 'sh', '-c', 'pg_dump -U app -d appdb --format=custom --compress=0 --no-owner --no-acl > /dev/null']));
@@ -186,6 +203,8 @@ async function toDestination(o: {
     console.log(
       `  offsite   agent → s3rver (sealed, multipart, read back) ${up.seconds.toFixed(1).padStart(6)} s   ${rate.toFixed(0).padStart(4)} MB/s of database, object ${(up.result.remote!.sizeBytes / MB).toFixed(0)} MB, no local file   agent RSS +${up.growth.toFixed(1)} MB`,
     );
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    if (uploadTimings) console.log(`            of which: dump streamed up in parts ${seconds(uploadTimings.partsMs)}, the storage assembling them ${seconds(uploadTimings.uploadMs - uploadTimings.partsMs)}, read back (HEAD + GET + SHA-256) ${seconds(uploadTimings.readBackMs)}, manifest ${seconds(uploadTimings.manifestMs)} (the agent's log)`);
     console.log(`  restore   from s3rver into a new database (download, open, pg_restore) ${down.seconds.toFixed(1).padStart(6)} s   ${count.toLocaleString('en')} rows back   agent RSS +${down.growth.toFixed(1)} MB`);
     console.log(`targets (destination): dump ≥ 50 MB/s (${rate.toFixed(0)}): ${verdict(rate >= 50, failed)}; agent RSS growth ≤ 64 MB (${up.growth.toFixed(1)}): ${verdict(up.growth <= 64, failed)}`);
     return failed;

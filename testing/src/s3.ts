@@ -1,45 +1,209 @@
-// An S3-compatible server for tests (issue 33): s3rver speaks the real protocol over HTTP on a free loopback port.
-// What it checks: the access key id (an unknown one is 403 InvalidAccessKeyId) and buckets (NoSuchBucket); what it
-// does not: SigV4 signatures (any secret key is accepted for a known key id). Its only key pair is S3RVER/S3RVER.
+// An S3-compatible server for tests (issue 33): s3rver speaks the real protocol over HTTP; in front of it, on the port
+// tests use, a small verifying front checks every request's SigV4 signature with the maintained signer
+// (@smithy/signature-v4, the one the AWS SDK signs with) against the keys it was given, as S3 does — s3rver itself
+// checks access key ids but not V4 signatures. A wrong secret key is `403 SignatureDoesNotMatch`, an unknown key id
+// `403 InvalidAccessKeyId`, a request dated more than 15 minutes from the server's clock `403 RequestTimeTooSkewed`
+// (the clock can be set off with `clockSkewMs`), a request `forbid` matches `403 AccessDenied`; anything signed right
+// goes on to s3rver unchanged but for its Authorization header.
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { createCertificateAuthority, issueKeyAndCert } from '@slipway/pki';
+import { SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
 
 export const S3RVER_ACCESS_KEY_ID = 'S3RVER';
 export const S3RVER_SECRET_KEY = 'S3RVER';
 
+/** How long startTestS3 waits for s3rver and the front to listen before it fails (s3rver itself never reports a bind error). */
+const START_TIMEOUT_MS = 10_000;
+/** S3's limit: a request signed more than 15 minutes away from the server's clock is refused. */
+const MAX_SKEW_MS = 15 * 60_000;
+
+export interface TestS3Options {
+  buckets?: string[];
+  /** The address it listens on (default 127.0.0.1; a fleet's servers reach the bridge address, FLEET_HOST_ADDRESS). */
+  host?: string;
+  /** The port it listens on (default: a free one). */
+  port?: number;
+  /** Access key id → secret key the front accepts (default S3RVER → S3RVER). */
+  credentials?: Record<string, string>;
+  /** The server's clock runs this far ahead of this machine's (negative: behind): requests look skewed past 15 minutes. */
+  clockSkewMs?: number;
+  /** A signed request this says no to is `403 AccessDenied` (a key that may not use the bucket, or not write to it). */
+  forbid?: (r: { method: string; path: string; accessKeyId: string }) => boolean;
+}
+
 export interface TestS3 {
-  /** `http://127.0.0.1:<port>` (use path-style addressing). */
+  /** `http://<host>:<port>` of the verifying front (use path-style addressing). */
   endpoint: string;
   /** The folder s3rver keeps buckets and objects in. */
   directory: string;
   /** Every object's bytes in `bucket` (the s3rver store: `<bucket>/<key>._S3rver_object`), by key. */
   objects(bucket: string): Promise<Map<string, Buffer>>;
+  /** What the front refused so far, by S3 error code (`SignatureDoesNotMatch`, …). */
+  refused(): Record<string, number>;
+  /** How many requests the front refused with this S3 error code so far. */
+  refusals(code: string): number;
   close(): Promise<void>;
 }
 
-/** `host`: the address it listens on (default 127.0.0.1; a fleet's servers reach the bridge address, FLEET_HOST_ADDRESS). */
-export async function startTestS3(options: { buckets?: string[]; host?: string } = {}): Promise<TestS3> {
+/**
+ * s3rver on a loopback port of its own, behind the verifying front on `host:port`. Fails (never hangs) when either
+ * cannot listen, with the address in the message.
+ */
+export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> {
+  const host = options.host ?? '127.0.0.1';
   const directory = await mkdtemp(join(tmpdir(), 'slipway-s3-'));
-  const server = new S3rver({
-    address: options.host ?? '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: (options.buckets ?? []).map((name) => ({ name })),
+  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: (options.buckets ?? []).map((name) => ({ name })) });
+  let backPort: number;
+  try {
+    backPort = ((await withinTime(s3rver.run(), `s3rver did not start listening on 127.0.0.1 within ${START_TIMEOUT_MS / 1000} s`)) as AddressInfo).port;
+  } catch (e) {
+    await rm(directory, { recursive: true, force: true });
+    throw e;
+  }
+  const refused: Record<string, number> = {};
+  const front = createHttpServer((req, res) => {
+    void handle(req, res, backPort, options, refused).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String((err as Error).message));
+      else res.destroy();
+    });
   });
-  const address = (await server.run()) as AddressInfo;
+  try {
+    await listen(front, options.port ?? 0, host);
+  } catch (e) {
+    await s3rver.close().catch(() => undefined);
+    await rm(directory, { recursive: true, force: true });
+    throw e;
+  }
+  const { port } = front.address() as AddressInfo;
   return {
-    endpoint: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
+    endpoint: `http://${host}:${port}`,
     directory,
     objects: (bucket) => readObjects(join(directory, bucket)),
+    refused: () => ({ ...refused }),
+    refusals: (code) => refused[code] ?? 0,
     close: async () => {
-      await server.close();
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await s3rver.close();
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** Listens or fails with the address and the system's reason (EADDRINUSE, EADDRNOTAVAIL, EACCES), within a time. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return withinTime(
+    new Promise<void>((resolve, reject) => {
+      const failed = (err: NodeJS.ErrnoException) => reject(new Error(`The test S3 server cannot listen on ${host}:${port} (${err.code ?? err.message})`));
+      server.once('error', failed);
+      server.listen(port, host, () => {
+        server.off('error', failed);
+        resolve();
+      });
+    }),
+    `The test S3 server did not start listening on ${host}:${port} within ${START_TIMEOUT_MS / 1000} s`,
+  );
+}
+
+async function withinTime<T>(work: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), START_TIMEOUT_MS)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request, ?SignedHeaders=([a-z0-9;_.-]+), ?Signature=([0-9a-f]{64})$/;
+
+/** The SDK's Checksum interface over Node's hashes (what @smithy/hash-node does). */
+class NodeSha256 {
+  private hash;
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView): void {
+    this.hash.update(bytes(data));
+  }
+  digest(): Promise<Uint8Array> {
+    return Promise.resolve(new Uint8Array(this.hash.digest()));
+  }
+  reset(): void {}
+}
+
+const bytes = (d: string | ArrayBuffer | ArrayBufferView): string | Uint8Array =>
+  typeof d === 'string' ? d : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : new Uint8Array(d);
+
+/** Checks one request's signature; the refusal's S3 error code and message, or null when it may go on. */
+async function check(req: IncomingMessage, options: TestS3Options): Promise<{ code: string; message: string } | null> {
+  const credentials = options.credentials ?? { [S3RVER_ACCESS_KEY_ID]: S3RVER_SECRET_KEY };
+  const auth = AUTHORIZATION.exec(req.headers.authorization ?? '');
+  if (!auth) return { code: 'AccessDenied', message: 'Anonymous or unsupported authentication (only AWS4-HMAC-SHA256 in the Authorization header is accepted).' };
+  const [, accessKeyId, , region, service, signedHeaders, signature] = auth as unknown as [string, string, string, string, string, string, string];
+  const secretAccessKey = credentials[accessKeyId];
+  if (secretAccessKey === undefined) return { code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' };
+  const amzDate = String(req.headers['x-amz-date'] ?? '');
+  const signedAt = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+  if (!signedAt) return { code: 'AccessDenied', message: 'AWS authentication requires a valid X-Amz-Date header.' };
+  const signingDate = new Date(Date.UTC(+signedAt[1]!, +signedAt[2]! - 1, +signedAt[3]!, +signedAt[4]!, +signedAt[5]!, +signedAt[6]!));
+  if (Math.abs(signingDate.getTime() - (Date.now() + (options.clockSkewMs ?? 0))) > MAX_SKEW_MS) {
+    return { code: 'RequestTimeTooSkewed', message: "The difference between the request time and the server's time is too large." };
+  }
+  const url = new URL(req.url ?? '/', 'http://front');
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const had = query[k];
+    query[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  const headers: Record<string, string> = {};
+  for (const name of signedHeaders.split(';')) {
+    const value = req.headers[name];
+    headers[name] = Array.isArray(value) ? value.join(',') : (value ?? '');
+  }
+  const signer = new SignatureV4({ credentials: { accessKeyId, secretAccessKey }, region, service, sha256: NodeSha256, uriEscapePath: false, applyChecksum: true });
+  const path = (req.url ?? '/').split('?')[0]!;
+  const signed = await signer.sign({ method: req.method ?? 'GET', protocol: 'http:', hostname: String(req.headers.host ?? '').split(':')[0]!, path, query, headers }, { signingDate, signingRegion: region, signingService: service });
+  const expected = /Signature=([0-9a-f]{64})/.exec(String(signed.headers.authorization ?? signed.headers.Authorization ?? ''))?.[1];
+  if (expected !== signature) {
+    return { code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.' };
+  }
+  if (options.forbid?.({ method: req.method ?? 'GET', path, accessKeyId })) return { code: 'AccessDenied', message: 'Access Denied' };
+  return null;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, backPort: number, options: TestS3Options, refused: Record<string, number>): Promise<void> {
+  const refusal = await check(req, options);
+  if (refusal) {
+    refused[refusal.code] = (refused[refusal.code] ?? 0) + 1;
+    // The request's body is read to its end first, as S3 does, so that the client sees the answer, not a reset.
+    req.resume();
+    if (!req.readableEnded) await new Promise((resolve) => req.once('end', resolve).once('error', resolve));
+    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${refusal.message}</Message><RequestId>${randomUUID()}</RequestId></Error>`;
+    res.writeHead(403, { 'content-type': 'application/xml', date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  const headers = { ...req.headers };
+  delete headers.authorization;
+  delete headers.expect;
+  const back = httpRequest({ host: '127.0.0.1', port: backPort, method: req.method, path: req.url, headers }, (answer) => {
+    // Its clock is the front's (the SDK sets its own clock by the Date of every answer).
+    res.writeHead(answer.statusCode ?? 502, { ...answer.headers, date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() });
+    answer.pipe(res);
+  });
+  back.on('error', () => res.destroy());
+  req.on('error', () => back.destroy());
+  res.on('close', () => {
+    if (!res.writableFinished) back.destroy();
+  });
+  req.pipe(back);
 }
 
 const OBJECT_SUFFIX = '._S3rver_object';
@@ -105,4 +269,18 @@ export async function startStoppingS3(target: string, stopAfterBytes: number): P
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * An HTTPS endpoint on loopback whose certificate nobody trusts (a private CA's): what a destination behind a private CA,
+ * or an endpoint typed with https for a plain-HTTP server, looks like to a client. It never gets past the handshake.
+ */
+export async function startUntrustedTls(): Promise<{ endpoint: string; close: () => Promise<void> }> {
+  // A server certificate for 127.0.0.1 from a private CA this machine does not trust.
+  const { keyPem, certPem } = issueKeyAndCert(createCertificateAuthority('untrusted test storage CA', 1), { commonName: '127.0.0.1', usage: 'server', hosts: ['127.0.0.1'], days: 1 });
+  const server = createTlsServer({ key: keyPem, cert: certPem }, (socket) => socket.end());
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `https://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

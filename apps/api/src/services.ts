@@ -256,6 +256,8 @@ export function createServices(deps: ServiceDeps) {
     destinations: repos.backupDestinations,
     secrets: new SecretBox(deps.encryptionKey),
     probe: deps.destinationProbe ?? probeTarget,
+    // The test call runs on the workspace's server when it has one (where its backups upload from).
+    ...(deps.backups?.probeDestination ? { fromServer: { nodes: agentRepos.nodes, probe: deps.backups.probeDestination.bind(deps.backups) } } : {}),
   });
   return { ...services, backups, backupDestinations };
 }

@@ -11,7 +11,8 @@ jest.setTimeout(60_000);
 const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '../bin/slipway-admin');
 
-// Issue 13: the operator sees backups that failed and completed backups whose restore check failed, never the good ones.
+// Issue 13: the operator sees backups that failed and completed backups whose restore check failed, never the good ones;
+// issue 33: backups their destination refused, and nightly ones waiting for another try, with the reason.
 describe('slipway-admin backups', () => {
   let database: TestDatabase;
   let db: Db;
@@ -50,11 +51,17 @@ describe('slipway-admin backups', () => {
     const failed = row({ status: 'failed', error: "The server's disk is full: the dump stopped after 1.0 MB", name: 'orders' });
     const badCheck = row({ status: 'completed', verifyStatus: 'failed', verifyMessage: 'pg_restore --list failed (exit 1)', name: 'users' });
     const good = row({ status: 'completed', verifyStatus: 'passed', name: 'fine' });
-    for (const r of [failed, badCheck, good]) await db.databaseBackup.create({ data: r });
+    // Issue 33: a backup its destination refused, and a nightly one waiting for its next try within the window.
+    const offsite = row({ status: 'failed', error: 'Uploading the backup failed. The storage refused the credentials (SignatureDoesNotMatch): check the access key id AKID and its secret key, and the region auto. (Nightly backup: it was tried 4 times.)', name: 'ledger' });
+    const retrying = row({ status: 'pending', error: "Nightly backup try 1 of 4 failed: Uploading the backup failed. The bucket b does not exist at s3.example.com: create it, or correct the bucket's name. It is tried again at 01:35:00 UTC, within the night's window (until 05:00:00 UTC).", name: 'events' });
+    const queued = row({ status: 'pending', name: 'queued' });
+    for (const r of [failed, badCheck, good, offsite, retrying, queued]) await db.databaseBackup.create({ data: r });
 
     const { stdout } = await run(BIN, ['backups', '--json'], { env: { ...process.env, ...env } });
     const listed = JSON.parse(stdout) as { id: string; status: string; check: string | null; error: string | null }[];
-    expect(listed.map((b) => b.id).sort()).toEqual([failed.id, badCheck.id].sort());
+    expect(listed.map((b) => b.id).sort()).toEqual([failed.id, badCheck.id, offsite.id, retrying.id].sort());
+    expect(listed.find((b) => b.id === offsite.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Uploading the backup failed\. The storage refused the credentials/) });
+    expect(listed.find((b) => b.id === retrying.id)).toMatchObject({ status: 'pending', error: expect.stringMatching(/^Nightly backup try 1 of 4 failed/) });
     expect(listed.find((b) => b.id === failed.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/disk is full/) });
     expect(listed.find((b) => b.id === badCheck.id)).toMatchObject({ status: 'completed', check: 'failed' });
 
@@ -62,6 +69,9 @@ describe('slipway-admin backups', () => {
     expect(human.stdout).toMatch(/^BACKUP\s+DATABASE\s+ENGINE\s+KIND\s+STATUS\s+CHECK\s+MADE\s+WHY/);
     expect(human.stdout).toMatch(/orders.*failed.*disk is full/);
     expect(human.stdout).toMatch(/users.*completed\s+failed.*pg_restore --list failed/);
+    expect(human.stdout).toMatch(/ledger.*failed.*Uploading the backup failed\. The storage refused the credentials/);
+    expect(human.stdout).toMatch(/events.*pending.*Nightly backup try 1 of 4 failed/);
     expect(human.stdout).not.toMatch(/fine/);
+    expect(human.stdout).not.toMatch(/queued/);
   });
 });

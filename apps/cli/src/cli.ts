@@ -437,7 +437,7 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
   // Database backups (issue 13): backups that failed and completed backups whose restore check failed.
   program
     .command('backups')
-    .description('database backups that failed, and completed ones whose restore check failed (newest first)')
+    .description('database backups that failed, nightly ones waiting to be tried again after a failure, and completed ones whose restore check failed (newest first)')
     .option('--limit <n>', 'at most this many', '50')
     .option('--json', 'print JSON')
     .action(async (o: { limit: string; json?: boolean }) => {
@@ -458,7 +458,7 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
         createdAt: b.createdAt.toISOString(),
       }));
       if (o.json) return json(view);
-      if (view.length === 0) return io.out('no failed backups and no failed checks');
+      if (view.length === 0) return io.out('no failed backups, no backups being tried again and no failed checks');
       io.out(
         table(
           ['BACKUP', 'DATABASE', 'ENGINE', 'KIND', 'STATUS', 'CHECK', 'MADE', 'WHY'],

@@ -74,6 +74,11 @@ export const BACKUP_PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export type BackupRunPayload = {
   backupId: string;
+  /**
+   * backup.run of a nightly backup tried again within its window (issue 33): what each earlier try of the night
+   * failed with (`<time>: <reason>`), oldest first; this try is number `nightTries.length + 1`.
+   */
+  nightTries?: string[];
 };
 export type BackupRestorePayload = {
   restoreId: string;

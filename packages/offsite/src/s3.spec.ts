@@ -24,6 +24,8 @@ describe('explainFailure', () => {
     ['ENOTFOUND', network('ENOTFOUND'), 'dns', "The endpoint's host name s3.example.com:9000 could not be resolved (DNS): check the endpoint's spelling."],
     ['ECONNREFUSED', network('ECONNREFUSED'), 'unreachable', 'The endpoint s3.example.com:9000 could not be reached (ECONNREFUSED): check its address and port, and that this server may connect to it.'],
     ['a self-signed certificate', network('DEPTH_ZERO_SELF_SIGNED_CERT'), 'tls', 'The TLS connection to s3.example.com:9000 failed (DEPTH_ZERO_SELF_SIGNED_CERT): its certificate is not trusted by this server, or the endpoint does not speak HTTPS.'],
+    ['a CA certificate served as the server\'s', network('INVALID_PURPOSE'), 'tls', 'The TLS connection to s3.example.com:9000 failed (INVALID_PURPOSE): its certificate is not trusted by this server, or the endpoint does not speak HTTPS.'],
+    ['a wrapped TLS error that lost its code', new Error('AWS SDK error wrapper for Error: unable to verify the first certificate'), 'tls', 'The TLS connection to s3.example.com:9000 failed (UNABLE_TO_VERIFY_LEAF_SIGNATURE): its certificate is not trusted by this server, or the endpoint does not speak HTTPS.'],
     ['a wrapped network error (another realm)', new Error('AWS SDK error wrapper for Error: connect ETIMEDOUT 1.2.3.4:443'), 'unreachable', 'The endpoint s3.example.com:9000 could not be reached (ETIMEDOUT): check its address and port, and that this server may connect to it.'],
     ['anything else', service('InternalError', 500), 'other', 'The storage at s3.example.com:9000 answered InternalError.'],
   ])('says what %s means, without the secret key', (_what, err, reason, message) => {

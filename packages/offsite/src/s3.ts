@@ -67,7 +67,9 @@ interface ErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
-const TLS_CODES = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME_INVALID)/;
+// Node's (OpenSSL's) certificate verification codes and TLS errors: a CA certificate served as a server's is
+// INVALID_PURPOSE, a broken chain INVALID_CA / PATH_LENGTH_EXCEEDED, a bad date ERROR_IN_CERT_*.
+const TLS_CODES = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH|INVALID_PURPOSE$|INVALID_CA$|PATH_LENGTH_EXCEEDED$|ERROR_IN_CERT_)/;
 
 /** The network code of an error or of one of its causes (the SDK wraps Node's errors). */
 function networkCode(err: unknown): string | null {
@@ -79,8 +81,25 @@ function networkCode(err: unknown): string | null {
   }
   // The SDK's retry layer wraps an error that is not an Error of its realm (jest's sandbox) in a bare message.
   const message = err instanceof Error || (err && typeof err === 'object') ? String((err as ErrorShape).message ?? '') : String(err);
-  return /\b(?:connect|getaddrinfo|read|write|socket) ([A-Z][A-Z_]+)\b/.exec(message)?.[1] ?? /\b((?:CERT|ERR_TLS|ERR_SSL|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)[A-Z_]*)\b/.exec(message)?.[1] ?? null;
+  return (
+    /\b(?:connect|getaddrinfo|read|write|socket) ([A-Z][A-Z_]+)\b/.exec(message)?.[1] ??
+    /\b((?:CERT|ERR_TLS|ERR_SSL|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|INVALID_PURPOSE|INVALID_CA)[A-Z_]*)\b/.exec(message)?.[1] ??
+    TLS_MESSAGES.find(([pattern]) => pattern.test(message))?.[1] ??
+    null
+  );
 }
+
+/** OpenSSL's sentences for certificate failures, for a wrapped error that kept the message but lost the code. */
+const TLS_MESSAGES: [RegExp, string][] = [
+  [/unable to verify the first certificate/i, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'],
+  [/self[- ]signed certificate in certificate chain/i, 'SELF_SIGNED_CERT_IN_CHAIN'],
+  [/self[- ]signed certificate/i, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+  [/unable to get local issuer certificate/i, 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY'],
+  [/certificate has expired/i, 'CERT_HAS_EXPIRED'],
+  [/unsuitable certificate purpose/i, 'INVALID_PURPOSE'],
+  [/does not match certificate's altnames/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
+  [/wrong version number/i, 'ERR_SSL_WRONG_VERSION_NUMBER'],
+];
 
 /**
  * What a failed request to `target` means, in words. Works on the SDK's service errors (their `name` is S3's error

@@ -23,6 +23,13 @@ describe('sealed backup stream (AES-256-GCM in chunks)', () => {
     expect((await open(sealed)).equals(plain)).toBe(true);
   });
 
+  it('seals pieces larger than a chunk (64 KiB pieces, 1 KiB chunks) to the same layout', async () => {
+    const plain = randomBytes(200 * 1024 + 17);
+    const sealed = await buffer(Readable.from(splitInto(plain, 64 * 1024)).pipe(new SealStream(KEY, 1024)));
+    expect(sealed.length).toBe(HEADER_BYTES + plain.length + Math.ceil(plain.length / 1024) * TAG_BYTES);
+    expect((await open(sealed)).equals(plain)).toBe(true);
+  });
+
   it('refuses another key, an altered byte, a cut at a chunk boundary and reordered chunks', async () => {
     const plain = randomBytes(64 * 3 + 10);
     const sealed = await seal(plain);

@@ -60,28 +60,36 @@ export class SealStream extends Transform {
     this.pending.push(data);
     this.pendingBytes += data.length;
     // Keep the last full chunk back until more comes: only the end of the stream knows which chunk is the last.
-    while (this.pendingBytes > this.chunkBytes) {
-      const all = Buffer.concat(this.pending);
-      this.push(this.seal(all.subarray(0, this.chunkBytes), false));
-      const rest = all.subarray(this.chunkBytes);
-      this.pending = [rest];
-      this.pendingBytes = rest.length;
-    }
+    while (this.pendingBytes > this.chunkBytes) this.sealPending(this.chunkBytes, false);
     done();
   }
 
   override _flush(done: TransformCallback): void {
-    this.push(this.seal(Buffer.concat(this.pending), true));
-    this.pending = [];
+    this.sealPending(this.pendingBytes, true);
     done();
   }
 
-  private seal(plain: Buffer, last: boolean): Buffer {
+  /**
+   * Seals the first `bytes` of what is pending as chunk `index`, the pieces fed to the cipher as they came and its
+   * output pushed as it comes (one copy of the data: the cipher's; no concatenation of the plain or sealed chunk).
+   */
+  private sealPending(bytes: number, last: boolean): void {
     if (this.index > 0xffffffff) throw new Error('The backup is too large for one sealed object');
     const cipher = createCipheriv('aes-256-gcm', this.key, ivOf(this.prefix, this.index, last));
     cipher.setAAD(this.header);
     this.index += 1;
-    return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    let left = bytes;
+    while (left > 0) {
+      const piece = this.pending[0]!;
+      const take = Math.min(left, piece.length);
+      this.push(cipher.update(take === piece.length ? piece : piece.subarray(0, take)));
+      if (take === piece.length) this.pending.shift();
+      else this.pending[0] = piece.subarray(take);
+      left -= take;
+      this.pendingBytes -= take;
+    }
+    const end = cipher.final();
+    this.push(end.length ? Buffer.concat([end, cipher.getAuthTag()]) : cipher.getAuthTag());
   }
 }
 

@@ -36,6 +36,18 @@ export interface UploadOptions {
   queueSize?: number;
   /** Written into `<key>.json` beside the object (engine, version, database, backup…): restores elsewhere read it. */
   manifest?: Record<string, unknown>;
+  /** Filled with where the time went (logs, bench/offsite): the streamed upload, the read back, the manifest. */
+  timings?: UploadTimings;
+}
+
+export interface UploadTimings {
+  /** From the first byte until the storage completed the multipart upload. */
+  uploadMs?: number;
+  /** Of which: until the last part was sent (the rest is the storage assembling the object). */
+  partsMs?: number;
+  /** HEAD and the full GET with its SHA-256. */
+  readBackMs?: number;
+  manifestMs?: number;
 }
 
 /** Counts and hashes what passes through. */
@@ -67,6 +79,7 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
   const plain = new Tap();
   const sealed = new Tap();
   const body = new PassThrough();
+  const started = performance.now();
   try {
     const upload = new Upload({
       client,
@@ -75,6 +88,8 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
       queueSize: options.queueSize ?? 2,
       leavePartsOnError: false,
     });
+    let lastPart = started;
+    upload.on('httpUploadProgress', () => (lastPart = performance.now()));
     const feeding = pipeline(source, plain, new SealStream(workspaceKey), sealed, body);
     // Either side failing stops the other: a dump that fails aborts the upload; an upload that fails ends the dump.
     // Both are waited for; when the upload failed, its sentence is the reason (the feeding side then only saw its
@@ -104,13 +119,18 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
       plainSizeBytes: plain.bytes,
       plainSha256: plain.hash.digest('hex'),
     };
+    const uploaded = performance.now();
+    if (options.timings) Object.assign(options.timings, { uploadMs: Math.round(uploaded - started), partsMs: Math.round(lastPart - started) });
     await verifyStored(target, stored);
+    const readBack = performance.now();
+    if (options.timings) options.timings.readBackMs = Math.round(readBack - uploaded);
     const manifest = JSON.stringify({ format: 'slipway-sealed-v1', ...options.manifest, ...stored });
     await client
       .send(new PutObjectCommand({ Bucket: target.bucket, Key: `${key}.json`, Body: manifest, ContentType: 'application/json' }))
       .catch((err: unknown) => {
         throw sentence('Writing the backup manifest', err, target);
       });
+    if (options.timings) options.timings.manifestMs = Math.round(performance.now() - readBack);
     return stored;
   } finally {
     client.destroy();

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
-import type { AgentTarget, OffsiteTarget } from '@slipway/core';
+import type { AgentTarget, OffsiteTarget, OpenedDestination, ProbeAnswer } from '@slipway/core';
 import type { Offsite } from './generated/slipway/agent/v1/Offsite';
 import type { AgentPool } from './client';
 import type { BackupFile__Output } from './generated/slipway/agent/v1/BackupFile';
 import type { BackupsClient } from './generated/slipway/agent/v1/Backups';
 import type { DeleteBackupResponse__Output } from './generated/slipway/agent/v1/DeleteBackupResponse';
+import type { ProbeDestinationResponse__Output } from './generated/slipway/agent/v1/ProbeDestinationResponse';
 import type { RestoreBackupResponse__Output } from './generated/slipway/agent/v1/RestoreBackupResponse';
 import type { VerifyBackupResponse__Output } from './generated/slipway/agent/v1/VerifyBackupResponse';
 import { loadBackupsProto } from './load';
@@ -38,6 +39,7 @@ const offsite = (o: OffsiteTarget | undefined): { offsite?: Offsite } =>
           backupKey: o.backupKey,
           key: o.key,
           keepLocal: o.keepLocal ?? false,
+          sizeHintBytes: String(o.sizeHintBytes ?? 0),
           sha256: o.sha256 ?? '',
         },
       }
@@ -72,6 +74,30 @@ export class BackupsPool {
   async restoreBackup(target: AgentTarget, input: Credentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string; offsite?: OffsiteTarget }): Promise<{ restoredBytes: number }> {
     const r = await unary<RestoreBackupResponse__Output>(target, (cb, o) => this.client(target).restoreBackup({ ...input, ...offsite(input.offsite) }, o, cb), LONG_DEADLINE_MS);
     return { restoredBytes: Number(r.restoredBytes) };
+  }
+
+  /**
+   * Issue 33: the destination test call run by the agent of `target` (where its backups upload from). The answer is
+   * the probe's (a failure of the storage is `ok: false` with a sentence); an agent that cannot run it is an error.
+   */
+  async probeDestination(target: AgentTarget, d: OpenedDestination): Promise<ProbeAnswer> {
+    const r = await unary<ProbeDestinationResponse__Output>(
+      target,
+      (cb, o) =>
+        this.client(target).probeDestination(
+          { destination: { endpoint: d.endpoint, region: d.region, bucket: d.bucket, pathStyle: d.pathStyle, accessKeyId: d.accessKeyId, secretAccessKey: d.secretAccessKey }, prefix: d.prefix },
+          o,
+          cb,
+        ),
+      SHORT_DEADLINE_MS,
+    );
+    return {
+      ok: r.ok,
+      stage: (r.stage || null) as ProbeAnswer['stage'],
+      reason: (r.reason || null) as ProbeAnswer['reason'],
+      message: r.message,
+      elapsedMs: r.elapsedMs,
+    };
   }
 
   async deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }> {

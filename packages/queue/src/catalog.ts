@@ -81,7 +81,7 @@ const domainCheckPayload: JSONSchemaType<DomainCheckPayload> = {
 // Database backups (issue 13).
 const backupRunPayload: JSONSchemaType<BackupRunPayload> = {
   type: 'object',
-  properties: { backupId: { type: 'string', pattern: UUID } },
+  properties: { backupId: { type: 'string', pattern: UUID }, nightTries: { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 100, nullable: true } },
   required: ['backupId'],
   additionalProperties: false,
 };

@@ -16,11 +16,12 @@ describe('restore from a destination on a server that never held the database', 
   let fleet: TestFleet;
   let s3: TestS3;
   let client: ApiClient;
+  const SECRET = `secret-${randomUUID()}`;
 
   beforeAll(async () => {
     // The fleet first: its bridge brings the address s3rver listens on.
     fleet = await startTestFleet({ servers: 2, name: 'fleet-offsite', images: ['slipway/redis:7.0'] });
-    s3 = await startTestS3({ buckets: ['backups'], host: FLEET_HOST_ADDRESS });
+    s3 = await startTestS3({ buckets: ['backups'], host: FLEET_HOST_ADDRESS, credentials: { [S3RVER_ACCESS_KEY_ID]: SECRET } });
     client = fleet.client();
     await signUp(client);
   });
@@ -50,7 +51,7 @@ describe('restore from a destination on a server that never held the database', 
     const base = `/v1/workspaces/${ws.id}`;
     const dest = await client.post(`${base}/backup-destinations`, {
       name: 'offsite', endpoint: s3.endpoint, region: 'us-east-1', bucket: 'backups', pathStyle: true, accessKeyId: S3RVER_ACCESS_KEY_ID,
-      secretKey: `secret-${randomUUID()}`, isDefault: true,
+      secretKey: SECRET, isDefault: true,
     });
     expect(dest.status).toBe(201);
 

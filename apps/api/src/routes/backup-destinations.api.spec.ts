@@ -10,16 +10,17 @@ import { S3RVER_ACCESS_KEY_ID, startTestS3, type TestS3 } from '@slipway/testing
 describe('backup destinations (real PostgreSQL, s3rver, through HTTP)', () => {
   let api: TestApi;
   let s3: TestS3;
+  const SECRET = `secret-${randomUUID()}`;
   beforeAll(async () => {
     api = await startTestApi();
-    s3 = await startTestS3({ buckets: ['backups'] });
+    // The front checks SigV4 signatures: only this secret signs right for the key id.
+    s3 = await startTestS3({ buckets: ['backups'], credentials: { [S3RVER_ACCESS_KEY_ID]: SECRET } });
   });
   afterAll(async () => {
     await s3.close();
     await api.close();
   });
 
-  const SECRET = `secret-${randomUUID()}`;
   const body = (over: Record<string, unknown> = {}) => ({
     name: 'offsite',
     endpoint: s3.endpoint,
@@ -144,7 +145,7 @@ describe('backup destinations (real PostgreSQL, s3rver, through HTTP)', () => {
     const created = (await owner.post(base, body())).body;
     const res = await owner.post(`${base}/${created.id}/test`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, stage: null, reason: null, message: expect.stringMatching(/^A probe object was written to backups\/slipway\/\.slipway-probe-[0-9a-f]+, read back intact and deleted\.$/), elapsedMs: expect.any(Number) });
+    expect(res.body).toEqual({ ok: true, stage: null, reason: null, message: expect.stringMatching(/^A probe object was written to backups\/slipway\/\.slipway-probe-[0-9a-f]+, read back intact and deleted\.$/), elapsedMs: expect.any(Number), server: null });
     expect([...(await s3.objects('backups')).keys()]).toEqual([]);
   });
 
@@ -159,6 +160,7 @@ describe('backup destinations (real PostgreSQL, s3rver, through HTTP)', () => {
   it.each([
     ['a bucket that does not exist', () => ({ bucket: 'gone-bucket' }), 'write', 'bucket_missing', /^Writing a probe object failed\. The bucket gone-bucket does not exist at 127\.0\.0\.1:\d+: create it/],
     ['an unknown access key id', () => ({ accessKeyId: 'NOSUCHKEY' }), 'write', 'credentials', /^Writing a probe object failed\. The storage refused the credentials \(InvalidAccessKeyId\): check the access key id NOSUCHKEY/],
+    ['a wrong secret key (the server checks SigV4 signatures)', () => ({ secretKey: `wrong-${randomUUID()}` }), 'write', 'credentials', /^Writing a probe object failed\. The storage refused the credentials \(SignatureDoesNotMatch\): check the access key id S3RVER and its secret key/],
     ['a host name that does not resolve', () => ({ endpoint: 'http://no-such-host.invalid' }), 'write', 'dns', /could not be resolved \(DNS\)/],
   ])('says in words what failed: %s', async (_what, over, stage, reason, message) => {
     const { owner, base } = await setup();

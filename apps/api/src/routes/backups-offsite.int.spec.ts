@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { REDACT_PATHS, type BackupSettings } from '@slipway/core';
+import { localDate, newBackup, REDACT_PATHS, type BackupSettings, type DatabaseEngine } from '@slipway/core';
 import { createJobStores } from '@slipway/db';
 import { ApiClient, createWorkspace, signUp, type ApiResponse } from '@slipway/testing';
 import { queryInContainer, until, type TestEngine } from '@slipway/testing/databases';
@@ -50,10 +50,14 @@ describe('backups at a destination (s3rver), end to end', () => {
   const logs: string[] = [];
   const SECRET = `offsite-secret-${randomUUID()}`;
   const BUCKET = 'backups';
-  const settings: BackupSettings = { window: { startHour: 1, endHour: 5 }, timeZone: 'UTC', retentionDays: { scheduled: 7, manual: 30, pre_restore: 7 }, localCopies: 0 };
+  // A window of the whole day (0–0) so that a nightly backup made now has its window open; its retries 3 s, then 6 s apart.
+  const settings: BackupSettings = {
+    window: { startHour: 0, endHour: 0 }, timeZone: 'UTC', retentionDays: { scheduled: 7, manual: 30, pre_restore: 7 }, localCopies: 0, nightlyRetry: { tries: 3, firstDelayMs: 3000 },
+  };
 
   beforeAll(async () => {
-    s3 = await startTestS3({ buckets: [BUCKET] });
+    // The front checks SigV4 signatures: only SECRET signs right for the key id.
+    s3 = await startTestS3({ buckets: [BUCKET], credentials: { [S3RVER_ACCESS_KEY_ID]: SECRET } });
     // The product's logger (same redaction), at debug, into memory.
     const logger = pino({ level: 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, { write: (line: string) => void logs.push(line) });
     p = await startTestPlatform({ name: 'offsite', logger, backups: { clock: () => now, settings } });
@@ -205,8 +209,63 @@ describe('backups at a destination (s3rver), end to end', () => {
     expect((await client.get(dbPath(ws, id))).body.status).toBe('running');
   });
 
+  it('wrong credentials (the server checks SigV4 signatures) fail the backup with a sentence; a nightly one is tried again within its window and completes once the secret is right', async () => {
+    const ws = (await createWorkspace(client)).id;
+    const created = await client.post(dbPath(ws), { name: 'Creds', engine: 'postgres', memoryMb: 256 });
+    const id = created.body.id as string;
+    expect(await settledDatabase(ws, id)).toEqual(RUNNING);
+    await query('postgres', ws, id, 'CREATE TABLE t AS SELECT g FROM generate_series(1, 1000) g');
+    const wrong = await destination(ws, { secretKey: `wrong-${randomUUID()}` });
+    expect((await client.put(`${dbPath(ws, id)}/backup-destination`, { destinationId: wrong })).status).toBe(200);
+    const refusedBefore = s3.refusals('SignatureDoesNotMatch');
+    // The test call runs on the workspace's server (its agent): it says the credentials are refused, and where it ran.
+    const server = (await p.db.node.findUniqueOrThrow({ where: { id: (await p.db.workspace.findUniqueOrThrow({ where: { id: ws } })).nodeId! } })).name;
+    const tested = await client.post(`/v1/workspaces/${ws}/backup-destinations/${wrong}/test`);
+    expect(tested.body).toMatchObject({ ok: false, stage: 'write', reason: 'credentials', server, message: expect.stringMatching(/The storage refused the credentials \(SignatureDoesNotMatch\)/) });
+
+    // A manual backup: failed at once, with the storage's refusal in words; no completed row, no object.
+    const manual = await client.post(backupsPath(ws, id));
+    expect(manual.status).toBe(202);
+    expect(await settled(ws, id, manual.body.id)).toMatchObject({
+      status: 'failed', error: expect.stringMatching(/^Uploading the backup failed\. The storage refused the credentials \(SignatureDoesNotMatch\): check the access key id S3RVER and its secret key/), sizeBytes: null, offsite: null,
+    });
+    expect(s3.refusals('SignatureDoesNotMatch')).toBeGreaterThan(refusedBefore);
+    expect([...(await s3.objects(BUCKET)).keys()].filter((k) => k.includes(id))).toEqual([]);
+
+    // Tonight's backup (the row the scheduler makes), run as its job runs: its try fails, it is tried again later.
+    const row = await p.db.database.findUniqueOrThrow({ where: { id } });
+    const stores = createJobStores(p.db);
+    const nightly = await stores.backups.create({ ...newBackup(randomUUID(), { ...row, engine: row.engine as DatabaseEngine }, 'scheduled', now, settings), night: localDate(now, 'UTC') });
+    expect(nightly).not.toBe('exists');
+    const nightlyId = (nightly as { id: string }).id;
+    expect(await p.worker.services.backups.run(nightlyId, { number: 1, final: false })).toMatchObject({ retrying: expect.any(String) });
+    const firstTry = (await client.get(backupsPath(ws, id, nightlyId))).body as BackupBody;
+    expect(firstTry).toMatchObject({ status: 'pending', error: expect.stringMatching(/^Nightly backup try 1 of 3 failed: Uploading the backup failed\. The storage refused the credentials \(SignatureDoesNotMatch\)/) });
+    // Waiting for its next try is not being at work: a manual backup is accepted meanwhile (the database's lock keeps
+    // the two dumps apart); it fails the same way, at once.
+    const meanwhile = await client.post(backupsPath(ws, id));
+    expect(meanwhile.status).toBe(202);
+    expect(await settled(ws, id, meanwhile.body.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Uploading the backup failed\. The storage refused the credentials/) });
+    // The worker runs the second try about 3 s later (the queue's delayed job): it fails the same way, and says both.
+    const secondTry = await until(async () => (await client.get(backupsPath(ws, id, nightlyId))).body as BackupBody, (b) => /try 2 of 3 failed/.test(String(b.error)), 60_000, 200);
+    expect(secondTry.error).toMatch(/Earlier tries: #1 at \d\d:\d\d:\d\d UTC: Uploading the backup failed\. The storage refused the credentials/);
+    // The owner corrects the secret before the third try: it completes, once.
+    expect((await client.patch(`/v1/workspaces/${ws}/backup-destinations/${wrong}`, { secretKey: SECRET })).status).toBe(200);
+    expect((await client.post(`/v1/workspaces/${ws}/backup-destinations/${wrong}/test`)).body).toMatchObject({ ok: true, server });
+    const done = await settled(ws, id, nightlyId);
+    expect(done).toMatchObject({ status: 'completed', kind: 'scheduled', error: null, offsite: { key: expect.stringContaining(nightlyId) } });
+    const rows = await p.db.databaseBackup.findMany({ where: { databaseId: id, kind: 'scheduled' } });
+    expect(rows.map((r) => r.status)).toEqual(['completed']);
+    expect((await s3.objects(BUCKET)).has(done.offsite!.key)).toBe(true);
+    made.push({ ws, id, key: done.offsite!.key });
+    // The failed manual backup is what `slipway-admin backups` lists (the same store); the nightly one is not.
+    const failures = (await stores.backups.failures(100)).map((b) => b.id);
+    expect(failures).toEqual(expect.arrayContaining([manual.body.id, meanwhile.body.id]));
+    expect(failures).not.toContain(nightlyId);
+  });
+
   it('retention removes the objects at the destination; the secret key is in no response and no log line', async () => {
-    expect(made.length).toBe(6);
+    expect(made.length).toBe(7);
     const keys = () => s3.objects(BUCKET).then((o) => [...o.keys()]);
     for (const m of made) expect(await keys()).toEqual(expect.arrayContaining([m.key, `${m.key}.json`]));
     now = new Date(Date.now() + 90 * 86_400_000);

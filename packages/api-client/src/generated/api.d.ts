@@ -2167,6 +2167,8 @@ export interface components {
             /** @description what was checked, or what failed and what to do, in words */
             message: string;
             elapsedMs: number;
+            /** @description the server the probe ran from: the workspace's server, where its backups upload from (its network is the one that matters); null: from the control plane, because the workspace has no server yet or its agent could not run the test (the message then says why) */
+            server: string | null;
         };
         DatabaseBackupDestination: {
             databaseId: components["schemas"]["Uuid"];

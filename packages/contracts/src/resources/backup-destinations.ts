@@ -76,7 +76,7 @@ export const UpdateBackupDestinationRequest = {
 export const BackupDestinationTest = {
   type: 'object',
   additionalProperties: false,
-  required: ['ok', 'stage', 'reason', 'message', 'elapsedMs'],
+  required: ['ok', 'stage', 'reason', 'message', 'elapsedMs', 'server'],
   properties: {
     ok: { type: 'boolean', description: 'the probe object was written, read back intact and deleted' },
     stage: { type: ['string', 'null'], enum: [...PROBE_STAGES, null], description: 'the step that failed (null when ok)' },
@@ -87,6 +87,11 @@ export const BackupDestinationTest = {
     },
     message: { type: 'string', description: 'what was checked, or what failed and what to do, in words' },
     elapsedMs: { type: 'integer', minimum: 0 },
+    server: {
+      type: ['string', 'null'],
+      description:
+        "the server the probe ran from: the workspace's server, where its backups upload from (its network is the one that matters); null: from the control plane, because the workspace has no server yet or its agent could not run the test (the message then says why)",
+    },
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { BackupDestinationTest } from '@slipway/contracts';
+import type { AgentTarget } from '../ports/agents';
 
 /** A backup destination row (issue 33); the secret key stays sealed here. */
 export interface BackupDestinationRecord {
@@ -39,5 +40,17 @@ export interface BackupDestinationRepository {
 /** An S3-compatible target with its secret opened, as the storage client needs it (packages/offsite `S3Target`). */
 export type OpenedDestination = Pick<BackupDestinationRecord, 'endpoint' | 'region' | 'bucket' | 'prefix' | 'pathStyle' | 'accessKeyId'> & { secretAccessKey: string };
 
-/** Writes, reads back and deletes a probe object (packages/offsite `probeTarget`). */
-export type DestinationProbe = (target: OpenedDestination) => Promise<BackupDestinationTest>;
+/** What a probe answers (the test call's body but for where it ran). */
+export type ProbeAnswer = Omit<BackupDestinationTest, 'server'>;
+
+/** Writes, reads back and deletes a probe object from this process (packages/offsite `probeTarget`). */
+export type DestinationProbe = (target: OpenedDestination) => Promise<ProbeAnswer>;
+
+/**
+ * The same probe run by the agent of a server (Backups.ProbeDestination): from the workspace's server, whose network
+ * is the one its backups take. An agent that cannot run it throws (the probe's own failures are answers).
+ */
+export interface ServerDestinationProbe {
+  nodes: { get(nodeId: string): Promise<{ name: string; grpcAddress: string } | null> };
+  probe(target: AgentTarget, destination: OpenedDestination): Promise<ProbeAnswer>;
+}

@@ -8,7 +8,7 @@ import type {
 import type { WorkspaceAccess } from '../auth/actor';
 import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
-import type { BackupDestinationFields, BackupDestinationRecord, BackupDestinationRepository, DestinationProbe, OpenedDestination } from './destination.ports';
+import type { BackupDestinationFields, BackupDestinationRecord, BackupDestinationRepository, DestinationProbe, OpenedDestination, ServerDestinationProbe } from './destination.ports';
 
 export const toBackupDestination = (d: BackupDestinationRecord): BackupDestination => ({
   id: d.id,
@@ -39,7 +39,16 @@ export function openDestination(d: BackupDestinationRecord, secrets: SecretBox):
  * platform's SecretBox and never returned; a test call; which destination a database's backups go to.
  */
 export class BackupDestinationService {
-  constructor(private readonly deps: { destinations: BackupDestinationRepository; secrets: SecretBox; probe: DestinationProbe }) {}
+  constructor(
+    private readonly deps: {
+      destinations: BackupDestinationRepository;
+      secrets: SecretBox;
+      /** The probe from this process (the control plane). */
+      probe: DestinationProbe;
+      /** The probe from the workspace's server (its agent); absent: always from the control plane. */
+      fromServer?: ServerDestinationProbe;
+    },
+  ) {}
 
   async create(access: WorkspaceAccess, input: CreateBackupDestinationRequest): Promise<BackupDestination> {
     const fields: BackupDestinationFields = {
@@ -83,10 +92,24 @@ export class BackupDestinationService {
     if (!(await this.deps.destinations.remove({ workspaceId: access.workspace.id, destinationId }))) throw notFound();
   }
 
-  /** Writes, reads back and deletes a probe object; a failure is an answer (ok false, a sentence), not an error. */
+  /**
+   * Writes, reads back and deletes a probe object; a failure is an answer (ok false, a sentence), not an error. Run
+   * by the agent of the workspace's server, where the backups upload from (its DNS, routes, firewall, CA bundle and
+   * clock are the ones that matter); from the control plane when the workspace has no server yet or that agent cannot
+   * run it (down, or older than the test call), and the message says so.
+   */
   async test(access: WorkspaceAccess, destinationId: string): Promise<BackupDestinationTest> {
-    const destination = await this.find(access, destinationId);
-    return this.deps.probe(openDestination(destination, this.deps.secrets));
+    const destination = openDestination(await this.find(access, destinationId), this.deps.secrets);
+    const nodeId = access.workspace.nodeId;
+    const node = nodeId && this.deps.fromServer ? await this.deps.fromServer.nodes.get(nodeId) : null;
+    if (!node || !this.deps.fromServer) return { ...(await this.deps.probe(destination)), server: null };
+    try {
+      return { ...(await this.deps.fromServer.probe({ name: node.name, grpcAddress: node.grpcAddress }, destination)), server: node.name };
+    } catch (e) {
+      const why = e instanceof AppError && (e.code === 'node_unavailable' || e.code === 'service_unavailable') ? 'did not answer' : `could not run it (${(e as Error).message})`;
+      const answer = await this.deps.probe(destination);
+      return { ...answer, message: `${answer.message} (Tested from the control plane: the workspace's server ${node.name} ${why}; its backups upload from that server.)`, server: null };
+    }
   }
 
   async ofDatabase(access: WorkspaceAccess, databaseId: string): Promise<DatabaseBackupDestination> {

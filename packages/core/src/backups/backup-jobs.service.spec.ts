@@ -197,7 +197,8 @@ describe('backups stored at a destination (issue 33)', () => {
     expect(await t.svc.run('b-new', FINAL)).toEqual({ completed: true, sizeBytes: 5 });
     expect(t.offsiteCalls[0]).toEqual({
       endpoint: 'http://127.0.0.1:9', region: 'us-east-1', bucket: 'b', pathStyle: true, accessKeyId: 'AKID', secretAccessKey: 'pw',
-      backupKey: Buffer.alloc(32, 7), key: 'p/ws-1/db-1/b-new', keepLocal: false,
+      // The largest dump expected: 1.5 × the database's disk (1024 MB), for the upload's part size.
+      backupKey: Buffer.alloc(32, 7), key: 'p/ws-1/db-1/b-new', keepLocal: false, sizeHintBytes: 1536 * 1024 * 1024,
     });
     expect(t.rows.get('b-new')).toMatchObject({
       status: 'completed', path: null, remote: { destinationId: 'dest-1', key: 'p/ws-1/db-1/b-new.pgdump.sealed', sizeBytes: 9, sha256: 'a'.repeat(64) },

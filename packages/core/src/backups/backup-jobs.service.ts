@@ -22,7 +22,7 @@ import {
   type OffsiteStorage,
   type OffsiteTarget,
 } from './backup.ports';
-import { latestSlot, newBackup } from './schedule';
+import { DEFAULT_NIGHTLY_RETRY, latestSlot, newBackup, nextNightlyTry, windowEnd } from './schedule';
 
 /**
  * An agent call worth another try: the agent unreachable, or the database busy on its server with other backup work
@@ -75,18 +75,28 @@ export class BackupJobService {
 
   // ------------------------------------------------------------------------------------------------ backup.run
 
-  async run(backupId: string, attempt: Attempt): Promise<unknown> {
+  /** `nightTries`: a nightly backup tried again within its window (issue 33): what the earlier tries failed with. */
+  async run(backupId: string, attempt: Attempt, nightTries: readonly string[] = []): Promise<unknown> {
     const b = await this.deps.backups.get(backupId);
     if (!b || b.deletedAt) return { skipped: 'no such backup' };
     if (b.status === 'completed' || b.status === 'failed') return { skipped: `already ${b.status}` };
     return this.deps.locks.hold('database', b.databaseId, async () => {
-      const outcome = await this.dump(b, attempt, ['running']);
-      return outcome.ok ? { completed: true, sizeBytes: outcome.sizeBytes } : { failed: outcome.error };
+      const outcome = await this.dump(b, attempt, ['running'], nightTries);
+      if (outcome.ok) return { completed: true, sizeBytes: outcome.sizeBytes };
+      return 'retryAt' in outcome ? { retrying: outcome.retryAt.toISOString(), error: outcome.error } : { failed: outcome.error };
     });
   }
 
-  /** Makes the backup `b` (the caller holds the database's lock); the row ends completed or failed. */
-  private async dump(b: BackupRecord, attempt: Attempt, allowed: readonly string[]): Promise<{ ok: true; sizeBytes: number } | { ok: false; error: string }> {
+  /**
+   * Makes the backup `b` (the caller holds the database's lock); the row ends completed or failed — or, for a
+   * nightly backup whose try failed with time left in its window, pending again with a later try queued.
+   */
+  private async dump(
+    b: BackupRecord,
+    attempt: Attempt,
+    allowed: readonly string[],
+    nightTries: readonly string[] = [],
+  ): Promise<{ ok: true; sizeBytes: number } | { ok: false; error: string } | { ok: false; error: string; retryAt: Date }> {
     const now = this.deps.clock();
     if (b.status === 'pending' && !(await this.deps.backups.claim(b.id, now))) {
       const again = await this.deps.backups.get(b.id);
@@ -108,7 +118,7 @@ export class BackupJobService {
       const offsite = destination ? await this.offsiteOf(destination, b, `${destination.prefix}${b.workspaceId}/${b.databaseId}/${b.id}`) : undefined;
       const limitMs = this.settings.runLimitMs ?? DEFAULT_RUN_LIMIT_MS;
       const file = await withinLimit(
-        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db), ...(offsite ? { offsite: { ...offsite, keepLocal: (this.settings.localCopies ?? 0) > 0 } } : {}) }),
+        this.deps.agents.createBackup(target, { databaseId: b.databaseId, backupId: b.id, ...this.credentials(db), ...(offsite ? { offsite: { ...offsite, keepLocal: (this.settings.localCopies ?? 0) > 0, sizeHintBytes: Math.ceil(db.diskMb * 1.5) * 1024 * 1024 } } : {}) }),
         limitMs,
         `The dump did not finish within ${describeMs(limitMs)} (the database's server stopped answering for it): the backup was abandoned; back it up again once the database answers`,
       );
@@ -128,8 +138,34 @@ export class BackupJobService {
         await this.deps.backups.release(b.id, `try ${attempt.number} failed: ${reason}`);
         throw e;
       }
-      return fail(reason);
+      return (await this.tryAgainTonight(b, reason, nightTries)) ?? fail(nightlyReason(b, reason, nightTries, this.settings));
     }
+  }
+
+  /**
+   * Issue 33: a nightly backup whose try failed is tried again later in its window (tries `nightlyRetry.tries` in
+   * all, waits doubling from `firstDelayMs`): the row goes back to `pending` and says what each try failed with and
+   * when the next one runs; a delayed `backup.run` carries the earlier reasons. Null: not a nightly backup, no try
+   * left, or no time left in the window (the caller fails the row).
+   */
+  private async tryAgainTonight(b: BackupRecord, reason: string, earlier: readonly string[]): Promise<{ ok: false; error: string; retryAt: Date } | null> {
+    if (b.kind !== 'scheduled' || !b.night) return null;
+    const now = this.deps.clock();
+    const tryNumber = earlier.length + 1;
+    const at = nextNightlyTry(now, b.night, tryNumber, this.settings);
+    if (!at) return null;
+    const tries = [...earlier, `${clockTime(now)}: ${reason.slice(0, 1000)}`];
+    const total = (this.settings.nightlyRetry ?? DEFAULT_NIGHTLY_RETRY).tries;
+    const error = `Nightly backup try ${tryNumber} of ${total} failed: ${reason} It is tried again at ${clockTime(at)}, within the night's window (until ${clockTime(windowEnd(b.night, this.settings))}).${earlierText(earlier)}`;
+    try {
+      await this.deps.jobs.enqueue(BACKUP_RUN_JOB, { backupId: b.id, nightTries: tries }, { jobId: `${b.id}-try${tryNumber + 1}`, delayMs: at.getTime() - now.getTime() });
+    } catch (err) {
+      this.deps.logger.warn({ backupId: b.id, err: reasonOf(err) }, 'nightly backup retry not queued');
+      return null;
+    }
+    await this.deps.backups.release(b.id, error);
+    this.deps.logger.warn({ backupId: b.id, databaseId: b.databaseId, night: b.night, try: tryNumber, nextTryAt: at.toISOString(), error: reason }, 'nightly backup try failed; tried again within the window');
+    return { ok: false, error, retryAt: at };
   }
 
   /**
@@ -427,6 +463,20 @@ async function withinLimit<T>(work: Promise<T>, ms: number, message: string): Pr
 }
 
 const describeMs = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+
+/** `01:23:45 UTC`: the times of a night's tries (the window's hours are the server's, the row's times UTC). */
+const clockTime = (d: Date) => `${d.toISOString().slice(11, 19)} UTC`;
+
+const earlierText = (earlier: readonly string[]) => (earlier.length ? ` Earlier tries: ${earlier.map((t, i) => `#${i + 1} at ${t}`).join(' ')}` : '');
+
+/** The reason a nightly backup ends failed with: the last try's, then what the earlier tries of the night failed with. */
+function nightlyReason(b: BackupRecord, reason: string, earlier: readonly string[], s: BackupSettings): string {
+  if (b.kind !== 'scheduled' || !b.night) return reason;
+  const tries = earlier.length + 1;
+  const total = (s.nightlyRetry ?? DEFAULT_NIGHTLY_RETRY).tries;
+  const why = tries >= total ? `it was tried ${tries} times` : `no time was left in the night's window (until ${clockTime(windowEnd(b.night, s))}) for another try`;
+  return `${reason} (Nightly backup: ${why}.${earlierText(earlier)})`;
+}
 
 /** An error's message as a user reads it. */
 function reasonOf(e: unknown): string {

@@ -1,6 +1,6 @@
 import type { AgentTarget } from '../ports/agents';
 import type { DatabaseEngine } from '../databases/engines';
-import type { BackupDestinationRecord } from '../backup-destinations/destination.ports';
+import type { BackupDestinationRecord, OpenedDestination, ProbeAnswer } from '../backup-destinations/destination.ports';
 
 export type BackupKind = 'scheduled' | 'manual' | 'pre_restore';
 export type BackupStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -72,7 +72,7 @@ export interface BackupRepository {
   find(scope: BackupScope & { backupId: string }): Promise<BackupRecord | null>;
   /** The newest manual backup of the database that did not fail (the hourly limit counts it). */
   lastManual(scope: BackupScope): Promise<BackupRecord | null>;
-  /** A backup of the database pending or running (one at a time). */
+  /** A backup of the database running, or pending its first try (one at a time); not one waiting to be tried again. */
   active(scope: BackupScope): Promise<BackupRecord | null>;
   create(b: NewBackup): Promise<BackupRecord>;
   /** Hidden at once; the prune job removes the file and the row. False: no such (live) backup. */
@@ -122,7 +122,7 @@ export interface BackupJobStore {
   setDatabaseStatus(databaseId: string, from: readonly string[], status: string, message: string | null): Promise<boolean>;
   /** The node a backup's file is on. */
   node(nodeId: string): Promise<{ id: string; name: string; grpcAddress: string } | null>;
-  /** For the operator: failed backups and failed checks, newest first. */
+  /** For the operator: failed backups, failed checks and backups waiting to be tried again after a failure, newest first. */
   failures(limit: number): Promise<BackupRecord[]>;
   /** Completed backups stored off the server whose local copy is older than their database's newest `keep` (the cache's overflow). */
   localCopiesBeyond(keep: number, limit: number): Promise<BackupRecord[]>;
@@ -148,13 +148,15 @@ export interface OffsiteTarget {
   /** CreateBackup: the key without its ending (the agent adds `.<ext>.sealed`); restore, verify: the whole key. */
   key: string;
   keepLocal?: boolean;
+  /** CreateBackup: the most the dump is expected to be (the multipart upload's part size grows with it). */
+  sizeHintBytes?: number;
   /** Restore, verify: the stored object's SHA-256. */
   sha256?: string;
 }
 
 /** The storage as the worker reaches it itself (retention): packages/offsite `removeStored`. */
 export interface OffsiteStorage {
-  remove(target: Omit<OffsiteTarget, 'backupKey' | 'key' | 'keepLocal' | 'sha256'>, key: string): Promise<void>;
+  remove(target: Omit<OffsiteTarget, 'backupKey' | 'key' | 'keepLocal' | 'sha256' | 'sizeHintBytes'>, key: string): Promise<void>;
 }
 
 interface EngineCredentials {
@@ -180,6 +182,8 @@ export interface BackupAgent {
   restoreBackup(target: AgentTarget, input: EngineCredentials & { databaseId: string; sourceDatabaseId: string; backupId: string; sha256: string; offsite?: OffsiteTarget }): Promise<{ restoredBytes: number }>;
   deleteBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ removed: boolean }>;
   readBackup(target: AgentTarget, input: { databaseId: string; backupId: string }): Promise<{ name: string; sizeBytes: number; sha256: string; stream: NodeJS.ReadableStream }>;
+  /** Issue 33: the destination test call run by this server's agent (ServerDestinationProbe). */
+  probeDestination?(target: AgentTarget, destination: OpenedDestination): Promise<ProbeAnswer>;
 }
 
 /** Retention and schedule settings (config SLIPWAY_BACKUP_*). */
@@ -199,6 +203,12 @@ export interface BackupSettings {
    * goes straight to the destination). Default 0.
    */
   localCopies?: number;
+  /**
+   * Issue 33: a nightly backup that fails (its destination unreachable, the dump cut…) is tried again while its
+   * window lasts: `tries` in all, the second `firstDelayMs` after the first failure, each wait twice the one before.
+   * Default 4 tries, 5 min (schedule.ts DEFAULT_NIGHTLY_RETRY).
+   */
+  nightlyRetry?: { tries: number; firstDelayMs: number };
 }
 
 export const DEFAULT_BACKUP_SETTINGS: BackupSettings = {

@@ -41,6 +41,26 @@ export function latestSlot(now: Date, databaseId: string, s: Pick<BackupSettings
   return { night, at: fromLocal(night, minute, s.timeZone) };
 }
 
+/** When the window of `night` (a server-local date, as `NightSlot.night`) ends: nightly retries stop before it. */
+export function windowEnd(night: string, s: Pick<BackupSettings, 'window' | 'timeZone'>): Date {
+  return fromLocal(night, s.window.startHour * 60 + windowMinutes(s.window), s.timeZone);
+}
+
+/**
+ * When the next try of a nightly backup whose try `tryNumber` (1 for the first) just failed at `now` runs: tries are
+ * `retry.firstDelayMs` apart, doubling (5, 10, 20 min by default), at most `retry.tries` in all, and only while the
+ * night's window lasts. null: no try left (the last one was made, or the window ends before the next would start).
+ */
+export function nextNightlyTry(now: Date, night: string, tryNumber: number, s: Pick<BackupSettings, 'window' | 'timeZone' | 'nightlyRetry'>): Date | null {
+  const retry = s.nightlyRetry ?? DEFAULT_NIGHTLY_RETRY;
+  if (tryNumber >= retry.tries) return null;
+  const at = new Date(now.getTime() + retry.firstDelayMs * 2 ** (tryNumber - 1));
+  return at.getTime() < windowEnd(night, s).getTime() ? at : null;
+}
+
+/** Nightly backups that fail are tried again within their window: 4 tries in all, 5 min after the first, doubling. */
+export const DEFAULT_NIGHTLY_RETRY = { tries: 4, firstDelayMs: 5 * 60_000 } as const;
+
 /** When a backup of this kind made at `at` expires. */
 export function expiryOf(kind: BackupKind, at: Date, s: Pick<BackupSettings, 'retentionDays'>): Date {
   return new Date(at.getTime() + s.retentionDays[kind] * DAY_MS);

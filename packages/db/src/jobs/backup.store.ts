@@ -121,7 +121,9 @@ export class PrismaBackupJobStore implements BackupJobStore {
 
   async failures(limit: number): Promise<BackupRecord[]> {
     const rows = await this.db.databaseBackup.findMany({
-      where: { deletedAt: null, OR: [{ status: 'failed' }, { verifyStatus: 'failed' }] },
+      // Failed backups, failed checks, and backups waiting for another try after one failed (a nightly one tried again
+      // within its window, issue 33): the operator sees a destination that refuses before the night's tries are spent.
+      where: { deletedAt: null, OR: [{ status: 'failed' }, { verifyStatus: 'failed' }, { status: 'pending', error: { not: null } }] },
       orderBy: { createdAt: 'desc' },
       take: limit,
     });

@@ -38,7 +38,10 @@ export class PrismaBackupRepository implements BackupRepository {
 
   async active(scope: BackupScope): Promise<BackupRecord | null> {
     const b = await this.db.databaseBackup.findFirst({
-      where: { workspaceId: scope.workspaceId, databaseId: scope.databaseId, status: { in: ['pending', 'running'] }, deletedAt: null },
+      // A pending backup with an error waits for its next try after a failure (a nightly one within its window, up to
+      // half an hour; issue 33): it is not at work, so it does not hold back a manual backup or a restore meanwhile
+      // (the database's lock still keeps two dumps apart).
+      where: { workspaceId: scope.workspaceId, databaseId: scope.databaseId, OR: [{ status: 'running' }, { status: 'pending', error: null }], deletedAt: null },
       orderBy: { createdAt: 'desc' },
     });
     return b ? toBackupRecord(b) : null;

@@ -1,15 +1,18 @@
 import { AppError, type Logger } from '@slipway/core';
+import { probeTarget } from '@slipway/offsite';
 import type { BackupsHandlers } from '@slipway/proto';
 import { serve, serverStream, unary } from '../../rpc/handlers';
 import type { BackupsRuntime, OffsiteCall } from './backups.runtime';
 
 /** The request's destination, for this call only (never stored, never logged). */
-function offsiteOf(o: { endpoint: string; region: string; bucket: string; pathStyle: boolean; accessKeyId: string; secretAccessKey: string; backupKey: Buffer; key: string; keepLocal: boolean; sha256: string } | null): OffsiteCall | undefined {
+function offsiteOf(
+  o: { endpoint: string; region: string; bucket: string; pathStyle: boolean; accessKeyId: string; secretAccessKey: string; backupKey: Buffer; key: string; keepLocal: boolean; sha256: string; sizeHintBytes: string } | null,
+): OffsiteCall | undefined {
   if (!o) return undefined;
   if (o.backupKey.length !== 32) throw new AppError('validation_failed', 'offsite.backup_key must be 32 bytes');
   if (!o.key || !o.bucket || !o.endpoint) throw new AppError('validation_failed', 'offsite needs endpoint, bucket and key');
   const target = { endpoint: o.endpoint, region: o.region, bucket: o.bucket, prefix: '', pathStyle: o.pathStyle, accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey };
-  return { target, backupKey: o.backupKey, key: o.key, keepLocal: o.keepLocal, sha256: o.sha256 };
+  return { target, backupKey: o.backupKey, key: o.key, keepLocal: o.keepLocal, sha256: o.sha256, sizeHintBytes: Number(o.sizeHintBytes) || 0 };
 }
 
 /** The `slipway.agent.v1.Backups` service (backups.proto) over BackupsRuntime. */
@@ -49,5 +52,13 @@ export function backupsHandlers(deps: { backups: BackupsRuntime; logger: Logger 
       }
     }),
     DeleteBackup: unary((req) => backups.remove(req.databaseId, req.backupId)),
+    // Issue 33: the destination test call from this server (where the backups upload from); nothing kept, nothing logged.
+    ProbeDestination: unary(async (req) => {
+      const d = req.destination;
+      if (!d?.endpoint || !d.bucket) throw new AppError('validation_failed', 'destination needs endpoint and bucket');
+      if (req.prefix && !req.prefix.endsWith('/')) throw new AppError('validation_failed', 'prefix is empty or ends in /');
+      const r = await probeTarget({ endpoint: d.endpoint, region: d.region, bucket: d.bucket, prefix: req.prefix, pathStyle: d.pathStyle, accessKeyId: d.accessKeyId, secretAccessKey: d.secretAccessKey });
+      return { ok: r.ok, stage: r.stage ?? '', reason: r.reason ?? '', message: r.message, elapsedMs: r.elapsedMs };
+    }),
   });
 }

@@ -6,7 +6,7 @@ import { PassThrough, Transform, Writable, type Readable, type TransformCallback
 import { pipeline } from 'node:stream/promises';
 import { isDatabaseEngine, redact, type DatabaseEngine } from '@slipway/contracts';
 import { AppError, LABELS, type Logger } from '@slipway/core';
-import { OffsiteError, openSealed, uploadSealed, type S3Target, type StoredBackup } from '@slipway/offsite';
+import { OffsiteError, openSealed, uploadSealed, type S3Target, type StoredBackup, type UploadTimings } from '@slipway/offsite';
 import type { Containers } from '../../containers/containers';
 import type { DockerRuntime } from '../../containers/docker.runtime';
 import { execFromSource, execToSink } from '../../containers/exec-stream';
@@ -32,6 +32,8 @@ export interface OffsiteCall {
   keepLocal: boolean;
   /** restore, verify: the stored object's SHA-256 (of the sealed bytes). */
   sha256: string;
+  /** create: the most the dump is expected to be (0: unknown): the upload's part size grows with it. */
+  sizeHintBytes?: number;
 }
 
 /** The backup's object at its destination (sizes and SHA-256 of the sealed bytes, read back). */
@@ -163,7 +165,8 @@ export class BackupsRuntime {
         throw e;
       });
       const manifest = { engine: t.engine, dumpFormat: dumper.format, extension: dumper.extension, databaseId: t.databaseId, backupId: t.backupId };
-      if (t.offsite) upload = startUpload(t.offsite, `${t.offsite.key}.${dumper.extension}.sealed`, manifest);
+      const timings: UploadTimings = {};
+      if (t.offsite) upload = startUpload(t.offsite, `${t.offsite.key}.${dumper.extension}.sealed`, manifest, timings);
       const spec = dumper.dump(t);
       let closed = false;
       let stored: StoredBackup | null = null;
@@ -217,7 +220,7 @@ export class BackupsRuntime {
         remote,
       };
       if (!fh) {
-        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key }, 'database backed up to its destination');
+        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, ...timings }, 'database backed up to its destination');
         return { ...file, remote, replayed: false };
       }
       try {
@@ -227,7 +230,7 @@ export class BackupsRuntime {
         if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw failed(`The server's disk is full: the backup's record could not be written in backups/${t.databaseId}/. Free space on the server and back up again.`);
         throw e;
       }
-      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key }, 'database backed up');
+      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, ...timings }, 'database backed up');
       return { ...file, remote, replayed: false };
     });
   }
@@ -730,9 +733,18 @@ interface OffsiteUpload {
   stop(cause: Error): Promise<unknown>;
 }
 
-function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string, unknown>): OffsiteUpload {
+/**
+ * The multipart upload's part size: 8 MiB (memory about three parts), larger when 9,000 parts would not hold the
+ * largest dump expected — S3 takes at most 10,000 parts, so a fixed 8 MiB would refuse dumps past 80 GB.
+ */
+export function partBytesFor(sizeHintBytes: number): number {
+  const MiB = 1024 * 1024;
+  return Math.max(8 * MiB, Math.ceil(sizeHintBytes / 9000 / MiB) * MiB);
+}
+
+function startUpload(offsite: OffsiteCall, key: string, manifest: Record<string, unknown>, timings: UploadTimings): OffsiteUpload {
   const body = new PassThrough({ highWaterMark: 1 << 20 });
-  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest });
+  const done = uploadSealed({ ...offsite.target, prefix: '' }, key, body, offsite.backupKey, { manifest, timings, partBytes: partBytesFor(offsite.sizeHintBytes ?? 0) });
   // Settled either way; the caller reads the outcome through finish/stop.
   const outcome = done.then(
     (stored) => ({ stored, error: null }),

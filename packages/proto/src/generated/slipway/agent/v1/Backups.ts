@@ -5,6 +5,8 @@ import type { MethodDefinition } from '@grpc/proto-loader'
 import type { BackupFile as _slipway_agent_v1_BackupFile, BackupFile__Output as _slipway_agent_v1_BackupFile__Output } from '../../../slipway/agent/v1/BackupFile';
 import type { BackupRequest as _slipway_agent_v1_BackupRequest, BackupRequest__Output as _slipway_agent_v1_BackupRequest__Output } from '../../../slipway/agent/v1/BackupRequest';
 import type { DeleteBackupResponse as _slipway_agent_v1_DeleteBackupResponse, DeleteBackupResponse__Output as _slipway_agent_v1_DeleteBackupResponse__Output } from '../../../slipway/agent/v1/DeleteBackupResponse';
+import type { ProbeDestinationRequest as _slipway_agent_v1_ProbeDestinationRequest, ProbeDestinationRequest__Output as _slipway_agent_v1_ProbeDestinationRequest__Output } from '../../../slipway/agent/v1/ProbeDestinationRequest';
+import type { ProbeDestinationResponse as _slipway_agent_v1_ProbeDestinationResponse, ProbeDestinationResponse__Output as _slipway_agent_v1_ProbeDestinationResponse__Output } from '../../../slipway/agent/v1/ProbeDestinationResponse';
 import type { ReadBackupChunk as _slipway_agent_v1_ReadBackupChunk, ReadBackupChunk__Output as _slipway_agent_v1_ReadBackupChunk__Output } from '../../../slipway/agent/v1/ReadBackupChunk';
 import type { ReadBackupRequest as _slipway_agent_v1_ReadBackupRequest, ReadBackupRequest__Output as _slipway_agent_v1_ReadBackupRequest__Output } from '../../../slipway/agent/v1/ReadBackupRequest';
 import type { RestoreBackupRequest as _slipway_agent_v1_RestoreBackupRequest, RestoreBackupRequest__Output as _slipway_agent_v1_RestoreBackupRequest__Output } from '../../../slipway/agent/v1/RestoreBackupRequest';
@@ -43,6 +45,25 @@ export interface BackupsClient extends grpc.Client {
   deleteBackup(argument: _slipway_agent_v1_ReadBackupRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_DeleteBackupResponse__Output>): grpc.ClientUnaryCall;
   deleteBackup(argument: _slipway_agent_v1_ReadBackupRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_DeleteBackupResponse__Output>): grpc.ClientUnaryCall;
   deleteBackup(argument: _slipway_agent_v1_ReadBackupRequest, callback: grpc.requestCallback<_slipway_agent_v1_DeleteBackupResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Issue 33: the destination test call, run from the server whose backups go there: writes a small probe object
+   * under `prefix`, reads it back, deletes it. A failure is an answer (ok false, the stage, a reason word and a
+   * sentence), not an error.
+   */
+  ProbeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  ProbeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  ProbeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  ProbeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Issue 33: the destination test call, run from the server whose backups go there: writes a small probe object
+   * under `prefix`, reads it back, deletes it. A failure is an answer (ok false, the stage, a reason word and a
+   * sentence), not an error.
+   */
+  probeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  probeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  probeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
+  probeDestination(argument: _slipway_agent_v1_ProbeDestinationRequest, callback: grpc.requestCallback<_slipway_agent_v1_ProbeDestinationResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * The file: first `info` (size, SHA-256), then data chunks.
@@ -104,6 +125,13 @@ export interface BackupsHandlers extends grpc.UntypedServiceImplementation {
   DeleteBackup: grpc.handleUnaryCall<_slipway_agent_v1_ReadBackupRequest__Output, _slipway_agent_v1_DeleteBackupResponse>;
   
   /**
+   * Issue 33: the destination test call, run from the server whose backups go there: writes a small probe object
+   * under `prefix`, reads it back, deletes it. A failure is an answer (ok false, the stage, a reason word and a
+   * sentence), not an error.
+   */
+  ProbeDestination: grpc.handleUnaryCall<_slipway_agent_v1_ProbeDestinationRequest__Output, _slipway_agent_v1_ProbeDestinationResponse>;
+  
+  /**
    * The file: first `info` (size, SHA-256), then data chunks.
    */
   ReadBackup: grpc.handleServerStreamingCall<_slipway_agent_v1_ReadBackupRequest__Output, _slipway_agent_v1_ReadBackupChunk>;
@@ -125,6 +153,7 @@ export interface BackupsHandlers extends grpc.UntypedServiceImplementation {
 export interface BackupsDefinition extends grpc.ServiceDefinition {
   CreateBackup: MethodDefinition<_slipway_agent_v1_BackupRequest, _slipway_agent_v1_BackupFile, _slipway_agent_v1_BackupRequest__Output, _slipway_agent_v1_BackupFile__Output>
   DeleteBackup: MethodDefinition<_slipway_agent_v1_ReadBackupRequest, _slipway_agent_v1_DeleteBackupResponse, _slipway_agent_v1_ReadBackupRequest__Output, _slipway_agent_v1_DeleteBackupResponse__Output>
+  ProbeDestination: MethodDefinition<_slipway_agent_v1_ProbeDestinationRequest, _slipway_agent_v1_ProbeDestinationResponse, _slipway_agent_v1_ProbeDestinationRequest__Output, _slipway_agent_v1_ProbeDestinationResponse__Output>
   ReadBackup: MethodDefinition<_slipway_agent_v1_ReadBackupRequest, _slipway_agent_v1_ReadBackupChunk, _slipway_agent_v1_ReadBackupRequest__Output, _slipway_agent_v1_ReadBackupChunk__Output>
   RestoreBackup: MethodDefinition<_slipway_agent_v1_RestoreBackupRequest, _slipway_agent_v1_RestoreBackupResponse, _slipway_agent_v1_RestoreBackupRequest__Output, _slipway_agent_v1_RestoreBackupResponse__Output>
   VerifyBackup: MethodDefinition<_slipway_agent_v1_BackupRequest, _slipway_agent_v1_VerifyBackupResponse, _slipway_agent_v1_BackupRequest__Output, _slipway_agent_v1_VerifyBackupResponse__Output>

@@ -1,5 +1,6 @@
 // Original file: ../../proto/slipway/agent/v1/backups.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 /**
  * An S3-compatible destination and the workspace's backup key, sent for one call only: the agent never stores them
@@ -28,6 +29,11 @@ export interface Offsite {
    * RestoreBackup / VerifyBackup: the SHA-256 of the stored (sealed) object, recorded when it was made
    */
   'sha256'?: (string);
+  /**
+   * CreateBackup: the most the dump is expected to be (the control plane sends 1.5 × the database's disk): the
+   * multipart upload's parts grow past 8 MiB when 9,000 of them would not hold it (S3 allows 10,000). 0: 8 MiB parts.
+   */
+  'sizeHintBytes'?: (number | string | Long);
 }
 
 /**
@@ -57,4 +63,9 @@ export interface Offsite__Output {
    * RestoreBackup / VerifyBackup: the SHA-256 of the stored (sealed) object, recorded when it was made
    */
   'sha256': (string);
+  /**
+   * CreateBackup: the most the dump is expected to be (the control plane sends 1.5 × the database's disk): the
+   * multipart upload's parts grow past 8 MiB when 9,000 of them would not hold it (S3 allows 10,000). 0: 8 MiB parts.
+   */
+  'sizeHintBytes': (string);
 }

@@ -34,6 +34,32 @@ const ALL: Record<string, Starter> = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The machine is shared: every figure goes with the load average it was measured under. */
+const load = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+
+interface LogLine {
+  phase: 'build' | 'deploy' | 'runtime';
+  text: string;
+  at: string;
+}
+
+/**
+ * Where a deployment's time went, from its log's timestamps (same machine, same clock): the upload and the wait for the
+ * job until the first build line, the build (the agent's "Step times" line splits it), the rollout until its last line,
+ * and the rest until the ingress answered with the new page (negative when the new page was served before the rollout
+ * finished: an app serving files from its project folder).
+ */
+function phasesOf(entries: LogLine[], wall0: number, wallEnd: number): string {
+  const at = (l: LogLine | undefined) => (l ? Date.parse(l.at) : NaN);
+  const build = entries.filter((l) => l.phase === 'build');
+  const deploy = entries.filter((l) => l.phase === 'deploy');
+  const b0 = at(build[0]);
+  const b1 = at(build[build.length - 1]);
+  const d1 = at(deploy[deploy.length - 1]);
+  const f = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '?');
+  const steps = build.find((l) => l.text.startsWith('Step times: '))?.text.slice('Step times: '.length) ?? 'no step times';
+  return `upload+queue ${f(b0 - wall0)}, build ${f(b1 - b0)} (${steps}), rollout ${f(d1 - b1)}, then served ${f(wallEnd - d1)}`;
+}
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
@@ -97,11 +123,12 @@ async function bareDockerBuild(name: string, nonce: string, marker: string, engi
 }
 
 export async function benchStarters(list: string, runs: number, cpus: number, ca: string, verbose = false, engine: 'classic' | 'buildkit' = 'buildkit'): Promise<void> {
-  const names = list === 'all' ? Object.keys(ALL) : list.split(',');
+  // `sveltekit` is the adapter-node starter (the one a server runs as it is).
+  const names = list === 'all' ? Object.keys(ALL) : list.split(',').map((n) => (n === 'sveltekit' ? 'sveltekit-node' : n));
   for (const n of names) if (!ALL[n]) throw new Error(`unknown starter ${n} (known: ${Object.keys(ALL).join(', ')})`);
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
   const p = await startTestPlatform({ name: 'bench-starters', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: ca, cpus, memoryMb: 3072, engine } });
-  console.log(`builds: engine ${engine}, ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter, each beside a bare docker build of the same starter`);
+  console.log(`builds: engine ${engine}, ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter, each beside a bare docker build of the same starter; ${load()}`);
   let failedAll = 0;
   try {
     const client = p.client();
@@ -115,8 +142,9 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
       const app = created.body as { id: string; url: string };
       if (verbose) console.log(`${name}: app ${app.id} at ${app.url}`);
 
-      /** Upload → first 200 through Caddy whose body has the marker; the milliseconds, the image's size in MB and whether npm's install layer was reused. */
+      /** Upload → first 200 through Caddy whose body has the marker; the milliseconds, the image's size in MB, whether npm's install layer was reused, and where the time went. */
       const timeTo = async (zip: Buffer, marker: string) => {
+        const wall0 = Date.now();
         const t0 = performance.now();
         const res = await client.request('POST', `${apps}/${app.id}/deployments/upload`, { raw: zip, headers: { 'content-type': 'application/zip' } });
         if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
@@ -136,12 +164,20 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           await sleep(50);
         }
         const ms = performance.now() - t0;
+        const wallEnd = Date.now();
         const image = await docker.getImage(`slipway-app/${app.id}:${id}`).inspect();
-        const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
-        const lines = log.data.map((l) => l.text);
+        const entries: LogLine[] = [];
+        for (let after = 0; ; ) {
+          const page = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000&after=${after}`)).body as { data: LogLine[]; nextAfter: number };
+          entries.push(...page.data);
+          if (page.data.length < 1000) break;
+          after = page.nextAfter;
+        }
+        const lines = entries.map((l) => l.text);
+        const phases = phasesOf(entries, wall0, wallEnd);
         const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack|sh \/usr\/local\/bin\/slipway-install)/.test(l));
         const cached = lines.includes('Dependencies reused from the build cache (package.json and the lockfile are unchanged)') || (install >= 0 && /Using cache/.test(lines[install + 1] ?? ''));
-        return { ms, imageMb: image.Size / 1e6, cached };
+        return { ms, imageMb: image.Size / 1e6, cached, phases };
       };
 
       const cold: number[] = [];
@@ -164,7 +200,9 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           const bw = await bareDockerBuild(name, nonce, `bw${i}`, engine, ca);
           bareCold.push(bc);
           bareWarm.push(bw);
-          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB; bare docker build cold ${s(bc)}, warm ${s(bw)}`);
+          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB; bare docker build cold ${s(bc)}, warm ${s(bw)}; ${load()}`);
+          console.log(`  cold: ${c.phases}`);
+          console.log(`  warm: ${w.phases}`);
         } catch (e) {
           failed++;
           console.log(`${name} run ${i + 1}: FAILED ${(e as Error).message}`);

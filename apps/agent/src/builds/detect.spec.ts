@@ -64,8 +64,7 @@ describe('Node', () => {
       'FROM deps AS build',
       'COPY app/ ./',
       'ENV NODE_ENV=production',
-      'RUN npm run build',
-      'RUN rm -rf node_modules',
+      'RUN npm run build && rm -rf node_modules',
       '',
       'FROM slipway/node:24',
       'WORKDIR /app',
@@ -360,6 +359,19 @@ describe('BuildKit', () => {
     expect(df).toContain(
       'RUN --mount=type=cache,id=app-1-build,target=/app/.next/cache,sharing=locked --mount=type=secret,id=slipway-variables,target=/run/secrets/slipway-variables.json : app-1-cache && node /usr/local/share/slipway/with-env.cjs npm run build',
     );
+  });
+  it("what follows the build runs in the build's own step, except removing node_modules when a cache mount lies inside it", () => {
+    const next = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    const nextDf = dockerfileFor(next, { images, extraCa: false, buildkit: { cacheId: 'app-1', variables: false } })!;
+    expect(nextDf).toContain(': app-1-cache && npm run build && mkdir -p public\n\nFROM slipway/node:24\n');
+    expect(nextDf.match(/^RUN /gm)).toHaveLength(2);
+    // SvelteKit's cache (Vite's) is a mount inside node_modules: the removal is a step of its own, after the mount is gone.
+    const svelte = as(
+      detect(tree({ 'package.json': pkg({ scripts: { build: 'vite build' }, devDependencies: { '@sveltejs/kit': '2', '@sveltejs/adapter-node': '5', vite: '7' } }), 'svelte.config.js': "import adapter from '@sveltejs/adapter-node';", 'package-lock.json': '{}' })),
+      'node',
+    );
+    const svelteDf = dockerfileFor(svelte, { images, extraCa: false, buildkit: { cacheId: 'app-2', variables: false } })!;
+    expect(svelteDf).toContain('target=/app/node_modules/.vite,sharing=locked : app-2-cache && npm run build\nRUN rm -rf node_modules\n');
   });
   it('the classic builder gets neither', () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');

@@ -140,26 +140,34 @@ function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
   // NODE_ENV=production for the build unless the app sets it (with variables, the launcher applies theirs over it).
   const buildEnv = { NODE_ENV: 'production', ...plan.buildEnv };
   if (!direct) lines.push(`ENV ${Object.entries(buildEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const cacheDir = plan.build && bk && plan.framework ? BUILD_CACHES[plan.framework] : undefined;
+  // What the build stage does after the build, in the build's own step (each RUN is a container of its own): Next's
+  // standalone output needs a public/ to copy; the full dependency tree stays behind (the runtime image takes
+  // prod-deps'), unless a cache mount of the step lies inside node_modules (removing it would empty that cache).
+  const dropModules = app && separate && !direct;
+  const modulesCache = cacheDir?.startsWith('/app/node_modules/') ?? false;
+  const after = [...(plan.output.kind === 'next-standalone' ? ['mkdir -p public'] : []), ...(dropModules && !modulesCache ? ['rm -rf node_modules'] : [])];
   if (plan.build) {
-    const cacheDir = bk && plan.framework ? BUILD_CACHES[plan.framework] : undefined;
     const mounts = [
       cacheDir ? `--mount=type=cache,id=${bk!.cacheId}-build,target=${cacheDir},sharing=locked ` : '',
       bk?.variables ? `--mount=type=secret,id=${VARIABLES_SECRET},target=${VARIABLES_PATH} ` : '',
     ].join('');
     // A keyed digest of the variables (no value can be read back from it): a changed variable rebuilds this step.
     if (bk?.variablesDigest) lines.push(`ARG SLIPWAY_VARIABLES_DIGEST=${bk.variablesDigest}`);
-    lines.push(`RUN ${mounts}${cacheDir ? cacheMarker(bk!.cacheId) : ''}${bk?.variables ? `node ${WITH_ENV} ${plan.build}` : plan.build}`);
+    lines.push(`RUN ${mounts}${cacheDir ? cacheMarker(bk!.cacheId) : ''}${bk?.variables ? `node ${WITH_ENV} ${plan.build}` : plan.build}${after.map((c) => ` && ${c}`).join('')}`);
+  } else if (after.length) {
+    lines.push(`RUN ${after.join(' && ')}`);
   }
   switch (plan.output.kind) {
     case 'app':
       // The full dependency tree stays behind: the runtime image takes prod-deps' (or deps', with no devDependencies).
-      if (separate && !direct) lines.push('RUN rm -rf node_modules');
+      if (dropModules && modulesCache) lines.push('RUN rm -rf node_modules');
       lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
       if (separate) lines.push(`COPY --from=${prune ? 'prod-deps' : 'deps'} /app/node_modules ./node_modules`);
       lines.push(direct ? `COPY ${CONTEXT.app}/ ./` : 'COPY --from=build /app ./');
       break;
     case 'next-standalone':
-      lines.push('RUN mkdir -p public', '', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
+      lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
       lines.push('COPY --from=build /app/.next/standalone ./', 'COPY --from=build /app/.next/static ./.next/static', 'COPY --from=build /app/public ./public');
       break;
     case 'server-dir':

@@ -55,6 +55,22 @@ describe('applyBuildKitBound', () => {
     expect(await read('docker/buildkit/cpu.max')).toBe('300000 100000');
   });
 
+  it('the cgroupfs driver before its first container: the parent is made too', async () => {
+    await mkdir(path.join(root, 'memory'), { recursive: true });
+    await mkdir(path.join(root, 'cpu'), { recursive: true });
+    expect(await applyBuildKitBound(buildKitBound({ cpus: 1, memoryMb: 256, concurrency: 1 }), { root, driver: 'cgroupfs' })).toBeNull();
+    expect(await read('memory/docker/buildkit/memory.limit_in_bytes')).toBe(String(256 * 1024 * 1024));
+    expect(await read('cpu/docker/buildkit/cpu.cfs_quota_us')).toBe('100000');
+  });
+
+  it('the systemd driver: a sentence, nothing written', async () => {
+    await v1Tree();
+    expect(await applyBuildKitBound(buildKitBound({ cpus: 1, memoryMb: 256, concurrency: 1 }), { root, driver: 'systemd' })).toBe(
+      'the engine uses the systemd cgroup driver, whose BuildKit cgroup this agent does not know',
+    );
+    expect(await read('memory/docker/buildkit/memory.limit_in_bytes')).toBe('9223372036854771712');
+  });
+
   it("no engine cgroup under that parent: a sentence, nothing written", async () => {
     await mkdir(path.join(root, 'memory'), { recursive: true });
     expect(await applyBuildKitBound(buildKitBound({ cpus: 1, memoryMb: 1024, concurrency: 1 }), { root, parent: 'elsewhere' })).toBe(

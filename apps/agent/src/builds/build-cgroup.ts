@@ -65,12 +65,15 @@ const exists = (p: string) =>
  * sentence saying why it could not be applied (the build still runs; the agent logs it). Idempotent: called before
  * every BuildKit build, so a cgroup made again (engine restart) or changed by hand gets the bound back.
  */
-export async function applyBuildKitBound(b: BuildKitBound, o: { root?: string; parent?: string } = {}): Promise<string | null> {
+export async function applyBuildKitBound(b: BuildKitBound, o: { root?: string; parent?: string; driver?: string | null } = {}): Promise<string | null> {
   const root = o.root ?? '/sys/fs/cgroup';
   const parent = o.parent ?? 'docker';
+  if (o.driver && o.driver !== 'cgroupfs') return `the engine uses the ${o.driver} cgroup driver, whose BuildKit cgroup this agent does not know`;
   const layout = (await exists(path.join(root, 'cgroup.controllers'))) ? 'v2' : 'v1';
   const top = layout === 'v2' ? path.join(root, parent) : path.join(root, 'memory', parent);
-  if (!(await exists(top))) return `the engine's cgroup ${top} does not exist (another cgroup driver or parent?)`;
+  // With the cgroupfs driver the engine makes /<parent> at its first container; before that (a new server's first
+  // build) the agent makes it. Driver unknown: only an existing one is trusted to be the engine's.
+  if (!(await exists(top)) && o.driver !== 'cgroupfs') return `the engine's cgroup ${top} does not exist (another cgroup driver or parent?)`;
   try {
     if (layout === 'v1') {
       await mkdir(path.join(root, 'memory', parent, 'buildkit'), { recursive: true });
@@ -83,7 +86,7 @@ export async function applyBuildKitBound(b: BuildKitBound, o: { root?: string; p
     if (layout === 'v1') {
       const memsw = path.join(root, files[1]!.file);
       const hasMemsw = await exists(memsw);
-      const current = Number((await readFile(path.join(root, files[0]!.file), 'utf8')).trim());
+      const current = Number((await readFile(path.join(root, files[0]!.file), 'utf8').catch(() => '0')).trim());
       const order = hasMemsw ? (b.memoryBytes > current ? [files[1]!, files[0]!] : [files[0]!, files[1]!]) : [files[0]!];
       for (const f of [...order, files[2]!, files[3]!]) await writeFile(path.join(root, f.file), f.value);
     } else {

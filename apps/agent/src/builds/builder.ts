@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
-import { buildKitUnavailable, buildWithBuildKit } from './buildkit';
+import { buildKitUnavailable, buildWithBuildKit, engineCgroupDriver } from './buildkit';
 import { applyBuildKitBound, buildKitBound } from './build-cgroup';
 import { cacheIdOf, DEFAULT_CACHE_BOUND_MB, type BuildCaches } from './build-cache';
 import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, VARIABLES_SECRET, WITH_ENV_SCRIPT, type BaseImages } from './dockerfiles';
@@ -276,12 +276,16 @@ export class Builder {
     );
   }
 
+  private cgroupDriver: Promise<string | null> | null = null;
+
   /** Memory and CPU of the build slots together on the engine's BuildKit cgroup (build-cgroup.ts); the log's words for it. */
   private async boundBuildKit(): Promise<string> {
     const { cpus, memoryMb, concurrency } = this.o;
     const limits = concurrency > 1 ? `${cpus * concurrency} CPU and ${memoryMb * concurrency} MB shared by this server's ${concurrency} build slots` : `${cpus} CPU and ${memoryMb} MB`;
     if (this.o.buildKitCgroup === null) return `${limits} are not enforced on this server's BuildKit`;
-    const why = await applyBuildKitBound(buildKitBound({ cpus, memoryMb, concurrency }), this.o.buildKitCgroup ?? {});
+    this.cgroupDriver ??= engineCgroupDriver(this.o.dockerCli ?? '/usr/bin/docker', this.o.dockerSocket ?? '/var/run/docker.sock');
+    const driver = await this.cgroupDriver;
+    const why = await applyBuildKitBound(buildKitBound({ cpus, memoryMb, concurrency }), { ...this.o.buildKitCgroup, driver });
     if (why === null) return limits;
     this.o.logger.warn({ why }, 'the memory and CPU of BuildKit builds could not be bounded');
     return `${limits} are not enforced: ${why}`;

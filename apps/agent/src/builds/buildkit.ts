@@ -185,10 +185,17 @@ export async function buildKitUnavailable(dockerCli: string): Promise<string | n
   return buildx.error === null ? null : `the docker CLI ${dockerCli} is version ${major}, which builds with BuildKit only through its buildx plugin, and that is missing (set SLIPWAY_BUILD_DOCKER_CLI to a 20.10 client such as Debian's /usr/bin/docker, or install docker-buildx)`;
 }
 
-function run(cmd: string, args: string[]): Promise<{ out: string; error: string | null }> {
+/** The engine's cgroup driver (`cgroupfs`, `systemd`), asked through the CLI; null when it does not answer. */
+export async function engineCgroupDriver(dockerCli: string, dockerSocket: string): Promise<string | null> {
+  const info = await run(dockerCli, ['info', '--format', '{{.CgroupDriver}}'], { DOCKER_HOST: `unix://${dockerSocket}` });
+  const driver = info.out.trim();
+  return info.error === null && /^[a-z0-9-]+$/.test(driver) ? driver : null;
+}
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ out: string; error: string | null }> {
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: os.homedir() } });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: os.homedir(), ...env } });
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -373,6 +373,14 @@ describe('BuildKit', () => {
     const svelteDf = dockerfileFor(svelte, { images, extraCa: false, buildkit: { cacheId: 'app-2', variables: false } })!;
     expect(svelteDf).toContain('target=/app/node_modules/.vite,sharing=locked : app-2-cache && npm run build\nRUN rm -rf node_modules\n');
   });
+  it("a framework's local build output is left out of the context when the app is built (an upload of a working copy)", () => {
+    const next = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    expect(dockerignoreFor(next).split('\n')).toEqual(['app/.git', 'app/.hg', 'app/.svn', 'app/node_modules', 'app/.next', '']);
+    const nuxt = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'nuxt build' }, dependencies: { nuxt: '4' } }) })), 'node');
+    expect(dockerignoreFor(nuxt)).toContain('app/.nuxt\napp/.output\n');
+    const express = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node app.js' }, dependencies: { express: '5' } }) })), 'node');
+    expect(dockerignoreFor(express)).not.toMatch(/\.next|\.output/);
+  });
   it('the classic builder gets neither', () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
     expect(dockerfileFor(p, { images, extraCa: false })).not.toMatch(/--mount|with-env/);

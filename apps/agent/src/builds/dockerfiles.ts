@@ -224,14 +224,27 @@ function shellWord(s: string): string {
   return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What a generated build leaves out of the context: installed dependencies and VCS data of the upload. */
+/**
+ * What a framework's build writes and rewrites from nothing: an upload made from a working copy carries its local
+ * build's (`.next` holds `.next/cache`, often hundreds of MB); left out of the context when the app is built.
+ */
+const BUILD_OUTPUTS: Record<string, string[]> = {
+  'Next.js': ['.next'],
+  Nuxt: ['.nuxt', '.output'],
+  SvelteKit: ['.svelte-kit'],
+  Angular: ['.angular'],
+  Astro: ['.astro'],
+};
+
+/** What a generated build leaves out of the context: installed dependencies, VCS data, and a framework's local build output. */
 export function dockerignoreFor(plan: BuildPlan): string {
   const common = [`${CONTEXT.app}/.git`, `${CONTEXT.app}/.hg`, `${CONTEXT.app}/.svn`];
   const byLanguage: Record<string, string[]> = {
     node: [`${CONTEXT.app}/node_modules`],
     python: [`${CONTEXT.app}/.venv`, `${CONTEXT.app}/venv`, `${CONTEXT.app}/**/__pycache__`],
   };
-  return [...common, ...(byLanguage[plan.language] ?? [])].join('\n') + '\n';
+  const outputs = plan.language === 'node' && plan.build && plan.framework ? (BUILD_OUTPUTS[plan.framework] ?? []).map((d) => `${CONTEXT.app}/${d}`) : [];
+  return [...common, ...(byLanguage[plan.language] ?? []), ...outputs].join('\n') + '\n';
 }
 
 /**

@@ -63,10 +63,9 @@ export function buildsHandlers(deps: BuildsDeps): BuildsHandlers {
       const deploymentId = deploymentIdOf(req.deploymentId);
       const zipPath = uploadPath(deps.uploadsDir, deploymentId);
       const lines = new LineBatcher((text) => send({ line: text }));
-      // Read before the journal records this try (it replaces the entry).
-      const previous = await deps.journal.read(operationId);
       const { result } = await deps.journal
-        .run(operationId, 'BuildZip', async () => {
+        // `previous`: how the try before this one ended (read when this try starts, after any try it waited for).
+        .run(operationId, 'BuildZip', async (_entry, previous) => {
         await deps.disk.assertRoom('a build');
         await access(zipPath).catch(() => {
           // A try that failed for good removed the .zip: a retry of the same operation (its caller lost the answer)

@@ -15,6 +15,8 @@ export interface JournalEntry {
   error?: string;
 }
 
+type Work<T> = (entry: JournalEntry, previous: JournalEntry | null) => Promise<T>;
+
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /**
@@ -37,7 +39,11 @@ export class OperationJournal {
     return this;
   }
 
-  async run<T>(operationId: string, command: string, work: (entry: JournalEntry) => Promise<T>): Promise<{ result: T; replayed: boolean; entry: JournalEntry }> {
+  /**
+   * Runs `work` once for the id (see the class). `work` gets the entry of this try and the one of the try before it,
+   * read when this try starts: a call that waited for a running try sees how that one ended.
+   */
+  async run<T>(operationId: string, command: string, work: Work<T>): Promise<{ result: T; replayed: boolean; entry: JournalEntry }> {
     if (!ID.test(operationId)) throw new AppError('validation_failed', 'operation_id must be 1-128 letters, digits, - or _');
     // Checked and claimed synchronously, so two overlapping calls can never both start the work.
     const running = this.inFlight.get(operationId);
@@ -54,7 +60,7 @@ export class OperationJournal {
     }
   }
 
-  private async runOnce<T>(operationId: string, command: string, work: (entry: JournalEntry) => Promise<T>): Promise<{ result: T; replayed: boolean; entry: JournalEntry }> {
+  private async runOnce<T>(operationId: string, command: string, work: Work<T>): Promise<{ result: T; replayed: boolean; entry: JournalEntry }> {
     const previous = await this.read(operationId);
     if (previous && previous.command !== command) {
       throw new AppError('validation_failed', `Operation ${operationId} was a ${previous.command}, not a ${command}`);
@@ -69,7 +75,7 @@ export class OperationJournal {
     };
     await this.write(entry);
     try {
-      const result = await work(entry);
+      const result = await work(entry, previous);
       const done: JournalEntry = { ...entry, state: 'done', result, finishedAtMs: performance.timeOrigin + performance.now() };
       await this.write(done);
       return { result, replayed: false, entry: done };

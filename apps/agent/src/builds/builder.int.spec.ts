@@ -251,10 +251,10 @@ describe('Builder with BuildKit', () => {
     const saved = await cgroupValues();
     try {
       const { result } = await build(
-        bk({ buildKitCgroup: {}, memoryMb: 200, concurrency: 1 }),
-        zipOf({ Dockerfile: `FROM slipway/node:24\nRUN node -e "const b = []; for (let i = 0; i < 40; i++) b.push(Buffer.alloc(20e6, 1)); console.log('${randomUUID()}', b.length)"\n` }),
+        bk({ buildKitCgroup: {}, memoryMb: 400, concurrency: 1 }),
+        zipOf({ Dockerfile: `FROM slipway/node:24\nRUN node -e "const b = []; for (let i = 0; i < 40; i++) b.push(Buffer.alloc(30e6, 1)); console.log('${randomUUID()}', b.length)"\n` }),
       );
-      expect((result as Error).message).toMatch(/was killed: it may have run out of the build's 200 MB of memory/);
+      expect((result as Error).message).toMatch(/was killed: it may have run out of the build's 400 MB of memory/);
     } finally {
       await restoreCgroup(saved);
     }

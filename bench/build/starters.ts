@@ -16,6 +16,9 @@ const STARTERS = path.resolve(__dirname, '../../fixtures/starters');
 interface Starter {
   /** The source file a warm build changes, and how: the marker lands in the served page. */
   edit: { file: string; from: string; to: (marker: string) => string };
+  /** The fixture folder when it is not the starter's name, and edits every copy gets (a variant of a starter). */
+  fixture?: string;
+  variant?: { file: string; from: string; to: string };
   /** The page whose body must contain the marker. */
   path: string;
   memoryMb: number;
@@ -24,6 +27,16 @@ interface Starter {
 
 const ALL: Record<string, Starter> = {
   nextjs: { edit: { file: 'app/page.tsx', from: 'To get started, edit the', to: (m) => `To get started ${m}, edit the` }, path: '/', memoryMb: 256, targets: { coldS: 60, warmS: 20, imageMb: 300 } },
+  // The same starter with Turbopack's build cache turned on by the app (experimental in Next 16, off by default; kept
+  // between builds in the app's .next/cache mount): what the per-app cache gives an app that opts in.
+  'nextjs-fscache': {
+    fixture: 'nextjs',
+    variant: { file: 'next.config.ts', from: 'cacheComponents: true,', to: 'cacheComponents: true,\n  experimental: { turbopackFileSystemCacheForBuild: true },' },
+    edit: { file: 'app/page.tsx', from: 'To get started, edit the', to: (m) => `To get started ${m}, edit the` },
+    path: '/',
+    memoryMb: 256,
+    targets: {},
+  },
   express: { edit: { file: 'public/index.html', from: 'Welcome to Express', to: (m) => `Welcome to Express ${m}` }, path: '/', memoryMb: 128, targets: { coldS: 10, warmS: 4 } },
   'sveltekit-node': { edit: { file: 'src/routes/+page.svelte', from: 'Welcome to SvelteKit', to: (m) => `Welcome to SvelteKit ${m}` }, path: '/', memoryMb: 256, targets: { warmS: 20 } },
   nuxt: { edit: { file: 'app/app.vue', from: '<NuxtWelcome />', to: (m) => `<p>${m}</p>\n    <NuxtWelcome />` }, path: '/', memoryMb: 256, targets: { warmS: 20 } },
@@ -63,11 +76,22 @@ function phasesOf(entries: LogLine[], wall0: number, wallEnd: number): string {
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
+/** The starter's fixture copied into `dir`, with its variant's edit. */
+async function copyStarter(name: string, dir: string): Promise<void> {
+  const starter = ALL[name]!;
+  await cp(path.join(STARTERS, starter.fixture ?? name), dir, { recursive: true });
+  if (!starter.variant) return;
+  const file = path.join(dir, starter.variant.file);
+  const text = await readFile(file, 'utf8');
+  if (!text.includes(starter.variant.from)) throw new Error(`${name}: ${starter.variant.file} no longer contains ${JSON.stringify(starter.variant.from)}`);
+  await writeFile(file, text.replace(starter.variant.from, starter.variant.to));
+}
+
 /** A copy of the starter with a nonce in package.json (cold: a dependency layer no build has made) and the marker in its source. */
 async function zipOf(name: string, nonce: string, marker: string): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `slipway-bench-${name}-`));
   try {
-    await cp(path.join(STARTERS, name), dir, { recursive: true });
+    await copyStarter(name, dir);
     const pkgPath = path.join(dir, 'package.json');
     const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as Record<string, unknown>;
     await writeFile(pkgPath, JSON.stringify({ ...pkg, description: `bench ${nonce}` }, null, 2) + '\n');
@@ -90,7 +114,7 @@ async function zipOf(name: string, nonce: string, marker: string): Promise<Buffe
 async function bareDockerBuild(name: string, nonce: string, marker: string, engine: 'classic' | 'buildkit', ca: string): Promise<number> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `slipway-bare-${name}-`));
   try {
-    await cp(path.join(STARTERS, name), dir, { recursive: true });
+    await copyStarter(name, dir);
     await cp(ca, path.join(dir, 'slipway-ca.crt'));
     const pkgPath = path.join(dir, 'package.json');
     const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as Record<string, unknown>;

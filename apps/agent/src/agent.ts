@@ -98,6 +98,7 @@ export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   timeoutMs: 15 * 60_000,
   concurrency: 1,
   diskMb: 5120,
+  buildKitCgroup: {},
 };
 
 export const DEFAULT_DISK_RESERVE: DiskReserve = { percent: 10, mb: 5120 };

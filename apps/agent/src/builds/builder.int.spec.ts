@@ -185,11 +185,15 @@ describe('Builder: failures', () => {
     const marker = randomUUID().slice(0, 8);
     const running = new AbortController();
     const waiting = new AbortController();
-    const first = build(b, zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 60\n` }), running.signal);
+    // Both .zip files written first: the first build takes the slot when it is called, the second is called after it.
+    const firstZip = await zipFile(zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 60\n` }));
+    const secondZip = await zipFile(zipOf(sample('static')));
+    const first = b
+      .build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: firstZip, signal: running.signal }, () => undefined)
+      .then((result) => ({ result }))
+      .catch((e: unknown) => ({ result: e as Error }));
     const secondLines: string[] = [];
-    const second = b
-      .build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: await zipFile(zipOf(sample('static'))), signal: waiting.signal }, (l) => secondLines.push(l))
-      .catch((e: Error) => e);
+    const second = b.build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: secondZip, signal: waiting.signal }, (l) => secondLines.push(l)).catch((e: Error) => e);
     // Wait until the RUN step is running, then cancel both.
     await until(() => runningWith(marker), true, 100);
     expect(await runningWith(marker)).toBe(true);
@@ -240,7 +244,8 @@ describe('Builder with BuildKit', () => {
         zipOf({ Dockerfile: `FROM slipway/node:24\nRUN grep -E ':memory:' /proc/self/cgroup && echo ${randomUUID()}\n` }),
       );
       expect(lines.join('\n')).toContain("docker build with BuildKit (2 CPU and 6144 MB shared by this server's 2 build slots; at most 120 s)");
-      expect(lines.find((l) => /:memory:/.test(l))).toMatch(/:memory:\/docker\/buildkit\/[a-z0-9]+$/);
+      // The step's own output (its title line names ':memory:' too): `N:memory:/docker/buildkit/<step id>`.
+      expect(lines.find((l) => /^\d+:memory:/.test(l))).toMatch(/^\d+:memory:\/docker\/buildkit\/[a-z0-9]+$/);
       expect(await cgroupValues()).toEqual({ memory: String(6144 * 1024 * 1024), memsw: String(6144 * 1024 * 1024), quota: '200000', period: '100000' });
     } finally {
       await restoreCgroup(saved);

@@ -45,8 +45,9 @@ export interface BuilderOptions {
   engine?: 'classic' | 'buildkit';
   /**
    * BuildKit: where the engine runs build steps (`<root>/…/<parent>/buildkit/<step>`; build-cgroup.ts): the memory
-   * and CPU of every build slot together are written there before each build. Default `/sys/fs/cgroup`, parent
-   * `docker` (Docker's cgroupfs driver). `null`: not written (tests sharing one engine with other test runs).
+   * and CPU of every build slot together are written there before each build: `{}` is `/sys/fs/cgroup`, parent
+   * `docker` (Docker's cgroupfs driver; the agent's default, DEFAULT_BUILD_OPTIONS). Absent or `null`: not written
+   * (tests sharing one engine with other test runs).
    */
   buildKitCgroup?: { root?: string; parent?: string } | null;
   /**
@@ -282,7 +283,7 @@ export class Builder {
   private async boundBuildKit(): Promise<string> {
     const { cpus, memoryMb, concurrency } = this.o;
     const limits = concurrency > 1 ? `${cpus * concurrency} CPU and ${memoryMb * concurrency} MB shared by this server's ${concurrency} build slots` : `${cpus} CPU and ${memoryMb} MB`;
-    if (this.o.buildKitCgroup === null) return `${limits} are not enforced on this server's BuildKit`;
+    if (!this.o.buildKitCgroup) return `${limits} are not enforced on this server's BuildKit`;
     this.cgroupDriver ??= engineCgroupDriver(this.o.dockerCli ?? '/usr/bin/docker', this.o.dockerSocket ?? '/var/run/docker.sock');
     const driver = await this.cgroupDriver;
     const why = await applyBuildKitBound(buildKitBound({ cpus, memoryMb, concurrency }), { ...this.o.buildKitCgroup, driver });

@@ -71,7 +71,9 @@ function phasesOf(entries: LogLine[], wall0: number, wallEnd: number): string {
   const d1 = at(deploy[deploy.length - 1]);
   const f = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '?');
   const steps = build.find((l) => l.text.startsWith('Step times: '))?.text.slice('Step times: '.length) ?? 'no step times';
-  return `upload+queue ${f(b0 - wall0)}, build ${f(b1 - b0)} (${steps}), rollout ${f(d1 - b1)}, then served ${f(wallEnd - d1)}`;
+  // The rollout's own lines, each with its offset from the end of the build: where a rollout's seconds go.
+  const rollout = deploy.map((l) => `+${f(at(l) - b1)} ${l.text.slice(0, 90)}`).join(' | ');
+  return `upload+queue ${f(b0 - wall0)}, build ${f(b1 - b0)} (${steps}), rollout ${f(d1 - b1)}, served ${f(wallEnd - b1)} after the build\n    rollout: ${rollout}`;
 }
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;

@@ -110,7 +110,7 @@ export function dockerfileFor(plan: BuildPlan, o: DockerfileOptions): string | n
  * static site on the static image).
  */
 function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
-  const app = plan.output.kind === 'app';
+  const app = plan.output.kind === 'app' || plan.output.kind === 'app-output';
   // The runtime image's node_modules come from its own stage (yarn 2+ excepted: it keeps the whole /app of the build).
   const separate = app && plan.prune !== null;
   const prune = separate && plan.devDependencies;
@@ -144,7 +144,7 @@ function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
   // What the build stage does after the build, in the build's own step (each RUN is a container of its own): Next's
   // standalone output needs a public/ to copy; the full dependency tree stays behind (the runtime image takes
   // prod-deps'), unless a cache mount of the step lies inside node_modules (removing it would empty that cache).
-  const dropModules = app && separate && !direct;
+  const dropModules = plan.output.kind === 'app' && separate && !direct;
   const modulesCache = cacheDir?.startsWith('/app/node_modules/') ?? false;
   const after = [...(plan.output.kind === 'next-standalone' ? ['mkdir -p public'] : []), ...(dropModules && !modulesCache ? ['rm -rf node_modules'] : [])];
   if (plan.build) {
@@ -165,6 +165,12 @@ function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
       lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
       if (separate) lines.push(`COPY --from=${prune ? 'prod-deps' : 'deps'} /app/node_modules ./node_modules`);
       lines.push(direct ? `COPY ${CONTEXT.app}/ ./` : 'COPY --from=build /app ./');
+      break;
+    case 'app-output':
+      // The build's output and package.json over the production dependencies: nothing else of the build stage.
+      lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
+      lines.push(`COPY --from=${prune ? 'prod-deps' : 'deps'} /app/node_modules ./node_modules`);
+      for (const p of plan.output.paths) lines.push(`COPY --from=build /app/${p} ./${p}`);
       break;
     case 'next-standalone':
       lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');

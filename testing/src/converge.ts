@@ -45,12 +45,16 @@ async function observeOnce(p: TestPlatform, client: ApiClient, wsId: string, app
   return { app, containers, routed: route.status === 200 };
 }
 
+/** The settle window of the test platforms (SLIPWAY_READY_SETTLE_MS's default): the previous release stays warm that long. */
+const SETTLE_MS = 3_000;
+
 /**
  * No operation and no deployment of the app left to run, twice in a row 300 ms apart, and the container a rollout
- * replaced had `retireMs` (its stop grace period and removal) since the last deployment finished.
+ * replaced had the settle window (kept warm behind the new one, decision 0038) and `retireMs` (its stop grace period
+ * and removal) since the last deployment finished.
  */
 export async function quiet(p: TestPlatform, appId: string, o: { retireMs?: number; ms?: number } = {}): Promise<void> {
-  const retireMs = o.retireMs ?? 4_000;
+  const retireMs = SETTLE_MS + (o.retireMs ?? 4_000);
   const busy = async () => {
     const ops = await p.db.operation.count({ where: { status: { in: ['queued', 'running'] }, payload: { path: ['appId'], equals: appId } } });
     const deployments = await p.db.deployment.count({ where: { appId, status: { in: ['queued', 'building', 'deploying'] } } });

@@ -109,7 +109,9 @@ describe('a partition of server B during a deployment and a backup', () => {
     const servedNow = (await until(() => b.viaIngress(app.url), (r) => r.status === 200, 20_000, 'the app through B')).body;
     const appNow = (await client.get(`${base}/apps/${app.id}`)).body;
     expect(appNow.status).toBe('running');
-    const live = await b.docker.listContainers({ filters: { label: [`slipway.app=${app.id}`] } });
+    // A release that went live keeps the previous one warm behind it for its settle window (decision 0038): one
+    // container once the window and the previous one's stop grace have passed.
+    const live = await until(() => b.docker.listContainers({ filters: { label: [`slipway.app=${app.id}`] } }), (l) => l.length === 1, 20_000, 'the previous release to be retired');
     expect(live).toHaveLength(1);
     // The deployment says live exactly when its release is what B serves.
     expect({ status: ended.status, served: servedNow, current: appNow.currentDeployment.id }).toEqual(expectedRelease(ended.status, first.id, second.id));

@@ -1,0 +1,31 @@
+// A HAProxy process for the bench (`--haproxy BINARY`; not a dependency of the product) and its runtime API.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export interface HaProxyProcess {
+  proc: ChildProcess;
+  /** One runtime-API command on the admin socket; HAProxy's answer, trimmed. */
+  command(line: string): Promise<string>;
+}
+
+/** Starts `binary` in the foreground with `configFile` (which names `socket` as its admin socket) and waits for the socket. */
+export async function spawnHaProxy(binary: string, configFile: string, socket: string): Promise<HaProxyProcess> {
+  const proc = spawn(binary, ['-db', '-f', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+  const command = (line: string) =>
+    new Promise<string>((resolve, reject) => {
+      const c = net.connect(socket);
+      let out = '';
+      c.on('connect', () => c.end(`${line}\n`));
+      c.on('data', (d: Buffer) => (out += d.toString()));
+      c.on('end', () => resolve(out.trim()));
+      c.on('error', reject);
+    });
+  for (let i = 0; ; i++) {
+    if (await command('show info').then(() => true, () => false)) break;
+    if (i > 100 || proc.exitCode !== null) throw new Error(`HAProxy did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { proc, command };
+}

@@ -245,6 +245,9 @@ describe('.zip uploads end to end: upload, build on the server, rollout behind C
     await waitFor(async () => !(await buildRuns()), 15_000, 'the build step to stop');
     await waitFor(() => logHas(app.id, d.id, 'Build stopped: the deployment was cancelled'), 15_000, 'the worker to note the cancel');
     expect((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body.status).toBe('cancelled');
+    // The agent removes the build folder once the build has stopped (BuildKit's CLI ends its session first, and the
+    // app's cache is measured): shortly after the worker's note, not necessarily before it.
+    await waitFor(async () => (await readdir(path.join(p.agent.dataDir, 'builds')).catch(() => [])).length === 0, 15_000, 'the build folder to be removed');
     expect(await readdir(path.join(p.agent.dataDir, 'builds')).catch(() => [])).toEqual([]);
   });
   it("build settings: root directory, build and start commands override detection, are shown on the app and apply from the next deployment", async () => {

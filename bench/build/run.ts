@@ -56,8 +56,10 @@ async function main() {
       const ms = performance.now() - t0;
       const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
       const lines = log.data.map((l) => l.text);
+      // BuildKit names the reused install step; the classic builder prints "Using cache" after it.
       const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|sh \/usr\/local\/bin\/slipway-install)/.test(l));
-      return { ms, cached: install >= 0 && /Using cache/.test(lines[install + 1] ?? '') };
+      const cached = lines.includes('Dependencies reused from the build cache (package.json and the lockfile are unchanged)') || (install >= 0 && /Using cache/.test(lines[install + 1] ?? ''));
+      return { ms, cached };
     };
 
     const cold: number[] = [];

@@ -16,6 +16,9 @@ const STARTERS = path.resolve(__dirname, '../../fixtures/starters');
 interface Starter {
   /** The source file a warm build changes, and how: the marker lands in the served page. */
   edit: { file: string; from: string; to: (marker: string) => string };
+  /** The fixture folder when it is not the starter's name, and edits every copy gets (a variant of a starter). */
+  fixture?: string;
+  variant?: { file: string; from: string; to: string };
   /** The page whose body must contain the marker. */
   path: string;
   memoryMb: number;
@@ -24,6 +27,16 @@ interface Starter {
 
 const ALL: Record<string, Starter> = {
   nextjs: { edit: { file: 'app/page.tsx', from: 'To get started, edit the', to: (m) => `To get started ${m}, edit the` }, path: '/', memoryMb: 256, targets: { coldS: 60, warmS: 20, imageMb: 300 } },
+  // The same starter with Turbopack's build cache turned on by the app (experimental in Next 16, off by default; kept
+  // between builds in the app's .next/cache mount): what the per-app cache gives an app that opts in.
+  'nextjs-fscache': {
+    fixture: 'nextjs',
+    variant: { file: 'next.config.ts', from: 'cacheComponents: true,', to: 'cacheComponents: true,\n  experimental: { turbopackFileSystemCacheForBuild: true },' },
+    edit: { file: 'app/page.tsx', from: 'To get started, edit the', to: (m) => `To get started ${m}, edit the` },
+    path: '/',
+    memoryMb: 256,
+    targets: {},
+  },
   express: { edit: { file: 'public/index.html', from: 'Welcome to Express', to: (m) => `Welcome to Express ${m}` }, path: '/', memoryMb: 128, targets: { coldS: 10, warmS: 4 } },
   'sveltekit-node': { edit: { file: 'src/routes/+page.svelte', from: 'Welcome to SvelteKit', to: (m) => `Welcome to SvelteKit ${m}` }, path: '/', memoryMb: 256, targets: { warmS: 20 } },
   nuxt: { edit: { file: 'app/app.vue', from: '<NuxtWelcome />', to: (m) => `<p>${m}</p>\n    <NuxtWelcome />` }, path: '/', memoryMb: 256, targets: { warmS: 20 } },
@@ -34,14 +47,53 @@ const ALL: Record<string, Starter> = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The machine is shared: every figure goes with the load average it was measured under. */
+const load = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+
+interface LogLine {
+  phase: 'build' | 'deploy' | 'runtime';
+  text: string;
+  at: string;
+}
+
+/**
+ * Where a deployment's time went, from its log's timestamps (same machine, same clock): the upload and the wait for the
+ * job until the first build line, the build (the agent's "Step times" line splits it), the rollout until its last line,
+ * and the rest until the ingress answered with the new page (negative when the new page was served before the rollout
+ * finished: an app serving files from its project folder).
+ */
+function phasesOf(entries: LogLine[], wall0: number, wallEnd: number): string {
+  const at = (l: LogLine | undefined) => (l ? Date.parse(l.at) : NaN);
+  const build = entries.filter((l) => l.phase === 'build');
+  const deploy = entries.filter((l) => l.phase === 'deploy');
+  const b0 = at(build[0]);
+  const b1 = at(build[build.length - 1]);
+  const d1 = at(deploy[deploy.length - 1]);
+  const f = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '?');
+  const steps = build.find((l) => l.text.startsWith('Step times: '))?.text.slice('Step times: '.length) ?? 'no step times';
+  // The rollout's own lines, each with its offset from the end of the build: where a rollout's seconds go.
+  const rollout = deploy.map((l) => `+${f(at(l) - b1)} ${l.text.slice(0, 90)}`).join(' | ');
+  return `upload+queue ${f(b0 - wall0)}, build ${f(b1 - b0)} (${steps}), rollout ${f(d1 - b1)}, served ${f(wallEnd - b1)} after the build\n    rollout: ${rollout}`;
+}
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/** The starter's fixture copied into `dir`, with its variant's edit. */
+async function copyStarter(name: string, dir: string): Promise<void> {
+  const starter = ALL[name]!;
+  await cp(path.join(STARTERS, starter.fixture ?? name), dir, { recursive: true });
+  if (!starter.variant) return;
+  const file = path.join(dir, starter.variant.file);
+  const text = await readFile(file, 'utf8');
+  if (!text.includes(starter.variant.from)) throw new Error(`${name}: ${starter.variant.file} no longer contains ${JSON.stringify(starter.variant.from)}`);
+  await writeFile(file, text.replace(starter.variant.from, starter.variant.to));
+}
 
 /** A copy of the starter with a nonce in package.json (cold: a dependency layer no build has made) and the marker in its source. */
 async function zipOf(name: string, nonce: string, marker: string): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `slipway-bench-${name}-`));
   try {
-    await cp(path.join(STARTERS, name), dir, { recursive: true });
+    await copyStarter(name, dir);
     const pkgPath = path.join(dir, 'package.json');
     const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as Record<string, unknown>;
     await writeFile(pkgPath, JSON.stringify({ ...pkg, description: `bench ${nonce}` }, null, 2) + '\n');
@@ -64,7 +116,7 @@ async function zipOf(name: string, nonce: string, marker: string): Promise<Buffe
 async function bareDockerBuild(name: string, nonce: string, marker: string, engine: 'classic' | 'buildkit', ca: string): Promise<number> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `slipway-bare-${name}-`));
   try {
-    await cp(path.join(STARTERS, name), dir, { recursive: true });
+    await copyStarter(name, dir);
     await cp(ca, path.join(dir, 'slipway-ca.crt'));
     const pkgPath = path.join(dir, 'package.json');
     const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as Record<string, unknown>;
@@ -97,11 +149,12 @@ async function bareDockerBuild(name: string, nonce: string, marker: string, engi
 }
 
 export async function benchStarters(list: string, runs: number, cpus: number, ca: string, verbose = false, engine: 'classic' | 'buildkit' = 'buildkit'): Promise<void> {
-  const names = list === 'all' ? Object.keys(ALL) : list.split(',');
+  // `sveltekit` is the adapter-node starter (the one a server runs as it is).
+  const names = list === 'all' ? Object.keys(ALL) : list.split(',').map((n) => (n === 'sveltekit' ? 'sveltekit-node' : n));
   for (const n of names) if (!ALL[n]) throw new Error(`unknown starter ${n} (known: ${Object.keys(ALL).join(', ')})`);
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
   const p = await startTestPlatform({ name: 'bench-starters', stopGraceMs: 2_000, readyTimeoutMs: 30_000, build: { extraCaBundle: ca, cpus, memoryMb: 3072, engine } });
-  console.log(`builds: engine ${engine}, ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter, each beside a bare docker build of the same starter`);
+  console.log(`builds: engine ${engine}, ${cpus} CPU, 3072 MB; ${runs} run(s) of cold then warm per starter, each beside a bare docker build of the same starter; ${load()}`);
   let failedAll = 0;
   try {
     const client = p.client();
@@ -115,8 +168,9 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
       const app = created.body as { id: string; url: string };
       if (verbose) console.log(`${name}: app ${app.id} at ${app.url}`);
 
-      /** Upload → first 200 through Caddy whose body has the marker; the milliseconds, the image's size in MB and whether npm's install layer was reused. */
+      /** Upload → first 200 through Caddy whose body has the marker; the milliseconds, the image's size in MB, whether npm's install layer was reused, and where the time went. */
       const timeTo = async (zip: Buffer, marker: string) => {
+        const wall0 = Date.now();
         const t0 = performance.now();
         const res = await client.request('POST', `${apps}/${app.id}/deployments/upload`, { raw: zip, headers: { 'content-type': 'application/zip' } });
         if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
@@ -136,12 +190,20 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           await sleep(50);
         }
         const ms = performance.now() - t0;
+        const wallEnd = Date.now();
         const image = await docker.getImage(`slipway-app/${app.id}:${id}`).inspect();
-        const log = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000`)).body as { data: { text: string }[] };
-        const lines = log.data.map((l) => l.text);
+        const entries: LogLine[] = [];
+        for (let after = 0; ; ) {
+          const page = (await client.get(`${apps}/${app.id}/deployments/${id}/logs?limit=1000&after=${after}`)).body as { data: LogLine[]; nextAfter: number };
+          entries.push(...page.data);
+          if (page.data.length < 1000) break;
+          after = page.nextAfter;
+        }
+        const lines = entries.map((l) => l.text);
+        const phases = phasesOf(entries, wall0, wallEnd);
         const install = lines.findIndex((l) => /^Step \d+\/\d+ : RUN (npm ci|npm install|pnpm|yarn|corepack|sh \/usr\/local\/bin\/slipway-install)/.test(l));
         const cached = lines.includes('Dependencies reused from the build cache (package.json and the lockfile are unchanged)') || (install >= 0 && /Using cache/.test(lines[install + 1] ?? ''));
-        return { ms, imageMb: image.Size / 1e6, cached };
+        return { ms, imageMb: image.Size / 1e6, cached, phases };
       };
 
       const cold: number[] = [];
@@ -164,7 +226,9 @@ export async function benchStarters(list: string, runs: number, cpus: number, ca
           const bw = await bareDockerBuild(name, nonce, `bw${i}`, engine, ca);
           bareCold.push(bc);
           bareWarm.push(bw);
-          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB; bare docker build cold ${s(bc)}, warm ${s(bw)}`);
+          console.log(`${name} run ${i + 1}: cold ${s(c.ms)}, warm ${s(w.ms)}, image ${c.imageMb.toFixed(0)} MB; bare docker build cold ${s(bc)}, warm ${s(bw)}; ${load()}`);
+          console.log(`  cold: ${c.phases}`);
+          console.log(`  warm: ${w.phases}`);
         } catch (e) {
           failed++;
           console.log(`${name} run ${i + 1}: FAILED ${(e as Error).message}`);

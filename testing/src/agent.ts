@@ -60,7 +60,8 @@ export async function startTestAgent(
       dockerSocket: options.dockerSocket ?? '/var/run/docker.sock',
       maxUploadBytes: 10 * 1024 * 1024,
       logger: options.logger ?? silentLogger,
-      build: options.build,
+      // Test runs share one engine: none writes the engine-wide BuildKit bound unless its test asks (build-cgroup.ts).
+      build: { buildKitCgroup: null, ...options.build },
       platformId: options.platformId,
       networks: options.networks,
       domains: options.domains,

@@ -87,7 +87,7 @@ export interface AgentOptions {
 /** The documented defaults of SLIPWAY_NETWORK_RANGE and SLIPWAY_NETWORK_SUBNET_PREFIX. */
 export const DEFAULT_NETWORKS: NetworkSettings = { range: '100.64.0.0/10', subnetPrefix: 24 };
 
-export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb' | 'engine' | 'dockerCli'>;
+export type BuildSettings = Pick<BuilderOptions, 'images' | 'runtimes' | 'extraCaBundle' | 'cpus' | 'memoryMb' | 'timeoutMs' | 'concurrency' | 'extractLimits' | 'diskMb' | 'engine' | 'dockerCli' | 'buildKitCgroup'>;
 
 export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   images: DEFAULT_BASE_IMAGES,
@@ -98,6 +98,7 @@ export const DEFAULT_BUILD_OPTIONS: BuildSettings = {
   timeoutMs: 15 * 60_000,
   concurrency: 1,
   diskMb: 5120,
+  buildKitCgroup: {},
 };
 
 export const DEFAULT_DISK_RESERVE: DiskReserve = { percent: 10, mb: 5120 };

@@ -63,9 +63,9 @@ describe('loadConfig', () => {
   });
 
   it('reads the build limits of the agent, with defaults', () => {
-    expect(loadConfig('agent', {}).agent.build).toEqual({ cpus: 1, memoryMb: 2048, timeoutMs: 900_000, concurrency: 1, diskMb: 5120, engine: 'classic', dockerCli: '/usr/bin/docker' });
+    expect(loadConfig('agent', {}).agent.build).toEqual({ cpus: 1, memoryMb: 2048, timeoutMs: 900_000, concurrency: 1, diskMb: 5120, engine: 'buildkit', dockerCli: '/usr/bin/docker' });
     const config = loadConfig('agent', { SLIPWAY_BUILD_CPUS: '2', SLIPWAY_BUILD_TIMEOUT_S: '30', SLIPWAY_BUILD_CONCURRENCY: '3' });
-    expect(config.agent.build).toEqual({ cpus: 2, memoryMb: 2048, timeoutMs: 30_000, concurrency: 3, diskMb: 5120, engine: 'classic', dockerCli: '/usr/bin/docker' });
+    expect(config.agent.build).toEqual({ cpus: 2, memoryMb: 2048, timeoutMs: 30_000, concurrency: 3, diskMb: 5120, engine: 'buildkit', dockerCli: '/usr/bin/docker' });
     const thrown = catchError(() => loadConfig('agent', { SLIPWAY_BUILD_MEMORY_MB: '64' }));
     expect(thrown.problems.join('\n')).toMatch(/SLIPWAY_BUILD_MEMORY_MB is invalid/);
   });

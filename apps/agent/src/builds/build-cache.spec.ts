@@ -98,10 +98,19 @@ describe('BuildCaches', () => {
     await expect(new BuildCaches(failing, silentLogger).bound(APP, 256, (l) => lines.push(l))).resolves.toBeNull();
     expect(lines).toEqual(["slipway warning: the size of this app's build cache could not be checked (connect ENOENT /var/run/docker.sock)"]);
   });
-  it("removal of apps prunes each of their records from one listing", async () => {
-    const { e, pruned } = engine(RECORDS);
-    await expect(new BuildCaches(e, silentLogger).remove([APP, OTHER])).resolves.toEqual({ records: 3, bytes: 549 * MB });
-    expect(pruned).toEqual(['w1t348vdydt6dpz56adaecjgg', 't0ws5hqwkqn83o2i9dd76z5lm', 'qqq903csedaqak30k1enhylsq']);
+  it('removal of apps prunes each of their records from one listing: cache mounts, the layers of their steps and the layers on those, children first', async () => {
+    const layers = [
+      ...RECORDS,
+      // The COPY of the source made on the app's install layer, and the build's layer on that: the app's alone.
+      { ...record('c0pyc0pyc0pyc0pyc0pyc0py1', 'COPY app/ ./', 1 * MB, 'regular'), Parent: 'h2wngsgiejzxvfh2u9ebwkz6o' },
+      { ...record('bu1ldbu1ldbu1ldbu1ldbu1l2', 'mount / from exec /bin/sh -c npm run build', 2 * MB, 'regular'), Parent: 'c0pyc0pyc0pyc0pyc0pyc0py1' },
+      // Another app's layer on a shared base layer: untouched.
+      { ...record('0therl4yer0therl4yer0the3', 'COPY app/ ./', 4 * MB, 'regular'), Parent: 'b4seb4seb4seb4seb4seb4se4' },
+    ];
+    const { e, pruned } = engine(layers);
+    await expect(new BuildCaches(e, silentLogger).remove([APP])).resolves.toEqual({ records: 5, bytes: 418 * MB });
+    expect(pruned).toEqual(['w1t348vdydt6dpz56adaecjgg', 't0ws5hqwkqn83o2i9dd76z5lm', 'bu1ldbu1ldbu1ldbu1ldbu1l2', 'c0pyc0pyc0pyc0pyc0pyc0py1', 'h2wngsgiejzxvfh2u9ebwkz6o']);
+    await expect(new BuildCaches(e, silentLogger).remove([OTHER])).resolves.toEqual({ records: 1, bytes: 224 * MB });
     await expect(new BuildCaches(e, silentLogger).remove([])).resolves.toEqual({ records: 0, bytes: 0 });
   });
 });

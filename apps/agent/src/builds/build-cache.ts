@@ -22,12 +22,32 @@ export interface CacheRecord {
   Description: string;
   Size: number;
   InUse?: boolean;
+  /** The record this one was made on (a layer on the one before it). */
+  Parent?: string | null;
 }
 
-/** What of the engine the caches use (dockerode's `df` and `pruneBuilder`). */
+/** What of the engine the caches use: `GET /system/df` and `POST /build/prune`. */
 export interface CacheEngine {
   df(): Promise<{ BuildCache?: CacheRecord[] | null }>;
-  pruneBuilder(o: { all: boolean; filters: string }): Promise<{ SpaceReclaimed?: number }>;
+  pruneBuilder(o: { all: boolean; filters: string }): Promise<{ SpaceReclaimed?: number; CachesDeleted?: string[] | null }>;
+}
+
+/**
+ * The engine at a socket. The prune is dialled here with its query: dockerode's `pruneBuilder` (4.x) sends none of
+ * its options, and `POST /build/prune` without filters prunes every unused record of the engine, every app's.
+ */
+export function cacheEngineAt(socketPath: string): CacheEngine {
+  const docker = new Docker({ socketPath });
+  return {
+    df: () => docker.df() as Promise<{ BuildCache?: CacheRecord[] | null }>,
+    pruneBuilder: (o) =>
+      new Promise((resolve, reject) => {
+        docker.modem.dial(
+          { path: '/build/prune?', method: 'POST', options: { _query: { all: o.all, filters: o.filters }, _body: {} }, statusCodes: { 200: true, 400: 'bad parameter', 500: 'server error' } },
+          (err: unknown, data: unknown) => (err ? reject(err as Error) : resolve(data as { SpaceReclaimed?: number; CachesDeleted?: string[] | null })),
+        );
+      }),
+  };
 }
 
 /** The id of an app's cache mounts (`<cacheId>-pm`, `<cacheId>-build`). */
@@ -68,6 +88,35 @@ export function cacheVerdict(records: readonly CacheRecord[], diskMb: number): C
   return { bytes, boundBytes, clear: bytes > boundBytes };
 }
 
+/**
+ * The records to prune when apps go, children before parents: every record (any type) whose step names one of the apps'
+ * markers, and every record made on one of those.
+ */
+export function appRecordsForRemoval(records: readonly CacheRecord[], appIds: readonly string[]): CacheRecord[] {
+  const markers = appIds.map((appId) => ` -c ${cacheMarker(cacheIdOf(appId))}`);
+  const doomed = new Set(records.filter((r) => typeof r.Description === 'string' && markers.some((m) => r.Description.includes(m))).map((r) => r.ID));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of records) {
+      if (r.Parent && doomed.has(r.Parent) && !doomed.has(r.ID)) {
+        doomed.add(r.ID);
+        grew = true;
+      }
+    }
+  }
+  const ordered: CacheRecord[] = [];
+  const left = new Set(doomed);
+  while (left.size) {
+    const leaves = records.filter((r) => left.has(r.ID) && !records.some((c) => c.Parent === r.ID && left.has(c.ID)));
+    if (!leaves.length) break;
+    for (const r of leaves) {
+      ordered.push(r);
+      left.delete(r.ID);
+    }
+  }
+  return ordered;
+}
+
 /** The prune filter of one record: its id, anchored (the engine reads `id` as a regular expression). */
 export function pruneFilterOf(recordId: string): string {
   if (!/^[a-z0-9]+$/i.test(recordId)) throw new Error(`Not a build cache record id: ${JSON.stringify(recordId)}`);
@@ -90,7 +139,7 @@ export class BuildCaches {
     engine: CacheEngine | string,
     private readonly logger: Logger,
   ) {
-    this.engine = typeof engine === 'string' ? (new Docker({ socketPath: engine }) as unknown as CacheEngine) : engine;
+    this.engine = typeof engine === 'string' ? cacheEngineAt(engine) : engine;
   }
 
   /** The app's cache records now. */
@@ -123,13 +172,17 @@ export class BuildCaches {
     }
   }
 
-  /** Every cache record of these apps (their removal, a workspace's teardown): one listing, then a prune per record. */
+  /**
+   * Everything the engine keeps of these apps' builds (their removal, a workspace's teardown), from one listing: their
+   * cache mounts, the layers of their RUN steps (named by the marker too: the install's holds node_modules) and the
+   * layers made on those, pruned one by one, children before parents (the engine prunes no record another is made on).
+   */
   async remove(appIds: readonly string[]): Promise<{ records: number; bytes: number }> {
     if (!appIds.length) return { records: 0, bytes: 0 };
-    const all = (await this.engine.df()).BuildCache;
-    const records = appIds.flatMap((appId) => appCacheRecords(all, appId));
-    const bytes = await this.prune(records);
-    return { records: records.length, bytes };
+    const all = (await this.engine.df()).BuildCache ?? [];
+    const ordered = appRecordsForRemoval(all, appIds);
+    const bytes = await this.prune(ordered);
+    return { records: ordered.length, bytes };
   }
 
   private async prune(records: readonly CacheRecord[]): Promise<number> {
@@ -137,6 +190,8 @@ export class BuildCaches {
     for (const r of records) {
       const out = await this.engine.pruneBuilder({ all: true, filters: pruneFilterOf(r.ID) });
       freed += out.SpaceReclaimed ?? 0;
+      const others = (out.CachesDeleted ?? []).filter((id) => id !== r.ID);
+      if (others.length) this.logger.warn({ record: r.ID, others: others.length }, 'a build cache prune by record id removed other records too');
     }
     return freed;
   }

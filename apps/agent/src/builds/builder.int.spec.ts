@@ -1,6 +1,6 @@
 import { ImageGate } from './image-gate';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
@@ -10,7 +10,7 @@ import { Builder, type BuilderOptions } from './builder';
 import { DEFAULT_RUNTIMES } from './detect';
 import { DEFAULT_BASE_IMAGES } from './dockerfiles';
 import { BuildError } from './extract';
-import { sample, zipOf, type SampleKind } from '@slipway/testing/samples';
+import { nodeSample, sample, zipOf, type SampleKind } from '@slipway/testing/samples';
 import { writeZip } from '@slipway/testing/zip';
 
 // Real Docker, local base images (deploy/images/build.sh), the npm registry through this machine's CA bundle.
@@ -34,6 +34,9 @@ function builder(o: Partial<BuilderOptions> = {}): Builder {
     timeoutMs: 120_000,
     concurrency: 1,
     diskMb: 5120,
+    // The classic builder unless a test says otherwise (BuildKit, the default engine, has its own describe below).
+    engine: 'classic',
+    buildKitCgroup: null,
     logger: silentLogger,
     ...o,
   });
@@ -182,11 +185,15 @@ describe('Builder: failures', () => {
     const marker = randomUUID().slice(0, 8);
     const running = new AbortController();
     const waiting = new AbortController();
-    const first = build(b, zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 60\n` }), running.signal);
+    // Both .zip files written first: the first build takes the slot when it is called, the second is called after it.
+    const firstZip = await zipFile(zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 60\n` }));
+    const secondZip = await zipFile(zipOf(sample('static')));
+    const first = b
+      .build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: firstZip, signal: running.signal }, () => undefined)
+      .then((result) => ({ result }))
+      .catch((e: unknown) => ({ result: e as Error }));
     const secondLines: string[] = [];
-    const second = b
-      .build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: await zipFile(zipOf(sample('static'))), signal: waiting.signal }, (l) => secondLines.push(l))
-      .catch((e: Error) => e);
+    const second = b.build({ workspaceId: 'ws-test', appId, deploymentId: randomUUID(), zipPath: secondZip, signal: waiting.signal }, (l) => secondLines.push(l)).catch((e: Error) => e);
     // Wait until the RUN step is running, then cancel both.
     await until(() => runningWith(marker), true, 100);
     expect(await runningWith(marker)).toBe(true);
@@ -200,6 +207,107 @@ describe('Builder: failures', () => {
     expect(await runningWith(marker)).toBe(false);
   });
 });
+
+// BuildKit (the default engine): the docker CLI, cache mounts per app, steps under the engine's BuildKit cgroup.
+describe('Builder with BuildKit', () => {
+  const bk = (o: Partial<BuilderOptions> = {}) => builder({ engine: 'buildkit', ...o });
+
+  it.each<[SampleKind, string]>([
+    ['node', 'node k1 1m\n'],
+    ['python', 'python k1\n'],
+    ['static', 'static k1\n'],
+    ['dockerfile', 'dockerfile k1\n'],
+  ])('%s: built into an image that answers', async (kind, body) => {
+    const { result, lines } = await built(bk(), zipOf(sample(kind, 'k1')));
+    expect(result.language).toBe(kind);
+    expect(lines.join('\n')).toMatch(/^docker build with BuildKit \(/m);
+    expect(await serve(result.imageRef)).toBe(body);
+  });
+
+  it('a second build with the same lockfile reuses the installed dependencies and says so; the log says where the time went', async () => {
+    const b = bk();
+    const nonce = randomUUID();
+    const reused = 'Dependencies reused from the build cache (package.json and the lockfile are unchanged)';
+    const first = await built(b, zipOf(nodeSample('k2', nonce)));
+    expect(first.lines).not.toContain(reused);
+    expect(first.lines.join('\n')).toMatch(/^Step times: (.*, )?RUN sh \/usr\/local\/bin\/slipway-install && mkdir -p node_modules \d+\.\d s/m);
+    const second = await built(b, zipOf(nodeSample('k3', nonce)));
+    expect(second.lines).toContain(reused);
+    expect(await serve(second.result.imageRef)).toBe('node k3 1m\n');
+  });
+
+  it("its steps run in the engine's BuildKit cgroup, which holds the memory and CPU of every build slot together", async () => {
+    const saved = await cgroupValues();
+    try {
+      const { lines } = await built(
+        bk({ buildKitCgroup: {}, memoryMb: 3072, cpus: 1, concurrency: 2 }),
+        zipOf({ Dockerfile: `FROM slipway/node:24\nRUN grep -E ':memory:' /proc/self/cgroup && echo ${randomUUID()}\n` }),
+      );
+      expect(lines.join('\n')).toContain("docker build with BuildKit (2 CPU and 6144 MB shared by this server's 2 build slots; at most 120 s)");
+      // The step's own output (its title line names ':memory:' too): `N:memory:/docker/buildkit/<step id>`.
+      expect(lines.find((l) => /^\d+:memory:/.test(l))).toMatch(/^\d+:memory:\/docker\/buildkit\/[a-z0-9]+$/);
+      expect(await cgroupValues()).toEqual({ memory: String(6144 * 1024 * 1024), memsw: String(6144 * 1024 * 1024), quota: '200000', period: '100000' });
+    } finally {
+      await restoreCgroup(saved);
+    }
+  });
+
+  it("a step past the builds' memory is killed, and the reason says it ran out of memory", async () => {
+    const saved = await cgroupValues();
+    try {
+      const { result } = await build(
+        bk({ buildKitCgroup: {}, memoryMb: 400, concurrency: 1 }),
+        zipOf({ Dockerfile: `FROM slipway/node:24\nRUN node -e "const b = []; for (let i = 0; i < 40; i++) b.push(Buffer.alloc(30e6, 1)); console.log('${randomUUID()}', b.length)"\n` }),
+      );
+      expect((result as Error).message).toMatch(/was killed: it may have run out of the build's 400 MB of memory/);
+    } finally {
+      await restoreCgroup(saved);
+    }
+  });
+
+  it('the time limit stops a BuildKit build', async () => {
+    const started = Date.now();
+    const { result } = await build(bk({ timeoutMs: 3_000 }), zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${randomUUID()} && sleep 60\n` }));
+    expect((result as Error).message).toMatch(/longer than 3 s/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('cancelling stops a running BuildKit build (its step process ends)', async () => {
+    const marker = randomUUID().slice(0, 8);
+    const running = new AbortController();
+    const first = build(bk(), zipOf({ Dockerfile: `FROM slipway/node:24\nRUN echo ${marker} && sleep 60\n` }), running.signal);
+    await until(() => processWith(marker), true, 150);
+    expect(await processWith(marker)).toBe(true);
+    running.abort();
+    expect(((await first).result as Error).message).toBe('The build was cancelled');
+    await until(() => processWith(marker), false, 50);
+    expect(await processWith(marker)).toBe(false);
+  });
+});
+
+const CGROUP = { memory: '/sys/fs/cgroup/memory/docker/buildkit/memory.limit_in_bytes', memsw: '/sys/fs/cgroup/memory/docker/buildkit/memory.memsw.limit_in_bytes', quota: '/sys/fs/cgroup/cpu/docker/buildkit/cpu.cfs_quota_us', period: '/sys/fs/cgroup/cpu/docker/buildkit/cpu.cfs_period_us' };
+type CgroupValues = Record<keyof typeof CGROUP, string>;
+async function cgroupValues(): Promise<CgroupValues> {
+  const read = async (f: string) => (await readFile(f, 'utf8')).trim();
+  return { memory: await read(CGROUP.memory), memsw: await read(CGROUP.memsw), quota: await read(CGROUP.quota), period: await read(CGROUP.period) };
+}
+/** What the engine-wide bound was before a test changed it (other runs share this engine): memsw first when raising. */
+async function restoreCgroup(v: CgroupValues): Promise<void> {
+  await writeFile(CGROUP.memsw, v.memsw).catch(() => undefined);
+  await writeFile(CGROUP.memory, v.memory);
+  await writeFile(CGROUP.memsw, v.memsw);
+  await writeFile(CGROUP.period, v.period);
+  await writeFile(CGROUP.quota, v.quota);
+}
+
+/** A process on this machine (BuildKit's step processes are not containers docker lists) whose command line has the marker. */
+async function processWith(marker: string): Promise<boolean> {
+  for (const pid of (await readdir('/proc')).filter((d) => /^\d+$/.test(d))) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(marker) && !cmdline.includes('jest')) return true;
+  }
+  return false;
+}
 
 async function runningWith(marker: string): Promise<boolean> {
   const list = await docker.listContainers();

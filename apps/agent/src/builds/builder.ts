@@ -5,7 +5,8 @@ import path from 'node:path';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime, ImageBuildOptions } from '../containers/docker.runtime';
 import { detect, readSourceTree, type BuildPlan, type Runtimes } from './detect';
-import { buildWithBuildKit } from './buildkit';
+import { buildKitUnavailable, buildWithBuildKit, engineCgroupDriver } from './buildkit';
+import { applyBuildKitBound, buildKitBound } from './build-cgroup';
 import { cacheIdOf, DEFAULT_CACHE_BOUND_MB, type BuildCaches } from './build-cache';
 import { CONTEXT, dockerfileFor, dockerignoreFor, installScript, VARIABLES_SECRET, WITH_ENV_SCRIPT, type BaseImages } from './dockerfiles';
 import { failureReason } from './failure-reason';
@@ -35,11 +36,20 @@ export interface BuilderOptions {
   /** Shared with image removal on this server: removal waits while builds run. */
   gate: ImageGate;
   /**
-   * `buildkit`: the docker CLI with BuildKit (cache mounts per app, the app's variables as a build secret; Docker
-   * 20.10's BuildKit applies no memory, CPU or disk limit to a build). `classic`: the Engine API's classic builder,
-   * in the build's own cgroup limits, without variables. docs/decisions/0030.
+   * `buildkit` (the default): the docker CLI with BuildKit (cache mounts per app, the app's variables as a build
+   * secret, only the runtime stage exported; memory and CPU bounded on the engine's BuildKit cgroup for every build
+   * slot together, see `buildKitCgroup`; no disk cap). When the CLI cannot build with BuildKit (missing, or 23+
+   * without buildx), builds fall back to `classic`, saying why. `classic`: the Engine API's classic builder, in the
+   * build's own cgroup limits and disk cap, without variables. docs/decisions/0030.
    */
   engine?: 'classic' | 'buildkit';
+  /**
+   * BuildKit: where the engine runs build steps (`<root>/…/<parent>/buildkit/<step>`; build-cgroup.ts): the memory
+   * and CPU of every build slot together are written there before each build: `{}` is `/sys/fs/cgroup`, parent
+   * `docker` (Docker's cgroupfs driver; the agent's default, DEFAULT_BUILD_OPTIONS). Absent or `null`: not written
+   * (tests sharing one engine with other test runs).
+   */
+  buildKitCgroup?: { root?: string; parent?: string } | null;
   /**
    * BuildKit: the engine's records of the apps' cache mounts (build-cache.ts), measured after each build of an app
    * and cleared past its bound; none: caches bounded only by BuildKit's own garbage collection.
@@ -138,7 +148,7 @@ export class Builder {
       const plan = applied.plan;
       for (const r of [...applied.lines, ...plan.reasons]) emit(r);
       const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
-      const buildkit = this.o.engine === 'buildkit';
+      const buildkit = (await this.engine(emit)) === 'buildkit';
       const variables = req.variables ?? [];
       const generated = dockerfileFor(plan, {
         images: this.o.images,
@@ -200,6 +210,20 @@ export class Builder {
     }
   }
 
+  /** The engine builds run with: BuildKit unless told `classic` or the CLI cannot (then classic, and the log says why). */
+  private buildKitChecked: Promise<string | null> | null = null;
+  private async engine(emit: Emit): Promise<'classic' | 'buildkit'> {
+    if ((this.o.engine ?? 'buildkit') === 'classic') return 'classic';
+    this.buildKitChecked ??= buildKitUnavailable(this.o.dockerCli ?? '/usr/bin/docker').then((why) => {
+      if (why) this.o.logger.warn({ why }, 'builds fall back to the classic builder: BuildKit is not available');
+      return why;
+    });
+    const why = await this.buildKitChecked;
+    if (!why) return 'buildkit';
+    emit(`slipway warning: BuildKit is not available on this server (${why}): building with the classic builder, without build caches or the app's variables`);
+    return 'classic';
+  }
+
   /** The app's BuildKit caches against the bound of its disk (build-cache.ts): cleared past it, one log line either way. */
   private async boundCaches(appId: string, emit: Emit): Promise<void> {
     if (!this.o.caches) return;
@@ -234,7 +258,7 @@ export class Builder {
       await writeFile(file, JSON.stringify(Object.fromEntries(variables.map((v) => [v.key, v.value]))), { mode: 0o600 });
       secrets[VARIABLES_SECRET] = file;
     }
-    emit(`docker build with BuildKit (${this.o.cpus} CPU and ${this.o.memoryMb} MB are not enforced by this engine's BuildKit; at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
+    emit(`docker build with BuildKit (${await this.boundBuildKit()}; at most ${Math.round(this.o.timeoutMs / 1000)} s)`);
     return buildWithBuildKit(
       {
         dockerCli: this.o.dockerCli ?? '/usr/bin/docker',
@@ -251,6 +275,21 @@ export class Builder {
       },
       emit,
     );
+  }
+
+  private cgroupDriver: Promise<string | null> | null = null;
+
+  /** Memory and CPU of the build slots together on the engine's BuildKit cgroup (build-cgroup.ts); the log's words for it. */
+  private async boundBuildKit(): Promise<string> {
+    const { cpus, memoryMb, concurrency } = this.o;
+    const limits = concurrency > 1 ? `${cpus * concurrency} CPU and ${memoryMb * concurrency} MB shared by this server's ${concurrency} build slots` : `${cpus} CPU and ${memoryMb} MB`;
+    if (!this.o.buildKitCgroup) return `${limits} are not enforced on this server's BuildKit`;
+    this.cgroupDriver ??= engineCgroupDriver(this.o.dockerCli ?? '/usr/bin/docker', this.o.dockerSocket ?? '/var/run/docker.sock');
+    const driver = await this.cgroupDriver;
+    const why = await applyBuildKitBound(buildKitBound({ cpus, memoryMb, concurrency }), { ...this.o.buildKitCgroup, driver });
+    if (why === null) return limits;
+    this.o.logger.warn({ why }, 'the memory and CPU of BuildKit builds could not be bounded');
+    return `${limits} are not enforced: ${why}`;
   }
 
   private async dockerBuild(context: string, imageRef: string, req: BuildRequest, labels: Record<string, string>, emit: Emit, nocache: boolean): Promise<string> {

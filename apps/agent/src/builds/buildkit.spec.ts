@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildWithBuildKit } from './buildkit';
+import { buildKitUnavailable, buildWithBuildKit, stepTimes } from './buildkit';
 import { BuildError } from './extract';
 
 // The docker CLI's --progress=plain output, replayed by a stand-in CLI (a script in place of /usr/bin/docker).
@@ -58,6 +58,7 @@ describe('buildWithBuildKit', () => {
       'Dependencies reused from the build cache (package.json and the lockfile are unchanged)',
       '[build 2/3] RUN npm run build',
       '> app@1.0.0 build',
+      'Step times: RUN npm run build 1.2 s',
     ]);
   });
 
@@ -76,5 +77,48 @@ describe('buildWithBuildKit', () => {
     const e = await run(cli, []);
     expect(e).toBeInstanceOf(BuildError);
     expect((e as Error).message).toBe("The build script (npm run build) failed (exit code 2): src/App.tsx(3,9): error TS2322: Type 'string' is not assignable to type 'number'.");
+  });
+});
+
+describe('stepTimes', () => {
+  it('names the steps of half a second or more, longest first, without mounts or the cache marker', () => {
+    expect(
+      stepTimes([
+        { name: 'load build context', seconds: 0.6 },
+        { name: 'COPY ["app/package.json","app/package-lock.json","./"]', seconds: 0.1 },
+        { name: 'RUN --mount=type=cache,id=slipway-0f4e-pm,target=/cache,sharing=locked : slipway-0f4e-1a2b-cache && sh /usr/local/bin/slipway-install && mkdir -p node_modules', seconds: 23.4 },
+        { name: 'RUN --mount=type=cache,id=slipway-0f4e-build,target=/app/.next/cache,sharing=locked : slipway-0f4e-1a2b-cache && npm run build', seconds: 31.25 },
+        { name: 'exporting to image', seconds: 2.04 },
+        { name: '', seconds: 9 },
+      ]),
+    ).toBe('Step times: RUN npm run build 31.3 s, RUN sh /usr/local/bin/slipway-install && mkdir -p node_modules 23.4 s, exporting to image 2.0 s, load build context 0.6 s');
+  });
+
+  it('says nothing when no step took half a second', () => {
+    expect(stepTimes([{ name: 'COPY app/ ./', seconds: 0.2 }])).toBeNull();
+  });
+});
+
+describe('buildKitUnavailable', () => {
+  async function cli(script: string): Promise<string> {
+    const file = path.join(work, 'docker');
+    await writeFile(file, `#!/bin/sh\n${script}\n`);
+    await chmod(file, 0o755);
+    return file;
+  }
+
+  it("a 20.10 client builds with BuildKit itself", async () => {
+    expect(await buildKitUnavailable(await cli('echo "Docker version 20.10.24+dfsg1, build 297e128"'))).toBeNull();
+  });
+
+  it('a 23+ client needs buildx: usable with it, a sentence naming the setting without it', async () => {
+    expect(await buildKitUnavailable(await cli('[ "$1" = buildx ] && exit 0; echo "Docker version 28.2.2, build e6534b4"'))).toBeNull();
+    expect(await buildKitUnavailable(await cli('[ "$1" = buildx ] && { echo "docker: unknown command: docker buildx" >&2; exit 1; }; echo "Docker version 28.2.2, build e6534b4"'))).toMatch(
+      /is version 28, which builds with BuildKit only through its buildx plugin, and that is missing \(set SLIPWAY_BUILD_DOCKER_CLI/,
+    );
+  });
+
+  it('no CLI there: a sentence naming it', async () => {
+    expect(await buildKitUnavailable(path.join(work, 'no-such-docker'))).toMatch(/^the docker CLI .*no-such-docker could not be run \(/);
   });
 });

@@ -46,6 +46,9 @@ export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<str
   });
   const steps = new Map<string, string>();
   const output = new Map<string, string[]>();
+  // How long each step took (`#N DONE 12.3s`), for the summary line after the build.
+  const took = new Map<string, number>();
+  const order: string[] = [];
   let failed: { vertex: string; message: string } | null = null;
   const tail: string[] = [];
   const onLine = (raw: string) => {
@@ -58,17 +61,24 @@ export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<str
       return;
     }
     const [, vertex, rest] = m as unknown as [string, string, string];
+    if (!order.includes(vertex)) order.push(vertex);
+    const done = /^DONE (\d+(?:\.\d+)?)s$/.exec(rest);
+    if (done) {
+      took.set(vertex, Number(done[1]));
+      return;
+    }
     const step = /^\[([^\]]+)\] (.*)$/.exec(rest);
     if (step && !steps.has(vertex)) {
       steps.set(vertex, step[2]!);
       if (!step[1]!.startsWith('internal')) emit(`[${step[1]}] ${step[2]}`);
       return;
     }
+    if (!steps.has(vertex) && /^exporting to image$/.test(rest)) steps.set(vertex, rest);
     if (/^(sha256:|DONE |transferring |extracting |resolve |preparing |exporting |writing image|naming to)/.test(rest) || /^\[internal\]|load (build definition|\.dockerignore|metadata)/.test(rest)) return;
     if (rest === 'CACHED') {
       const name = steps.get(vertex);
       if (name && !name.startsWith('FROM ')) emit(`  cached: ${name}`);
-      if (name?.startsWith('RUN ') && name.includes('sh /usr/local/bin/slipway-install')) emit('Dependencies reused from the build cache (package.json and the lockfile are unchanged)');
+      if (name?.startsWith('RUN ') && /sh \/usr\/local\/bin\/slipway-install|&& mkdir -p node_modules$/.test(name)) emit('Dependencies reused from the build cache (package.json and the lockfile are unchanged)');
       return;
     }
     const err = /^ERROR: (.*)$/.exec(rest);
@@ -128,5 +138,74 @@ export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<str
   }
   const id = (await readFile(iidfile, 'utf8').catch(() => '')).trim();
   if (!id) throw new BuildError('The build finished without an image');
+  const summary = stepTimes(order.map((v) => ({ name: steps.get(v) ?? '', seconds: took.get(v) ?? 0 })));
+  if (summary) emit(summary);
   return id;
+}
+
+/** Steps shorter than this are left out of the summary (COPY of a few files, ENV, WORKDIR). */
+const SUMMARY_FLOOR_S = 0.5;
+
+/**
+ * One line saying where a build's time went, its longest steps first (`Step times: RUN … npm ci 23.4 s, …`), from
+ * BuildKit's `DONE 12.3s` of each step; `null` when no step took half a second. RUN steps are named by their command
+ * without the platform's cache marker and mounts.
+ */
+export function stepTimes(steps: readonly { name: string; seconds: number }[]): string | null {
+  const named = steps
+    .filter((s) => s.name && !s.name.startsWith('internal') && s.seconds >= SUMMARY_FLOOR_S)
+    .map((s) => ({ name: shortStep(s.name), seconds: s.seconds }))
+    .sort((a, b) => b.seconds - a.seconds);
+  if (!named.length) return null;
+  return `Step times: ${named.map((s) => `${s.name} ${s.seconds.toFixed(1)} s`).join(', ')}`;
+}
+
+function shortStep(name: string): string {
+  const text = name
+    .replace(/--mount=\S+ /g, '')
+    .replace(/: slipway-[A-Za-z0-9-]+-cache && /g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Whether this docker CLI builds with BuildKit (`DOCKER_BUILDKIT=1`): a 20.10 client does it itself; from 23 the
+ * CLI needs its buildx plugin ("BuildKit is enabled but the buildx component is missing or broken"). Answers null
+ * when it can, else the sentence saying why not. Runs `docker --version` (no daemon involved) and, for 23+,
+ * `docker buildx version`.
+ */
+export async function buildKitUnavailable(dockerCli: string): Promise<string | null> {
+  const version = await run(dockerCli, ['--version']);
+  if (version.error) return `the docker CLI ${dockerCli} could not be run (${version.error})`;
+  const major = Number(/version (\d+)\./i.exec(version.out)?.[1] ?? NaN);
+  if (!Number.isFinite(major)) return `the docker CLI ${dockerCli} did not say its version (${version.out.trim().slice(0, 80) || 'no output'})`;
+  if (major < 23) return null;
+  const buildx = await run(dockerCli, ['buildx', 'version']);
+  return buildx.error === null ? null : `the docker CLI ${dockerCli} is version ${major}, which builds with BuildKit only through its buildx plugin, and that is missing (set SLIPWAY_BUILD_DOCKER_CLI to a 20.10 client such as Debian's /usr/bin/docker, or install docker-buildx)`;
+}
+
+/** The engine's cgroup driver (`cgroupfs`, `systemd`), asked through the CLI; null when it does not answer. */
+export async function engineCgroupDriver(dockerCli: string, dockerSocket: string): Promise<string | null> {
+  const info = await run(dockerCli, ['info', '--format', '{{.CgroupDriver}}'], { DOCKER_HOST: `unix://${dockerSocket}` });
+  const driver = info.out.trim();
+  return info.error === null && /^[a-z0-9-]+$/.test(driver) ? driver : null;
+}
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ out: string; error: string | null }> {
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: os.homedir(), ...env } });
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ out, error: e.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ out, error: code === 0 ? null : `exit code ${code ?? 'none'}: ${out.trim().split('\n')[0] ?? ''}` });
+    });
+  });
 }

@@ -64,8 +64,7 @@ describe('Node', () => {
       'FROM deps AS build',
       'COPY app/ ./',
       'ENV NODE_ENV=production',
-      'RUN npm run build',
-      'RUN rm -rf node_modules',
+      'RUN npm run build && rm -rf node_modules',
       '',
       'FROM slipway/node:24',
       'WORKDIR /app',
@@ -276,7 +275,7 @@ describe("the frameworks' own starters (fixtures/starters, made by their generat
 
   it('SvelteKit with adapter-node: node build', async () => {
     const p = await plan('sveltekit-node');
-    expect(p).toMatchObject({ framework: 'SvelteKit', build: 'npm run build', start: 'node build', output: { kind: 'app' }, buildEnv: {} });
+    expect(p).toMatchObject({ framework: 'SvelteKit', build: 'npm run build', start: 'node build', output: { kind: 'app-output', paths: ['build', 'package.json'] }, buildEnv: {} });
   });
   it('SvelteKit with adapter-auto: built with adapter-node (GCP_BUILDPACKS), node build', async () => {
     const p = await plan('sveltekit-auto');
@@ -360,6 +359,50 @@ describe('BuildKit', () => {
     expect(df).toContain(
       'RUN --mount=type=cache,id=app-1-build,target=/app/.next/cache,sharing=locked --mount=type=secret,id=slipway-variables,target=/run/secrets/slipway-variables.json : app-1-cache && node /usr/local/share/slipway/with-env.cjs npm run build',
     );
+  });
+  it("what follows the build runs in the build's own step, except removing node_modules when a cache mount lies inside it", () => {
+    const next = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    const nextDf = dockerfileFor(next, { images, extraCa: false, buildkit: { cacheId: 'app-1', variables: false } })!;
+    expect(nextDf).toContain(': app-1-cache && npm run build && mkdir -p public\n\nFROM slipway/node:24\n');
+    expect(nextDf.match(/^RUN /gm)).toHaveLength(2);
+    // React Router's cache (Vite's) is a mount inside node_modules: the removal is a step of its own, after the mount is gone.
+    const rr = as(
+      detect(
+        tree({
+          'package.json': pkg({ scripts: { build: 'react-router build', start: 'react-router-serve ./build/server/index.js' }, dependencies: { '@react-router/serve': '7' }, devDependencies: { '@react-router/dev': '7', vite: '7' } }),
+          'package-lock.json': '{}',
+        }),
+      ),
+      'node',
+    );
+    const rrDf = dockerfileFor(rr, { images, extraCa: false, buildkit: { cacheId: 'app-2', variables: false } })!;
+    expect(rrDf).toContain('target=/app/node_modules/.vite,sharing=locked : app-2-cache && npm run build\nRUN rm -rf node_modules\n');
+  });
+  it("SvelteKit with adapter-node: the runtime image holds build/ and package.json over the production dependencies, nothing else of the build", () => {
+    const svelte = as(
+      detect(tree({ 'package.json': pkg({ scripts: { build: 'vite build' }, devDependencies: { '@sveltejs/kit': '2', '@sveltejs/adapter-node': '5', vite: '7' } }), 'svelte.config.js': "import adapter from '@sveltejs/adapter-node';", 'package-lock.json': '{}' })),
+      'node',
+    );
+    const df = dockerfileFor(svelte, { images, extraCa: false, buildkit: { cacheId: 'app-3', variables: false } })!;
+    expect(df).not.toContain('rm -rf node_modules');
+    expect(df).toContain(
+      'FROM slipway/node:24\nWORKDIR /app\nCOPY --from=prod-deps /app/node_modules ./node_modules\nCOPY --from=build /app/build ./build\nCOPY --from=build /app/package.json ./package.json\n',
+    );
+    expect(df).toMatch(/CMD \["sh","-c","exec node build"\]\n$/);
+    // yarn 2+ prunes nothing: the whole /app of the build, as for any app.
+    const berry = as(
+      detect(tree({ 'package.json': pkg({ scripts: { build: 'vite build' }, packageManager: 'yarn@4.5.0', devDependencies: { '@sveltejs/kit': '2', '@sveltejs/adapter-node': '5' } }), 'svelte.config.js': "import adapter from '@sveltejs/adapter-node';", 'yarn.lock': '__metadata:\n  version: 8\n' })),
+      'node',
+    );
+    expect(berry.output).toEqual({ kind: 'app' });
+  });
+  it("a framework's local build output is left out of the context when the app is built (an upload of a working copy)", () => {
+    const next = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');
+    expect(dockerignoreFor(next).split('\n')).toEqual(['app/.git', 'app/.hg', 'app/.svn', 'app/node_modules', 'app/.next', '']);
+    const nuxt = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'nuxt build' }, dependencies: { nuxt: '4' } }) })), 'node');
+    expect(dockerignoreFor(nuxt)).toContain('app/.nuxt\napp/.output\n');
+    const express = as(detect(tree({ 'package.json': pkg({ scripts: { start: 'node app.js' }, dependencies: { express: '5' } }) })), 'node');
+    expect(dockerignoreFor(express)).not.toMatch(/\.next|\.output/);
   });
   it('the classic builder gets neither', () => {
     const p = as(detect(tree({ 'package.json': pkg({ scripts: { build: 'next build', start: 'next start' }, dependencies: { next: '16' } }), 'package-lock.json': '{}' })), 'node');

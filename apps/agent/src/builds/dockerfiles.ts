@@ -110,7 +110,7 @@ export function dockerfileFor(plan: BuildPlan, o: DockerfileOptions): string | n
  * static site on the static image).
  */
 function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
-  const app = plan.output.kind === 'app';
+  const app = plan.output.kind === 'app' || plan.output.kind === 'app-output';
   // The runtime image's node_modules come from its own stage (yarn 2+ excepted: it keeps the whole /app of the build).
   const separate = app && plan.prune !== null;
   const prune = separate && plan.devDependencies;
@@ -140,26 +140,40 @@ function nodeDockerfile(plan: NodePlan, o: DockerfileOptions): string {
   // NODE_ENV=production for the build unless the app sets it (with variables, the launcher applies theirs over it).
   const buildEnv = { NODE_ENV: 'production', ...plan.buildEnv };
   if (!direct) lines.push(`ENV ${Object.entries(buildEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const cacheDir = plan.build && bk && plan.framework ? BUILD_CACHES[plan.framework] : undefined;
+  // What the build stage does after the build, in the build's own step (each RUN is a container of its own): Next's
+  // standalone output needs a public/ to copy; the full dependency tree stays behind (the runtime image takes
+  // prod-deps'), unless a cache mount of the step lies inside node_modules (removing it would empty that cache).
+  const dropModules = plan.output.kind === 'app' && separate && !direct;
+  const modulesCache = cacheDir?.startsWith('/app/node_modules/') ?? false;
+  const after = [...(plan.output.kind === 'next-standalone' ? ['mkdir -p public'] : []), ...(dropModules && !modulesCache ? ['rm -rf node_modules'] : [])];
   if (plan.build) {
-    const cacheDir = bk && plan.framework ? BUILD_CACHES[plan.framework] : undefined;
     const mounts = [
       cacheDir ? `--mount=type=cache,id=${bk!.cacheId}-build,target=${cacheDir},sharing=locked ` : '',
       bk?.variables ? `--mount=type=secret,id=${VARIABLES_SECRET},target=${VARIABLES_PATH} ` : '',
     ].join('');
     // A keyed digest of the variables (no value can be read back from it): a changed variable rebuilds this step.
     if (bk?.variablesDigest) lines.push(`ARG SLIPWAY_VARIABLES_DIGEST=${bk.variablesDigest}`);
-    lines.push(`RUN ${mounts}${cacheDir ? cacheMarker(bk!.cacheId) : ''}${bk?.variables ? `node ${WITH_ENV} ${plan.build}` : plan.build}`);
+    lines.push(`RUN ${mounts}${cacheDir ? cacheMarker(bk!.cacheId) : ''}${bk?.variables ? `node ${WITH_ENV} ${plan.build}` : plan.build}${after.map((c) => ` && ${c}`).join('')}`);
+  } else if (after.length) {
+    lines.push(`RUN ${after.join(' && ')}`);
   }
   switch (plan.output.kind) {
     case 'app':
       // The full dependency tree stays behind: the runtime image takes prod-deps' (or deps', with no devDependencies).
-      if (separate && !direct) lines.push('RUN rm -rf node_modules');
+      if (dropModules && modulesCache) lines.push('RUN rm -rf node_modules');
       lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
       if (separate) lines.push(`COPY --from=${prune ? 'prod-deps' : 'deps'} /app/node_modules ./node_modules`);
       lines.push(direct ? `COPY ${CONTEXT.app}/ ./` : 'COPY --from=build /app ./');
       break;
+    case 'app-output':
+      // The build's output and package.json over the production dependencies: nothing else of the build stage.
+      lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
+      lines.push(`COPY --from=${prune ? 'prod-deps' : 'deps'} /app/node_modules ./node_modules`);
+      for (const p of plan.output.paths) lines.push(`COPY --from=build /app/${p} ./${p}`);
+      break;
     case 'next-standalone':
-      lines.push('RUN mkdir -p public', '', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
+      lines.push('', `FROM ${imageFor(o.images.node, plan.major)}`, 'WORKDIR /app');
       lines.push('COPY --from=build /app/.next/standalone ./', 'COPY --from=build /app/.next/static ./.next/static', 'COPY --from=build /app/public ./public');
       break;
     case 'server-dir':
@@ -216,14 +230,27 @@ function shellWord(s: string): string {
   return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What a generated build leaves out of the context: installed dependencies and VCS data of the upload. */
+/**
+ * What a framework's build writes and rewrites from nothing: an upload made from a working copy carries its local
+ * build's (`.next` holds `.next/cache`, often hundreds of MB); left out of the context when the app is built.
+ */
+const BUILD_OUTPUTS: Record<string, string[]> = {
+  'Next.js': ['.next'],
+  Nuxt: ['.nuxt', '.output'],
+  SvelteKit: ['.svelte-kit'],
+  Angular: ['.angular'],
+  Astro: ['.astro'],
+};
+
+/** What a generated build leaves out of the context: installed dependencies, VCS data, and a framework's local build output. */
 export function dockerignoreFor(plan: BuildPlan): string {
   const common = [`${CONTEXT.app}/.git`, `${CONTEXT.app}/.hg`, `${CONTEXT.app}/.svn`];
   const byLanguage: Record<string, string[]> = {
     node: [`${CONTEXT.app}/node_modules`],
     python: [`${CONTEXT.app}/.venv`, `${CONTEXT.app}/venv`, `${CONTEXT.app}/**/__pycache__`],
   };
-  return [...common, ...(byLanguage[plan.language] ?? [])].join('\n') + '\n';
+  const outputs = plan.language === 'node' && plan.build && plan.framework ? (BUILD_OUTPUTS[plan.framework] ?? []).map((d) => `${CONTEXT.app}/${d}`) : [];
+  return [...common, ...(byLanguage[plan.language] ?? []), ...outputs].join('\n') + '\n';
 }
 
 /**

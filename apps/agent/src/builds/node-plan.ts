@@ -10,7 +10,9 @@ export type NodeOutput =
   | { kind: 'next-standalone' }
   | { kind: 'static'; dirs: string[]; spa: boolean }
   /** A self-contained server folder (Nuxt/Nitro's .output): the runtime image holds that folder alone. */
-  | { kind: 'server-dir'; dir: string };
+  | { kind: 'server-dir'; dir: string }
+  /** A built server that needs the production dependencies (SvelteKit's adapter-node `build/`): those paths, package.json and them. */
+  | { kind: 'app-output'; paths: string[] };
 
 export interface NodePlan {
   language: 'node';
@@ -200,12 +202,15 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
     if (!script('start') && !procfileWeb) {
       if (adapter === 'node' || adapter === 'auto') {
         start = startShort = `node ${shellQuote(out)}`;
+        // adapter-node's output bundles the app and imports only package.json's dependencies: the runtime image needs
+        // nothing else of the build (no source, no removal of the build's node_modules). yarn 2+ (no prune) keeps /app.
+        if (prune !== null) output = { kind: 'app-output', paths: [out, 'package.json'] };
         if (adapter === 'auto') {
           // adapter-auto picks adapter-node when GCP_BUILDPACKS is set (and installs it during the build), as Railpack does.
           buildEnv.GCP_BUILDPACKS = 'true';
           reasons.push(`SvelteKit with adapter-auto: built with adapter-node (adapter-auto installs it during the build) and started with node ${out}; use @sveltejs/adapter-node in svelte.config.js to skip that install`);
         } else {
-          reasons.push(`SvelteKit with adapter-node: started with node ${out}`);
+          reasons.push(`SvelteKit with adapter-node: started with node ${out}${prune !== null ? `; the runtime image holds ${out}/ and package.json with the production dependencies` : ''}`);
         }
       } else if (adapter === 'static') {
         output = { kind: 'static', dirs: [out], spa: false };
@@ -317,7 +322,7 @@ export function planNode(tree: SourceTree, reasons: string[], procfileWeb: strin
   }
 
   const devDependencies = Object.keys(objectOf(pkg.devDependencies)).length > 0;
-  if (output.kind === 'app' && prune !== null && devDependencies) {
+  if ((output.kind === 'app' || output.kind === 'app-output') && prune !== null && devDependencies) {
     const text = start === 'npm start' ? script('start') : /^npm run (\S+)$/.exec(start!)?.[1] ? script(/^npm run (\S+)$/.exec(start!)![1]!) : start;
     const needs = devTool(text ?? '', pkg);
     if (needs) {

@@ -72,7 +72,7 @@ describe("an app's build settings", () => {
     expect(p.lines).toEqual(["Build command from the app's settings: npm run build:prod && echo 'done'"]);
     expect(p.plan.reasons.join('\n')).not.toMatch(/build script|no build/);
     expect(p.plan.reasons[0]).toContain(" · npm run build:prod && echo 'done' · ");
-    expect(dockerfileFor(p.plan, { images, extraCa: false })).toContain(`RUN sh -c 'npm run build:prod && echo '\\''done'\\'''\n`);
+    expect(dockerfileFor(p.plan, { images, extraCa: false })).toContain(`RUN sh -c 'npm run build:prod && echo '\\''done'\\''' && rm -rf node_modules\n`);
   });
 
   it('says what it cannot apply: commands of an upload with a Dockerfile, a build command of Python', () => {

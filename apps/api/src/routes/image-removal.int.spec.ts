@@ -5,19 +5,21 @@ import { waitFor } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
 // Issue 30, item 5: removing images (a workspace's teardown) and building share one discipline on the agent. Five
-// apps built from the same package.json and lockfile (the classic builder's cached dependency layers are parents of
-// every one of their images) are live; five more builds reusing those layers run while the first five workspaces are
-// deleted. Before the discipline, a build could fail with "unknown parent image ID" (its reused layer deleted).
+// apps built from the same package.json and lockfile are live; five more builds reusing what those made run while the
+// first five workspaces are deleted. With the classic builder the cached dependency layers are parents of every one
+// of their images: before the discipline, a build could fail with "unknown parent image ID" (its reused layer
+// deleted). With BuildKit (the default engine) a teardown also prunes the deleted apps' cache records while the
+// other apps' builds run.
 jest.setTimeout(600_000);
 
 const CA = '/etc/ssl/certs/ca-certificates.crt';
 
-describe('image removal never breaks a build (real Docker and Caddy)', () => {
+describe.each(['buildkit', 'classic'] as const)('image removal never breaks a build, %s engine (real Docker and Caddy)', (engine) => {
   let p: TestPlatform;
   let client: ApiClient;
 
   beforeAll(async () => {
-    p = await startTestPlatform({ name: 'image-removal', readyTimeoutMs: 30_000, stopGraceMs: 2_000, build: { extraCaBundle: CA, concurrency: 5, cpus: 1, memoryMb: 1024 } });
+    p = await startTestPlatform({ name: `image-removal-${engine}`, readyTimeoutMs: 30_000, stopGraceMs: 2_000, build: { extraCaBundle: CA, concurrency: 5, cpus: 1, memoryMb: 1024, engine } });
     client = p.client();
     await signUp(client);
   });

@@ -229,11 +229,16 @@ export class AppsRuntime {
    * null: the one to keep warm behind a new release.
    */
   private async servingContainer(appId: string, exclude: string): Promise<Fallback | null> {
-    const port = this.ingress.routeOf(appId)?.upstreamPort;
-    if (!port) return null;
+    const route = this.ingress.routeOf(appId);
+    if (!route?.upstreamPort) return null;
     const list = await this.docker.containersWith([`${LABELS.app}=${appId}`]);
-    const c = list.find((x) => x.Id !== exclude && x.State === 'running' && x.Labels?.[LABELS.deployment] && x.Ports?.some((p) => p.PublicPort === port));
-    return c ? { containerId: c.Id, deploymentId: c.Labels[LABELS.deployment]!, hostPort: port } : null;
+    // The route's first upstream, or its fallback when the first is dead (a release that failed its settle window
+    // whose route has not been narrowed back yet: the fallback is what serves).
+    for (const port of [route.upstreamPort, route.fallbackPort]) {
+      const c = port ? list.find((x) => x.Id !== exclude && x.State === 'running' && x.Labels?.[LABELS.deployment] && x.Ports?.some((p) => p.PublicPort === port)) : undefined;
+      if (c) return { containerId: c.Id, deploymentId: c.Labels[LABELS.deployment]!, hostPort: port! };
+    }
+    return null;
   }
 
   private async stillRuns(id: string): Promise<boolean> {

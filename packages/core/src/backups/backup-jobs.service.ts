@@ -30,6 +30,15 @@ import { DEFAULT_NIGHTLY_RETRY, latestSlot, newBackup, nextNightlyTry, windowEnd
  */
 const worthRetry = (e: unknown): boolean => isTransient(e) || (e instanceof AppError && e.code === 'database_busy');
 
+/**
+ * What a try worth another one throws: the job runner tries again only what is transient (an AppError that is not is
+ * failed for good at once), so a busy database's refusal goes back as a plain error carrying its sentence.
+ */
+export class BusyTryAgain extends Error {
+  override readonly name = 'BusyTryAgain';
+}
+const again = (e: unknown): unknown => (e instanceof AppError && e.code === 'database_busy' ? new BusyTryAgain(e.message) : e);
+
 export interface BackupJobDeps {
   backups: BackupJobStore;
   databases: DatabaseJobStore;
@@ -136,7 +145,7 @@ export class BackupJobService {
       const reason = reasonOf(e);
       if (worthRetry(e) && !attempt.final) {
         await this.deps.backups.release(b.id, `try ${attempt.number} failed: ${reason}`);
-        throw e;
+        throw again(e);
       }
       return (await this.tryAgainTonight(b, reason, nightTries)) ?? fail(nightlyReason(b, reason, nightTries, this.settings));
     }
@@ -244,7 +253,7 @@ export class BackupJobService {
       try {
         await this.load(b, db);
       } catch (e) {
-        if (worthRetry(e) && !attempt.final) throw e;
+        if (worthRetry(e) && !attempt.final) throw again(e);
         const message = `The restore of backup ${b.id} failed midway: ${reasonOf(e)}. The data from before the restore is in backup ${pre.id}: restore it (target "same") to go back.`;
         await this.deps.backups.setDatabaseStatus(p.databaseId, ['restoring'], 'failed', message);
         this.deps.logger.error({ backupId: b.id, databaseId: p.databaseId, preRestoreBackupId: pre.id, err: reasonOf(e) }, 'restore failed');
@@ -289,7 +298,7 @@ export class BackupJobService {
       try {
         await this.load(b, db);
       } catch (e) {
-        if (worthRetry(e) && !attempt.final) throw e;
+        if (worthRetry(e) && !attempt.final) throw again(e);
         const message = `Loading backup ${b.id} failed: ${reasonOf(e)}. Delete this database and restore the backup again.`;
         await this.deps.backups.setDatabaseStatus(db.id, ['restoring'], 'failed', message);
         return { failed: message };

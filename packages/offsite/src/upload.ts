@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { explainFailure, objectKey, s3Client, type FailureKind, type S3Target } from './s3';
-import { OpenStream, SealStream } from './sealed-stream';
+import { DEFAULT_CHUNK_BYTES, OpenStream, SealStream } from './sealed-stream';
 
 /** A failure to reach or use the destination, with a sentence a user can act on. */
 export class OffsiteError extends Error {
@@ -76,27 +76,27 @@ const sentence = (what: string, err: unknown, target: S3Target): OffsiteError =>
 export async function uploadSealed(target: S3Target, name: string, source: Readable, workspaceKey: Buffer, options: UploadOptions = {}): Promise<StoredBackup> {
   const key = objectKey(target, name);
   const client = s3Client(target);
-  const plain = new Tap();
-  const sealed = new Tap();
-  const body = new PassThrough();
+  // One stream between the dump and the upload: it seals, counts and hashes both sides, and hands its pieces to the
+  // upload as they are (lib-storage gathers them into parts: the only copy besides the cipher's).
+  const seal = new SealStream(workspaceKey, DEFAULT_CHUNK_BYTES, { measure: true, pieces: true });
   const started = performance.now();
   try {
     const upload = new Upload({
       client,
-      params: { Bucket: target.bucket, Key: key, Body: body, ContentType: 'application/octet-stream' },
+      params: { Bucket: target.bucket, Key: key, Body: seal, ContentType: 'application/octet-stream' },
       partSize: options.partBytes ?? 8 * 1024 * 1024,
       queueSize: options.queueSize ?? 2,
       leavePartsOnError: false,
     });
     let lastPart = started;
     upload.on('httpUploadProgress', () => (lastPart = performance.now()));
-    const feeding = pipeline(source, plain, new SealStream(workspaceKey), sealed, body);
+    const feeding = pipeline(source, seal);
     // Either side failing stops the other: a dump that fails aborts the upload; an upload that fails ends the dump.
     // Both are waited for; when the upload failed, its sentence is the reason (the feeding side then only saw its
     // streams cut), else the feeding side's error.
     const done = upload.done().catch((err: unknown) => {
       source.destroy();
-      body.destroy();
+      seal.destroy();
       throw sentence('Uploading the backup', err, target);
     });
     const [fed, sent] = await Promise.allSettled([
@@ -114,10 +114,10 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
     if (sent.status === 'rejected') throw sent.reason;
     const stored: StoredBackup = {
       key,
-      sizeBytes: sealed.bytes,
-      sha256: sealed.hash.digest('hex'),
-      plainSizeBytes: plain.bytes,
-      plainSha256: plain.hash.digest('hex'),
+      sizeBytes: seal.sealed!.bytes,
+      sha256: seal.sealed!.hash.digest('hex'),
+      plainSizeBytes: seal.plain!.bytes,
+      plainSha256: seal.plain!.hash.digest('hex'),
     };
     const uploaded = performance.now();
     if (options.timings) Object.assign(options.timings, { uploadMs: Math.round(uploaded - started), partsMs: Math.round(lastPart - started) });

@@ -39,11 +39,6 @@ export interface SealOptions {
    * stream on each side: two stream hops fewer per piece on the upload's path.
    */
   measure?: boolean;
-  /**
-   * Hands each sealed piece to the reader as it is (object mode): a reader that iterates (`for await`, lib-storage)
-   * otherwise gets everything buffered concatenated into a new buffer on every read — one more copy of the data.
-   */
-  pieces?: boolean;
 }
 
 /** Bytes and SHA-256 of what passed one side of a SealStream (with `measure`). */
@@ -65,7 +60,7 @@ export class SealStream extends Transform {
   readonly sealed: Measured | null;
 
   constructor(workspaceKey: Buffer, private readonly chunkBytes = DEFAULT_CHUNK_BYTES, options: SealOptions = {}) {
-    super({ readableObjectMode: options.pieces ?? false });
+    super();
     this.plain = options.measure ? { bytes: 0, hash: createHash('sha256') } : null;
     this.sealed = options.measure ? { bytes: 0, hash: createHash('sha256') } : null;
     const salt = randomBytes(16);

@@ -57,16 +57,21 @@ describe('bad releases over a good one never leave a failed request (real Docker
     );
 
   /** The deployment once it is crashed and the app is back on `firstId` (live): a release that died inside its window. */
-  const backOnFirst = (appId: string, deploymentId: string, firstId: string) =>
-    waitFor(
+  const backOnFirst = async (appId: string, deploymentId: string, firstId: string) => {
+    let seen = 'nothing yet';
+    return waitFor(
       async () => {
         const d = (await client.get(`${appsPath()}/${appId}/deployments/${deploymentId}`)).body;
         const a = (await client.get(`${appsPath()}/${appId}`)).body;
+        seen = `deployment ${d.status} (${d.failureReason}), app ${a.status} on ${a.currentDeployment?.id}`;
         return d.status === 'crashed' && a.currentDeployment?.id === firstId && a.status === 'running' ? d : null;
       },
       60_000,
       `deployment ${deploymentId} to be crashed and the app back on ${firstId}`,
-    );
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; last seen: ${seen}`);
+    });
+  };
 
   it('exit at once, OOM at start, crash loop, 127.0.0.1 only, never listening: each fails with why and its log; exit 1 s and 2 s after answering: taken out of the route, crashed with why, the previous release serves again; 0 failed requests', async () => {
     const res = await client.post(appsPath(), { name: `good ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });

@@ -44,6 +44,10 @@ describe('sealed backup stream (AES-256-GCM in chunks)', () => {
     await expect(open(reordered)).rejects.toThrow(/does not open at chunk 0/);
     await expect(open(Buffer.from('PGDMP plain dump'))).rejects.toThrow(/shorter than its header/);
     await expect(open(Buffer.concat([Buffer.from('PGDMP'), randomBytes(64)]))).rejects.toThrow(/not a sealed Slipway backup \(no SWBK header\)/);
+    // A header that declares chunks larger than any we write (it would be held whole in memory) is refused.
+    const huge = Buffer.from(sealed);
+    huge.writeUInt32BE(0xffffffff, 5);
+    await expect(open(huge)).rejects.toThrow(/declares chunks of 4294967295 bytes: it is not a sealed Slipway backup this agent reads/);
   });
 
   it('with `measure`, counts and hashes what went in and what came out', async () => {

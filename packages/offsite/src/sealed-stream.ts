@@ -124,12 +124,20 @@ export class SealStream extends Transform {
   }
 }
 
-/** Decrypts what SealStream wrote; fails (the stream errors) on a wrong key, an altered, cut or reordered object. */
+/** The largest chunk an object may declare: a header past it is not one of ours (and would hold that much memory). */
+const MAX_CHUNK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Decrypts what SealStream wrote; fails (the stream errors) on a wrong key, an altered, cut or reordered object. Holds
+ * at most one sealed chunk and what came after it: the pieces as they came, joined once per chunk (a chunk's
+ * plaintext is passed on only once its tag checked).
+ */
 export class OpenStream extends Transform {
   private header: Buffer | null = null;
   private key: Buffer | null = null;
   private chunkBytes = 0;
-  private buffered: Buffer = Buffer.alloc(0);
+  private pieces: Buffer[] = [];
+  private bytes = 0;
   private index = 0;
 
   constructor(private readonly workspaceKey: Buffer) {
@@ -138,15 +146,13 @@ export class OpenStream extends Transform {
 
   override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     try {
-      this.buffered = this.buffered.length ? Buffer.concat([this.buffered, data]) : data;
-      if (!this.header) this.readHeader();
+      this.pieces.push(data);
+      this.bytes += data.length;
+      if (!this.header && this.bytes >= HEADER_BYTES) this.readHeader(this.held(HEADER_BYTES));
       if (this.header) {
         const sealedChunk = this.chunkBytes + TAG_BYTES;
         // A full sealed chunk followed by more bytes is not the last one.
-        while (this.buffered.length > sealedChunk) {
-          this.push(this.open(this.buffered.subarray(0, sealedChunk), false));
-          this.buffered = this.buffered.subarray(sealedChunk);
-        }
+        while (this.bytes > sealedChunk) this.push(this.open(this.held(sealedChunk), false));
       }
       done();
     } catch (err) {
@@ -157,22 +163,44 @@ export class OpenStream extends Transform {
   override _flush(done: TransformCallback): void {
     try {
       if (!this.header) throw new Error('The backup object is shorter than its header: it is not a sealed Slipway backup');
-      this.push(this.open(this.buffered, true));
+      this.push(this.open(this.held(this.bytes), true));
       done();
     } catch (err) {
       done(err as Error);
     }
   }
 
-  private readHeader(): void {
-    if (this.buffered.length < HEADER_BYTES) return;
-    const header = Buffer.from(this.buffered.subarray(0, HEADER_BYTES));
+  /** The first `n` bytes held, as one buffer (a piece itself when it is exactly that), the rest kept. */
+  private held(n: number): Buffer {
+    const first = this.pieces[0];
+    let out: Buffer;
+    if (first && first.length >= n) {
+      out = first.subarray(0, n);
+      if (first.length === n) this.pieces.shift();
+      else this.pieces[0] = first.subarray(n);
+    } else {
+      out = Buffer.allocUnsafe(n);
+      let filled = 0;
+      while (filled < n) {
+        const piece = this.pieces[0]!;
+        const copied = piece.copy(out, filled, 0, Math.min(piece.length, n - filled));
+        filled += copied;
+        if (copied === piece.length) this.pieces.shift();
+        else this.pieces[0] = piece.subarray(copied);
+      }
+    }
+    this.bytes -= n;
+    return out;
+  }
+
+  private readHeader(bytes: Buffer): void {
+    const header = Buffer.from(bytes);
     if (!header.subarray(0, 4).equals(SEALED_MAGIC)) throw new Error('The backup object is not a sealed Slipway backup (no SWBK header)');
     if (header[4] !== SEALED_VERSION) throw new Error(`The backup object's format version ${header[4]} is not one this agent reads`);
     this.chunkBytes = header.readUInt32BE(5);
+    if (this.chunkBytes === 0 || this.chunkBytes > MAX_CHUNK_BYTES) throw new Error(`The backup object declares chunks of ${this.chunkBytes} bytes: it is not a sealed Slipway backup this agent reads`);
     this.key = objectKeyOf(this.workspaceKey, header.subarray(9, 25));
     this.header = header;
-    this.buffered = this.buffered.subarray(HEADER_BYTES);
   }
 
   private open(sealed: Buffer, last: boolean): Buffer {
@@ -183,7 +211,10 @@ export class OpenStream extends Transform {
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     this.index += 1;
     try {
-      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+      const plain = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+      // GCM gives nothing more at the end: final() checks the tag (throws when it differs).
+      decipher.final();
+      return plain;
     } catch {
       throw new Error(`The backup object does not open at chunk ${this.index - 1}: another workspace key, or the object was altered or cut short`);
     }

@@ -80,7 +80,8 @@ describe('startTestS3: s3rver behind a SigV4-checking front', () => {
     expect((await c.send(new HeadObjectCommand({ Bucket: 'b', Key: 'sum/big' }))).ChecksumSHA256).toBeUndefined();
     await c.send(new PutObjectCommand({ Bucket: 'b', Key: 'sum/small', Body: 'hello', ChecksumSHA256: sha(Buffer.from('hello')).toString('base64') }));
     expect((await c.send(new HeadObjectCommand({ Bucket: 'b', Key: 'sum/small', ChecksumMode: 'ENABLED' }))).ChecksumSHA256).toBe(sha(Buffer.from('hello')).toString('base64'));
-    await Promise.all(['sum/big', 'sum/small'].map((Key) => c.send(new DeleteObjectCommand({ Bucket: 'b', Key }))));
+    // One after the other: s3rver removes emptied folders on delete, and two deletes in one folder at once race there.
+    for (const Key of ['sum/big', 'sum/small']) await c.send(new DeleteObjectCommand({ Bucket: 'b', Key }));
     expect([s3.refusals('BadDigest'), s3.refusals('XAmzContentSHA256Mismatch')]).toEqual([1, 1]);
     withSums.destroy();
     c.destroy();

@@ -51,12 +51,37 @@ export class MovesPool implements MovesGateway {
     );
   }
 
-  copyDatabaseFolder(from: AgentTarget, to: AgentTarget, input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups' }): Promise<{ bytes: number }> {
+  copyDatabaseFolder(
+    from: AgentTarget,
+    to: AgentTarget,
+    input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean },
+  ): Promise<{ bytes: number }> {
     const folder = input.folder === 'data' ? 'DATABASE_DATA' : 'DATABASE_BACKUPS';
-    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId });
+    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId, live: input.live === true });
     return streamUpload(
       (cb) => this.client(to).importFolder(cb),
       { operationId: input.operationId, workspaceId: input.workspaceId, folder, databaseId: input.databaseId },
+      exportedBytes(exported, from),
+      (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
+      label(to),
+    );
+  }
+
+  async dataSignature(on: AgentTarget, input: { databaseId: string; blockBytes: number }): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    for await (const c of exportedBytes(this.client(on).dataSignature({ databaseId: input.databaseId, blockSize: input.blockBytes }), on)) chunks.push(c);
+    return Buffer.concat(chunks);
+  }
+
+  copyDataDelta(
+    from: AgentTarget,
+    to: AgentTarget,
+    input: { operationId: string; workspaceId: string; databaseId: string; signature: Uint8Array; live: boolean },
+  ): Promise<{ bytes: number }> {
+    const exported = this.client(from).exportDataDelta({ databaseId: input.databaseId, signature: Buffer.from(input.signature), live: input.live });
+    return streamUpload(
+      (cb) => this.client(to).importFolder(cb),
+      { operationId: input.operationId, workspaceId: input.workspaceId, folder: 'DATABASE_DATA_DELTA', databaseId: input.databaseId },
       exportedBytes(exported, from),
       (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
       label(to),

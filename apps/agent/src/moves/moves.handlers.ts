@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type Logger } from '@slipway/core';
 import type { ImportChunk, MovesHandlers } from '@slipway/proto';
@@ -10,7 +10,8 @@ import type { DatabasesRuntime } from '../databases/databases.runtime';
 import { clientStream, serve, serverStream, unary, type Send } from '../rpc/handlers';
 import { openUpload, receiveInto, type UploadPart } from '../rpc/upload';
 import type { DiskGuard } from '../storage/disk-guard';
-import { tarFolder, untarInto } from './tar';
+import { applyDelta, checkBlockBytes, deltaOf, signatureOf } from './block-delta';
+import { tarFolder, untarInto, untarParts } from './tar';
 
 type Header = NonNullable<ImportChunk['header']>;
 
@@ -18,6 +19,19 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 function databaseIdOf(id: string | undefined): string {
   if (!id || !ID.test(id)) throw new AppError('validation_failed', 'database_id must be 1-64 letters, digits, - or _');
   return id;
+}
+
+const STOPPED_FOR_EXPORT = 'The database runs: it is stopped before its data is copied';
+const RUNNING_HERE = 'The database already runs on this server: its data is not replaced';
+/** Signature chunks sent per message. */
+const SIGNATURE_CHUNK_BYTES = 1024 * 1024;
+
+function checkBlockBytesOf(n: number): number {
+  try {
+    return checkBlockBytes(n);
+  } catch (e) {
+    throw new AppError('validation_failed', (e as Error).message);
+  }
 }
 
 /**
@@ -82,7 +96,12 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
 
     ExportFolder: serverStream(async (req, send, signal) => {
       let body: AsyncIterable<Buffer> | null;
-      if (req.folder === 'DATABASE_DATA') body = await deps.databases.exportData(databaseIdOf(req.databaseId));
+      if (req.folder === 'DATABASE_DATA') {
+        // `live`: a pre-copy while the engine runs (decision 0037); otherwise the final copy of a stopped engine.
+        body = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) =>
+          (await exists(data)) ? tarFolder(data, { changedOk: false, live: req.live }) : null,
+        );
+      }
       else if (req.folder === 'DATABASE_BACKUPS') {
         // Backup files are written once and renamed into place: partial ones (a dump under way) are left out.
         const dir = backupsOf(req.databaseId);
@@ -94,11 +113,36 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
     ImportFolder: clientStream(async (messages) => {
       const { header, parts } = await openUpload<Header>(messages, 'a folder import');
       if (header.folder === 'DATABASE_DATA') {
-        const databaseId = databaseIdOf(header.databaseId);
-        return received(parts, "A database's data import", async (file, size) => {
-          if (size > 0) await deps.databases.importData(databaseId, file);
-          return { size: String(size) };
+        // Unpacked as it arrives into `data.incoming` (the bytes written once, not spooled then unpacked), which replaces
+        // the data folder only once the commit arrived: a copy cut halfway leaves the earlier folder as it was.
+        await deps.disk.assertRoom("A database's data import");
+        return deps.databases.withDataFolder(databaseIdOf(header.databaseId), { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
+          const incoming = `${data}.incoming`;
+          await rm(incoming, { recursive: true, force: true });
+          await mkdir(incoming, { recursive: true, mode: 0o700 });
+          try {
+            const size = await untarParts(parts, incoming);
+            if (size > 0) {
+              await rm(data, { recursive: true, force: true });
+              await rename(incoming, data);
+              deps.logger.info({ databaseId: header.databaseId, bytes: size }, 'database data imported (workspace move)');
+            }
+            return { size: String(size) };
+          } finally {
+            await rm(incoming, { recursive: true, force: true });
+          }
         });
+      }
+      if (header.folder === 'DATABASE_DATA_DELTA') {
+        // Received whole first (a delta cut halfway patches nothing), then applied to the data folder.
+        const databaseId = databaseIdOf(header.databaseId);
+        return received(parts, "A database's data delta", (file, size) =>
+          deps.databases.withDataFolder(databaseId, { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
+            const applied = await applyDelta(data, createReadStream(file, { highWaterMark: 1024 * 1024 }));
+            deps.logger.info({ databaseId, bytes: size, ...applied }, 'database data delta applied (workspace move)');
+            return { size: String(size) };
+          }),
+        );
       }
       if (header.folder === 'DATABASE_BACKUPS') {
         const dir = backupsOf(header.databaseId);
@@ -115,6 +159,23 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
         if (size > 0) await deps.apps.importFolder(header.appId, header.diskMb || 512, header.seededImageRef, file);
         return { size: String(size) };
       });
+    }),
+
+    DataSignature: serverStream(async (req, send, signal) => {
+      const blockBytes = checkBlockBytesOf(req.blockSize);
+      const signature = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: false, refusal: RUNNING_HERE }, (data) => signatureOf(data, blockBytes));
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < signature.length; at += SIGNATURE_CHUNK_BYTES) chunks.push(signature.subarray(at, at + SIGNATURE_CHUNK_BYTES));
+      await sendAll(chunks, send, signal);
+    }),
+
+    ExportDataDelta: serverStream(async (req, send, signal) => {
+      const databaseId = databaseIdOf(req.databaseId);
+      const body = await deps.databases.withDataFolder(databaseId, { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
+        if (!(await exists(data))) throw new AppError('not_found', `No data folder of the database ${databaseId} on this server`);
+        return deltaOf(data, req.signature);
+      });
+      await sendAll(body, send, signal);
     }),
 
     RemoveBackupFolders: unary(async (req) => {

@@ -55,7 +55,7 @@ describe('block delta of a folder', () => {
     target = path.join(dir, 'target');
     await mkdir(path.join(source, 'base', '1'), { recursive: true });
     await chmod(source, 0o700);
-    await writeFile(path.join(source, 'base', '1', 'segment'), randomBytes(64 * BLOCK + 1000));
+    await writeFile(path.join(source, 'base', '1', 'segment'), randomBytes(300 * BLOCK + 1000)); // read 1 MiB at a time
     await writeFile(path.join(source, 'base', '1', 'grows'), randomBytes(3 * BLOCK + 10));
     await writeFile(path.join(source, 'base', '1', 'shrinks'), randomBytes(10 * BLOCK));
     await writeFile(path.join(source, 'removed'), 'gone soon');
@@ -73,7 +73,8 @@ describe('block delta of a folder', () => {
   it('makes the pre-copied target byte-identical to the source, sending only the blocks that changed', async () => {
     const segment = path.join(source, 'base', '1', 'segment');
     await patch(segment, 20 * BLOCK + 100, randomBytes(50)); // a block in the middle
-    await patch(segment, 64 * BLOCK + 10, randomBytes(20)); // the partial last block
+    await patch(segment, 256 * BLOCK - 10, randomBytes(20)); // across two blocks, and two reads
+    await patch(segment, 300 * BLOCK + 10, randomBytes(20)); // the partial last block
     await writeFile(path.join(source, 'base', '1', 'grows'), randomBytes(2 * BLOCK), { flag: 'a' }); // grown
     await truncate(path.join(source, 'base', '1', 'shrinks'), 4 * BLOCK + 7); // truncated
     await writeFile(path.join(source, 'base', '1', 'new'), randomBytes(BLOCK + 1)); // new file
@@ -89,20 +90,22 @@ describe('block delta of a folder', () => {
     const { sent, applied, bytes } = await sync(source, target);
 
     expect(await tree(target)).toEqual(await tree(source));
-    // Blocks: 2 of the segment, the grown file's last partial block and the 2 appended ones (3), the truncated file's
+    // Blocks: 4 of the segment, the grown file's last partial block and the 2 appended ones (3), the truncated file's
     // cut block (its first 7 bytes: the others kept are unchanged), the new file's 2, the file inside the new folder 1.
-    expect(sent.blocks).toBe(2 + 3 + 1 + 2 + 1);
+    expect(sent.blocks).toBe(4 + 3 + 1 + 2 + 1);
     expect(applied.blocks).toBe(sent.blocks);
     expect(sent.removed).toBe(3); // removed, old-dir (its content with it), becomes-dir
     expect(applied.newFiles).toBe(2);
     expect(bytes).toBeLessThan(10 * BLOCK);
   });
 
-  it('sends nothing but the entries when nothing changed, and a second sync changes nothing', async () => {
+  it('sends no block when nothing changed, and once the times are equal too, nothing but its end', async () => {
     const { sent } = await sync(source, target);
     expect(sent.blocks).toBe(0);
     expect(await tree(target)).toEqual(await tree(source));
-    expect((await sync(source, target)).sent.blocks).toBe(0);
+    const again = await sync(source, target);
+    expect(again.sent).toEqual({ files: 0, newFiles: 0, removed: 0, blocks: 0, blockBytes: 0 });
+    expect(again.bytes).toBe(frame({ o: 'done' }).length);
   });
 
   it('copies a whole folder into a target that has none', async () => {

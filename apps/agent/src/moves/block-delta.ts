@@ -9,10 +9,11 @@ import path from 'node:path';
  * state once the engine is stopped there, by sending only what differs.
  *
  * 1. The target describes what it holds (`signatureOf`): every directory, symbolic link and regular file under the
- *    folder, and for each file the SHA-256 (first 16 bytes) of each fixed-size block.
+ *    folder with its owner, mode and time, and for each file the SHA-256 (first 16 bytes) of each fixed-size block.
  * 2. The source compares its own files with that description (`deltaOf`) and sends: the paths to remove (gone on the
- *    source, or of another kind there), every directory and link with its owner and mode, and for every file its size,
- *    owner, mode and time, and the blocks whose hash differs or that the target does not have.
+ *    source, or of another kind there), every directory, link and file that differs (kind, owner, mode, time, a link's
+ *    target, a file's size or any block) with its owner, mode and time, and of a file only the blocks whose hash
+ *    differs or that the target does not have.
  * 3. The target applies it (`applyDelta`): removals, then each file truncated or extended to its size and the sent
  *    blocks written at their offsets, owners, modes and times set. The target then holds the source's bytes exactly.
  *
@@ -38,6 +39,12 @@ interface Entry {
   t: Kind;
   /** A file's size. */
   s?: number;
+  /** Mode bits, owner, group, modification time (ms), a link's target: an entry equal in all is not sent again. */
+  m?: number;
+  u?: number;
+  g?: number;
+  mt?: number;
+  to?: string;
 }
 
 /** What a delta carries. `rm` a path (and what is under it); `dir`/`link`/`file` an entry; `b` a block of the file before it. */
@@ -51,6 +58,7 @@ type DeltaHeader =
 
 /** What a delta did, for the move's sentence. */
 export interface DeltaStats {
+  /** Files sent (changed, new, or with other metadata); files the target has as they are are not. */
   files: number;
   /** Files the target did not have. */
   newFiles: number;
@@ -134,6 +142,23 @@ async function readFully(handle: FileHandle, buf: Buffer, at: number): Promise<n
   return got;
 }
 
+/** Bytes read at a time: whole blocks, at least 1 MiB (16 reads per MiB of 64 KiB blocks would be 16 round trips). */
+const readBytesFor = (blockBytes: number) => Math.max(1, Math.floor((1024 * 1024) / blockBytes)) * blockBytes;
+
+/**
+ * The blocks of a file in order, up to `limit` bytes (or its end): each `block` is a view of a buffer reused by the
+ * next read (copy what is kept). A last block may be short.
+ */
+async function* blocksOf(handle: FileHandle, blockBytes: number, buf: Buffer, limit = Number.MAX_SAFE_INTEGER): AsyncGenerator<{ at: number; index: number; block: Buffer }> {
+  for (let at = 0; at < limit; ) {
+    const got = await readFully(handle, buf.length > limit - at ? buf.subarray(0, limit - at) : buf, at);
+    if (got === 0) return;
+    for (let off = 0; off < got; off += blockBytes) yield { at: at + off, index: (at + off) / blockBytes, block: buf.subarray(off, Math.min(off + blockBytes, got)) };
+    if (got < buf.length) return;
+    at += got;
+  }
+}
+
 export function checkBlockBytes(blockBytes: number): number {
   if (!Number.isInteger(blockBytes) || blockBytes < MIN_BLOCK_BYTES || blockBytes > MAX_BLOCK_BYTES) {
     throw new Error(`The block size must be an integer from ${MIN_BLOCK_BYTES} to ${MAX_BLOCK_BYTES} bytes`);
@@ -150,25 +175,23 @@ export async function signatureOf(root: string, blockBytes = DEFAULT_BLOCK_BYTES
   const out: Buffer[] = [frame({ v: 1, block: blockBytes })];
   const exists = await lstat(root).then((st) => st.isDirectory(), () => false);
   if (!exists) return Buffer.concat(out);
-  const buf = Buffer.allocUnsafe(blockBytes);
+  const buf = Buffer.allocUnsafe(readBytesFor(blockBytes));
   for await (const { p, full, st } of walk(root)) {
     const t = kindOf(st);
+    const meta = { m: st.mode & 0o7777, u: st.uid, g: st.gid, mt: st.mtimeMs };
     if (t !== 'f') {
-      out.push(frame({ p, t }));
+      out.push(frame({ p, t, ...meta, ...(t === 'l' ? { to: await readlink(full).catch(() => '') } : {}) }));
       continue;
     }
     const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const hashes: Buffer[] = [];
       let size = 0;
-      for (;;) {
-        const got = await readFully(handle, buf, size);
-        if (got === 0) break;
-        hashes.push(blockHash(buf.subarray(0, got)));
-        size += got;
-        if (got < blockBytes) break;
+      for await (const { block } of blocksOf(handle, blockBytes, buf)) {
+        hashes.push(blockHash(block));
+        size += block.length;
       }
-      out.push(frame({ p, t, s: size }, Buffer.concat(hashes)));
+      out.push(frame({ p, t, s: size, ...meta }, Buffer.concat(hashes)));
     } finally {
       await handle.close();
     }
@@ -188,7 +211,8 @@ async function parseSignature(signature: Uint8Array): Promise<{ blockBytes: numb
     const p = String(header.p);
     const t = header.t as Kind;
     if (!['d', 'f', 'l'].includes(t)) throw new Error(`The signature holds an entry of unknown kind: ${p}`);
-    entries.set(p, { p, t, s: typeof header.s === 'number' ? header.s : undefined, hashes: data });
+    const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+    entries.set(p, { p, t, s: num(header.s), m: num(header.m), u: num(header.u), g: num(header.g), mt: num(header.mt), to: typeof header.to === 'string' ? header.to : undefined, hashes: data });
   }
   if (!blockBytes) throw new Error('The signature has no block size: it is not a signature');
   return { blockBytes, entries };
@@ -235,12 +259,17 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
   s.removed = removed.length;
   const gone = (p: string) => removed.some((r) => p === r || p.startsWith(`${r}/`));
 
-  const buf = Buffer.allocUnsafe(blockBytes);
+  const buf = Buffer.allocUnsafe(readBytesFor(blockBytes));
   for (const [p, { full, st }] of source) {
     const t = kindOf(st);
     const { uid, gid } = st;
-    if (t === 'd') push(frame({ o: 'dir', p, mode: st.mode & 0o7777, uid, gid, mtime: st.mtimeMs } satisfies DeltaHeader));
-    else if (t === 'l') {
+    const mode = st.mode & 0o7777;
+    const theirs = gone(p) ? undefined : entries.get(p);
+    // An entry the target has with the same kind, mode, owner and time (a file: and every block) is not sent again.
+    const sameMeta = theirs !== undefined && theirs.t === t && theirs.u === uid && theirs.g === gid && (t === 'l' || (theirs.m === mode && Math.abs((theirs.mt ?? 0) - st.mtimeMs) < 1));
+    if (t === 'd') {
+      if (!sameMeta) push(frame({ o: 'dir', p, mode, uid, gid, mtime: st.mtimeMs } satisfies DeltaHeader));
+    } else if (t === 'l') {
       let to: string;
       try {
         to = await readlink(full);
@@ -248,7 +277,7 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
         throw e;
       }
-      push(frame({ o: 'link', p, to, uid, gid } satisfies DeltaHeader));
+      if (!sameMeta || theirs.to !== to) push(frame({ o: 'link', p, to, uid, gid } satisfies DeltaHeader));
     } else {
       let handle: FileHandle;
       try {
@@ -259,22 +288,27 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
       }
       try {
         const size = st.size;
-        const theirs = entries.get(p);
-        const hashes = theirs && theirs.t === 'f' && !gone(p) ? theirs.hashes : null;
+        const hashes = theirs?.t === 'f' ? theirs.hashes : null;
         const theirBlocks = hashes ? hashes.length / HASH_BYTES : 0;
-        s.files++;
-        if (!hashes) s.newFiles++;
-        push(frame({ o: 'file', p, size, mode: st.mode & 0o7777, uid, gid, mtime: st.mtimeMs } satisfies DeltaHeader));
-        for (let at = 0, i = 0; at < size; at += blockBytes, i++) {
-          const got = await readFully(handle, buf, at);
-          if (got === 0) break;
-          const block = buf.subarray(0, Math.min(got, size - at));
+        // The file's frame (the target truncates or extends it to `size`) goes before its first block, or alone when
+        // its size or metadata differ, or not at all when the target has it as it is.
+        let announced = false;
+        const announce = () => {
+          if (announced) return;
+          announced = true;
+          s.files++;
+          if (!hashes) s.newFiles++;
+          push(frame({ o: 'file', p, size, mode, uid, gid, mtime: st.mtimeMs } satisfies DeltaHeader));
+        };
+        for await (const { at, index: i, block } of blocksOf(handle, blockBytes, buf, size)) {
           if (i < theirBlocks && blockHash(block).equals(hashes!.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES))) continue;
+          announce();
           s.blocks++;
           s.blockBytes += block.length;
           push(frame({ o: 'b', at }, Buffer.from(block)));
           if (pendingBytes >= YIELD_BYTES) yield flush();
         }
+        if (!hashes || !sameMeta || theirs?.s !== size) announce();
       } finally {
         await handle.close();
       }

@@ -1,7 +1,7 @@
 // The block delta of a database's data folder (issue 32, decision 0037): a target holding an earlier copy of a folder
 // ends byte-identical to the source after signature → delta → apply, and only the blocks that differ travel.
 import { randomBytes } from 'node:crypto';
-import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { applyDelta, deltaOf, frame, signatureOf, type DeltaStats } from './block-delta';
@@ -37,7 +37,7 @@ async function patch(file: string, at: number, data: Buffer) {
 
 /** signature of `target` → delta of `source` → applied to `target`: what the delta carried and what it did. */
 async function sync(source: string, target: string) {
-  const sent: DeltaStats = { files: 0, newFiles: 0, removed: 0, blocks: 0, blockBytes: 0 };
+  const sent: DeltaStats = { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 };
   const chunks: Buffer[] = [];
   for await (const c of deltaOf(source, await signatureOf(target, BLOCK), sent)) chunks.push(c);
   const applied = await applyDelta(target, chunks);
@@ -63,6 +63,8 @@ describe('block delta of a folder', () => {
     await writeFile(path.join(source, 'old-dir', 'deep', 'f'), 'x');
     await writeFile(path.join(source, 'becomes-dir'), 'a file first');
     await writeFile(path.join(source, 'empty'), '');
+    await mkdir(path.join(source, 'pg_wal'));
+    await writeFile(path.join(source, 'pg_wal', '0001'), randomBytes(5 * BLOCK));
     await symlink('base/1/segment', path.join(source, 'link'));
     // The pre-copy: the target holds the source as it was.
     await cp(source, target, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
@@ -86,16 +88,21 @@ describe('block delta of a folder', () => {
     await chmod(path.join(source, 'base', '1', 'grows'), 0o640); // a mode change
     await rm(path.join(source, 'link'));
     await symlink('base/1/new', path.join(source, 'link')); // a link pointing elsewhere
+    await rename(path.join(source, 'pg_wal', '0001'), path.join(source, 'pg_wal', '0009')); // a recycled segment…
+    await patch(path.join(source, 'pg_wal', '0009'), 3 * BLOCK, randomBytes(10)); // …partly written over
 
     const { sent, applied, bytes } = await sync(source, target);
 
     expect(await tree(target)).toEqual(await tree(source));
     // Blocks: 4 of the segment, the grown file's last partial block and the 2 appended ones (3), the truncated file's
-    // cut block (its first 7 bytes: the others kept are unchanged), the new file's 2, the file inside the new folder 1.
-    expect(sent.blocks).toBe(4 + 3 + 1 + 2 + 1);
+    // cut block (its first 7 bytes: the others kept are unchanged), the new file's 2, the file inside the new folder 1,
+    // the renamed file's written-over block 1 (the renamed file is made from the old one, not sent whole).
+    expect(sent.blocks).toBe(4 + 3 + 1 + 2 + 1 + 1);
     expect(applied.blocks).toBe(sent.blocks);
-    expect(sent.removed).toBe(3); // removed, old-dir (its content with it), becomes-dir
+    expect(sent.removed).toBe(3); // removed, old-dir (its content with it), becomes-dir; not pg_wal/0001: renamed
     expect(applied.newFiles).toBe(2);
+    expect(applied.reused).toBe(1);
+    expect(sent.reused).toBe(1);
     expect(bytes).toBeLessThan(10 * BLOCK);
   });
 
@@ -104,7 +111,7 @@ describe('block delta of a folder', () => {
     expect(sent.blocks).toBe(0);
     expect(await tree(target)).toEqual(await tree(source));
     const again = await sync(source, target);
-    expect(again.sent).toEqual({ files: 0, newFiles: 0, removed: 0, blocks: 0, blockBytes: 0 });
+    expect(again.sent).toEqual({ files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 });
     expect(again.bytes).toBe(frame({ o: 'done' }).length);
   });
 
@@ -125,9 +132,12 @@ describe('block delta of a folder', () => {
     await expect(applyDelta(target, [all.subarray(0, all.length - 3)])).rejects.toThrow('A delta stream ended inside a frame');
   });
 
-  it('never writes outside the folder: no .. in a path, nothing through a link', async () => {
+  it('never writes or renames outside the folder: no .. in a path, nothing through a link', async () => {
     await expect(applyDelta(target, [frame({ o: 'file', p: '../escaped', size: 1, mode: 0o600, uid: 0, gid: 0, mtime: 0 }), frame({ o: 'done' })])).rejects.toThrow(
       'A delta names an invalid path: ../escaped',
+    );
+    await expect(applyDelta(target, [frame({ o: 'file', p: 'x', from: '../../etc/passwd', size: 1, mode: 0o600, uid: 0, gid: 0, mtime: 0 }), frame({ o: 'done' })])).rejects.toThrow(
+      'A delta names an invalid path: ../../etc/passwd',
     );
     const outside = path.join(dir, 'outside');
     await mkdir(outside);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { chmod, chown, lchown, lstat, mkdir, open, readdir, readlink, rm, symlink, utimes, type FileHandle } from 'node:fs/promises';
+import { chmod, chown, lchown, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, utimes, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -16,6 +16,8 @@ import path from 'node:path';
  *    differs or that the target does not have.
  * 3. The target applies it (`applyDelta`): removals, then each file truncated or extended to its size and the sent
  *    blocks written at their offsets, owners, modes and times set. The target then holds the source's bytes exactly.
+ *    A new file whose first block is the first block of a file the target removes is made by renaming that file, and
+ *    only its differing blocks are sent (engines recycle files under new names: PostgreSQL's WAL segments).
  *
  * Fixed-size blocks at fixed offsets, not rsync's rolling checksum: database engines rewrite pages in place (PostgreSQL
  * 8 KiB pages in 1 GB segments, InnoDB 16 KiB pages) and append (WAL, binlogs, AOF), so a changed page changes only
@@ -52,7 +54,7 @@ type DeltaHeader =
   | { o: 'rm'; p: string }
   | { o: 'dir'; p: string; mode: number; uid: number; gid: number; mtime: number }
   | { o: 'link'; p: string; to: string; uid: number; gid: number }
-  | { o: 'file'; p: string; size: number; mode: number; uid: number; gid: number; mtime: number }
+  | { o: 'file'; p: string; size: number; mode: number; uid: number; gid: number; mtime: number; from?: string }
   | { o: 'b'; at: number; n: number }
   | { o: 'done' };
 
@@ -60,8 +62,10 @@ type DeltaHeader =
 export interface DeltaStats {
   /** Files sent (changed, new, or with other metadata); files the target has as they are are not. */
   files: number;
-  /** Files the target did not have. */
+  /** Files the target did not have (and made from none of its removed files). */
   newFiles: number;
+  /** New files made from a file the target removes (a rename), only their differing blocks sent. */
+  reused: number;
   removed: number;
   blocks: number;
   blockBytes: number;
@@ -229,7 +233,7 @@ const YIELD_BYTES = 1024 * 1024;
  */
 export async function* deltaOf(root: string, signature: Uint8Array, stats?: DeltaStats): AsyncGenerator<Buffer> {
   const { blockBytes, entries } = await parseSignature(signature);
-  const s: DeltaStats = stats ?? { files: 0, newFiles: 0, removed: 0, blocks: 0, blockBytes: 0 };
+  const s: DeltaStats = stats ?? { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 };
   const source = new Map<string, { full: string; st: Stats }>();
   for await (const e of walk(root)) source.set(e.p, { full: e.full, st: e.st });
 
@@ -247,17 +251,31 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
   };
 
   // Removals: what the target has that the source has not, or has as another kind; under a removed path nothing more.
+  // Those of another kind go first (the source's kind is made in their place); the others last, because a removed file
+  // may first become a new file of the source (a rename, told by its first block: PostgreSQL recycles WAL segments
+  // under new names, 16 MB each that would otherwise be sent whole).
   const removed: string[] = [];
+  const removedLast: string[] = [];
+  const bases = new Map<string, string[]>();
   for (const [p, e] of entries) {
     if (p === '.') continue;
     const mine = source.get(p);
     if (mine && kindOf(mine.st) === e.t) continue;
     if (removed.some((r) => p.startsWith(`${r}/`))) continue;
     removed.push(p);
-    push(frame({ o: 'rm', p } satisfies DeltaHeader));
+    if (mine) {
+      push(frame({ o: 'rm', p } satisfies DeltaHeader));
+      s.removed++;
+      continue;
+    }
+    removedLast.push(p);
+    if (e.t === 'f' && e.hashes && e.hashes.length >= HASH_BYTES) {
+      const first = e.hashes.subarray(0, HASH_BYTES).toString('hex');
+      bases.set(first, [...(bases.get(first) ?? []), p]);
+    }
   }
-  s.removed = removed.length;
   const gone = (p: string) => removed.some((r) => p === r || p.startsWith(`${r}/`));
+  const usedBases = new Set<string>();
 
   const buf = Buffer.allocUnsafe(readBytesFor(blockBytes));
   for (const [p, { full, st }] of source) {
@@ -288,8 +306,11 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
       }
       try {
         const size = st.size;
-        const hashes = theirs?.t === 'f' ? theirs.hashes : null;
-        const theirBlocks = hashes ? hashes.length / HASH_BYTES : 0;
+        const known = theirs?.t === 'f';
+        let hashes = known ? theirs.hashes : null;
+        let theirBlocks = hashes ? hashes.length / HASH_BYTES : 0;
+        /** A removed file of the target this new file is made from (renamed), its blocks then compared. */
+        let from: string | undefined;
         // The file's frame (the target truncates or extends it to `size`) goes before its first block, or alone when
         // its size or metadata differ, or not at all when the target has it as it is.
         let announced = false;
@@ -297,23 +318,39 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
           if (announced) return;
           announced = true;
           s.files++;
-          if (!hashes) s.newFiles++;
-          push(frame({ o: 'file', p, size, mode, uid, gid, mtime: st.mtimeMs } satisfies DeltaHeader));
+          if (from) s.reused++;
+          else if (!known) s.newFiles++;
+          push(frame({ o: 'file', p, size, mode, uid, gid, mtime: st.mtimeMs, ...(from ? { from } : {}) } satisfies DeltaHeader));
         };
         for await (const { at, index: i, block } of blocksOf(handle, blockBytes, buf, size)) {
-          if (i < theirBlocks && blockHash(block).equals(hashes!.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES))) continue;
+          const hash = blockHash(block);
+          if (i === 0 && !known) {
+            const basis = bases.get(hash.toString('hex'))?.find((b) => !usedBases.has(b));
+            if (basis) {
+              usedBases.add(basis);
+              from = basis;
+              hashes = entries.get(basis)!.hashes;
+              theirBlocks = hashes!.length / HASH_BYTES;
+            }
+          }
+          if (i < theirBlocks && hash.equals(hashes!.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES))) continue;
           announce();
           s.blocks++;
           s.blockBytes += block.length;
           push(frame({ o: 'b', at }, Buffer.from(block)));
           if (pendingBytes >= YIELD_BYTES) yield flush();
         }
-        if (!hashes || !sameMeta || theirs?.s !== size) announce();
+        if (!known || !sameMeta || theirs.s !== size) announce();
       } finally {
         await handle.close();
       }
     }
     if (pendingBytes >= YIELD_BYTES) yield flush();
+  }
+  for (const p of removedLast) {
+    if (usedBases.has(p)) continue;
+    push(frame({ o: 'rm', p } satisfies DeltaHeader));
+    s.removed++;
   }
   push(frame({ o: 'done' } satisfies DeltaHeader));
   yield flush();
@@ -339,7 +376,7 @@ const int = (v: unknown, what: string): number => {
  */
 export async function applyDelta(root: string, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<DeltaStats> {
   await mkdir(root, { recursive: true, mode: 0o700 });
-  const stats: DeltaStats = { files: 0, newFiles: 0, removed: 0, blocks: 0, blockBytes: 0 };
+  const stats: DeltaStats = { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 };
   /** Folders known to be real folders (not links) under root. */
   const folders = new Set<string>(['.']);
   const dirTimes: { full: string; mtime: number }[] = [];
@@ -405,6 +442,16 @@ export async function applyDelta(root: string, chunks: AsyncIterable<Uint8Array>
         await symlink(header.to, target);
         await lchown(target, int(header.uid, 'owner'), int(header.gid, 'group'));
       } else if (o === 'file') {
+        if (header.from !== undefined) {
+          // Made from a file this delta removes (a rename): that file moves here, then its differing blocks follow.
+          const from = relative(header.from);
+          if (from === '.') throw new Error('A delta cannot make a file from the folder itself');
+          await parentOk(from);
+          if (!(await lstat(full(from))).isFile()) throw new Error(`${from} is not a file on this server`);
+          if (await lstat(target).then(() => true, () => false)) throw new Error(`${p} is already on this server: a delta makes only new files from removed ones`);
+          await rename(full(from), target);
+          stats.reused++;
+        }
         const existed = await lstat(target).then((st) => {
           if (!st.isFile()) throw new Error(`${p} is not a file on this server (a delta must remove it first)`);
           return true;

@@ -182,6 +182,23 @@ export class DatabasesRuntime {
     });
   }
 
+  /**
+   * Has the running engine write what it holds in memory to its data folder (Engine.flush: PostgreSQL's CHECKPOINT),
+   * before a move's pass while it runs. Best effort: false when the engine has no such command, does not run here, or
+   * the command failed (the move goes on; its stop then writes more).
+   */
+  async flushData(databaseId: string): Promise<boolean> {
+    checkId(databaseId);
+    const db = await this.read(databaseId);
+    const engine = db ? ENGINES[db.engine] : undefined;
+    const container = await this.container(databaseId);
+    if (!db || !engine?.flush || container?.State !== 'running') return false;
+    const { password: _none, ...ctx } = contextOf(db, '');
+    const r = await this.docker.exec(container.Id, { ...engine.flush(ctx), timeoutMs: 300_000 });
+    if (r.exitCode !== 0) this.logger.warn({ databaseId, exitCode: r.exitCode, stderr: r.stderr.slice(0, 500) }, 'the engine did not flush before a move pass');
+    return r.exitCode === 0;
+  }
+
   /** Every database of a deleted workspace: container, public port and data (RemoveWorkspace). */
   async removeWorkspace(workspaceId: string): Promise<number> {
     const ids = (await this.list(workspaceId)).map((d) => d.databaseId);

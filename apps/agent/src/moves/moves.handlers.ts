@@ -152,15 +152,29 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
         });
       }
       if (header.folder === 'DATABASE_DATA_DELTA') {
-        // Received whole first (a delta cut halfway patches nothing), then applied to the data folder.
+        // Applied as it arrives (its bytes written once). A delta cut halfway leaves this copy half patched: the move
+        // that sent it fails and removes the copy (a copy is started only after a complete final delta).
         const databaseId = databaseIdOf(header.databaseId);
-        return received(parts, "A database's data delta", (file, size) =>
-          deps.databases.withDataFolder(databaseId, { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
-            const applied = await applyDelta(data, createReadStream(file, { highWaterMark: 1024 * 1024 }));
-            deps.logger.info({ databaseId, bytes: size, ...applied }, 'database data delta applied (workspace move)');
-            return { size: String(size) };
-          }),
-        );
+        await deps.disk.assertRoom("A database's data delta");
+        return deps.databases.withDataFolder(databaseId, { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
+          let size = 0;
+          let committed = false;
+          const chunks = async function* () {
+            for await (const m of parts) {
+              if ('commit' in m) {
+                if (m.commit.size !== size) throw new AppError('validation_failed', `The upload sent ${size} bytes but committed ${m.commit.size}`);
+                committed = true;
+                return;
+              }
+              size += m.data.length;
+              yield m.data;
+            }
+          };
+          const applied = await applyDelta(data, chunks());
+          if (!committed) throw new AppError('validation_failed', 'The upload ended before it was complete');
+          deps.logger.info({ databaseId, bytes: size, ...applied }, 'database data delta applied (workspace move)');
+          return { size: String(size) };
+        });
       }
       if (header.folder === 'DATABASE_BACKUPS') {
         const dir = backupsOf(header.databaseId);
@@ -189,6 +203,9 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
 
     ExportDataDelta: serverStream(async (req, send, signal) => {
       const databaseId = databaseIdOf(req.databaseId);
+      // A pass while the engine runs first has it write its memory to disk (PostgreSQL: a checkpoint), so that this
+      // pass carries it and the stop that follows has little left to write.
+      if (req.live) await deps.databases.flushData(databaseId).catch((err: unknown) => deps.logger.warn({ err, databaseId }, 'could not flush the engine before a move pass'));
       const body = await deps.databases.withDataFolder(databaseId, { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
         if (!(await exists(data))) throw new AppError('not_found', `No data folder of the database ${databaseId} on this server`);
         return deltaOf(data, req.signature);

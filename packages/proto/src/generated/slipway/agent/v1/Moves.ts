@@ -33,7 +33,8 @@ export interface MovesClient extends grpc.Client {
    * The block delta that makes a folder described by `signature` equal to this server's data folder of the database:
    * paths to remove, every entry with its owner and mode, and only the blocks whose hash differs. Refused while the
    * database's container runs here unless `live` (a pass made while the engine runs: possibly inconsistent, corrected
-   * by the last pass, made stopped). Imported with ImportFolder(DATABASE_DATA_DELTA).
+   * by the last pass, made stopped; the engine is first asked to write its memory to disk where it has a command for
+   * it: PostgreSQL's CHECKPOINT). Imported with ImportFolder(DATABASE_DATA_DELTA).
    */
   ExportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
   ExportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
@@ -41,7 +42,8 @@ export interface MovesClient extends grpc.Client {
    * The block delta that makes a folder described by `signature` equal to this server's data folder of the database:
    * paths to remove, every entry with its owner and mode, and only the blocks whose hash differs. Refused while the
    * database's container runs here unless `live` (a pass made while the engine runs: possibly inconsistent, corrected
-   * by the last pass, made stopped). Imported with ImportFolder(DATABASE_DATA_DELTA).
+   * by the last pass, made stopped; the engine is first asked to write its memory to disk where it has a command for
+   * it: PostgreSQL's CHECKPOINT). Imported with ImportFolder(DATABASE_DATA_DELTA).
    */
   exportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
   exportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
@@ -139,7 +141,8 @@ export interface MovesHandlers extends grpc.UntypedServiceImplementation {
    * The block delta that makes a folder described by `signature` equal to this server's data folder of the database:
    * paths to remove, every entry with its owner and mode, and only the blocks whose hash differs. Refused while the
    * database's container runs here unless `live` (a pass made while the engine runs: possibly inconsistent, corrected
-   * by the last pass, made stopped). Imported with ImportFolder(DATABASE_DATA_DELTA).
+   * by the last pass, made stopped; the engine is first asked to write its memory to disk where it has a command for
+   * it: PostgreSQL's CHECKPOINT). Imported with ImportFolder(DATABASE_DATA_DELTA).
    */
   ExportDataDelta: grpc.handleServerStreamingCall<_slipway_agent_v1_ExportDataDeltaRequest__Output, _slipway_agent_v1_MoveChunk>;
   

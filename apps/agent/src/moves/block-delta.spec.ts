@@ -1,10 +1,10 @@
 // The block delta of a database's data folder (issue 32, decision 0037): a target holding an earlier copy of a folder
 // ends byte-identical to the source after signature → delta → apply, and only the blocks that differ travel.
 import { randomBytes } from 'node:crypto';
-import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rename, rm, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { applyDelta, deltaOf, frame, signatureOf, type DeltaStats } from './block-delta';
+import { applyDelta, deltaOf, frame, signatureOf, type DeltaStats, type FileMemo } from './block-delta';
 
 const BLOCK = 4096;
 
@@ -36,10 +36,10 @@ async function patch(file: string, at: number, data: Buffer) {
 }
 
 /** signature of `target` → delta of `source` → applied to `target`: what the delta carried and what it did. */
-async function sync(source: string, target: string) {
-  const sent: DeltaStats = { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 };
+async function sync(source: string, target: string, memo?: FileMemo) {
+  const sent: DeltaStats = { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0, unread: 0 };
   const chunks: Buffer[] = [];
-  for await (const c of deltaOf(source, await signatureOf(target, BLOCK), sent)) chunks.push(c);
+  for await (const c of deltaOf(source, await signatureOf(target, BLOCK), sent, memo)) chunks.push(c);
   const applied = await applyDelta(target, chunks);
   return { sent, applied, bytes: chunks.reduce((t, c) => t + c.length, 0) };
 }
@@ -111,8 +111,29 @@ describe('block delta of a folder', () => {
     expect(sent.blocks).toBe(0);
     expect(await tree(target)).toEqual(await tree(source));
     const again = await sync(source, target);
-    expect(again.sent).toEqual({ files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 });
+    expect(again.sent).toEqual({ files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0, unread: 0 });
     expect(again.bytes).toBe(frame({ o: 'done' }).length);
+  });
+
+  it('reads again only the files changed since an earlier delta read them (or changed too recently to tell)', async () => {
+    // Files last written an hour ago, but for `fresh`, written now: its time cannot tell a write in the same tick.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const f of ['base/1/segment', 'base/1/grows', 'base/1/shrinks', 'removed', 'becomes-dir', 'empty', 'pg_wal/0001']) await utimes(path.join(source, f), old, old);
+    await writeFile(path.join(source, 'fresh'), randomBytes(BLOCK));
+    const memo: FileMemo = new Map();
+    await sync(source, target, memo); // a pass: every file read, and remembered
+    await patch(path.join(source, 'base', '1', 'grows'), 10, randomBytes(10)); // written after the pass
+    const { sent } = await sync(source, target, memo);
+    expect(await tree(target)).toEqual(await tree(source));
+    expect(sent.blocks).toBe(1);
+    // Not read: the segment, shrinks, removed, becomes-dir, empty, pg_wal/0001. Read: grows (changed), and fresh and
+    // old-dir/deep/f (written less than 2 s before the pass: their time cannot tell).
+    expect(sent.unread).toBe(6);
+    // A memo that lies (the target's blocks are not what it says) is not trusted: its hashes must be the target's.
+    await patch(path.join(target, 'base', '1', 'segment'), 0, randomBytes(10));
+    const again = await sync(source, target, memo);
+    expect(again.sent.blocks).toBe(1);
+    expect(await tree(target)).toEqual(await tree(source));
   });
 
   it('copies a whole folder into a target that has none', async () => {

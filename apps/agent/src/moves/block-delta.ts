@@ -69,6 +69,8 @@ export interface DeltaStats {
   removed: number;
   blocks: number;
   blockBytes: number;
+  /** Files not read: unchanged since an earlier delta read them (FileMemo). */
+  unread: number;
 }
 
 export function frame(header: object, data?: Uint8Array): Buffer {
@@ -100,11 +102,12 @@ export async function* readFrames(chunks: AsyncIterable<Uint8Array> | Iterable<U
 }
 
 /** Every directory, link and regular file under `root` (itself first, parents before children, names sorted), not following links. */
-async function* walk(root: string): AsyncGenerator<{ p: string; full: string; st: Stats }> {
+async function* walk(root: string): AsyncGenerator<{ p: string; full: string; st: Stats; statAt: number }> {
+  const rootAt = Date.now();
   const rootSt = await lstat(root);
   if (!rootSt.isDirectory()) throw new Error(`${root} is not a folder`);
-  yield { p: '.', full: root, st: rootSt };
-  async function* under(dir: string, rel: string): AsyncGenerator<{ p: string; full: string; st: Stats }> {
+  yield { p: '.', full: root, st: rootSt, statAt: rootAt };
+  async function* under(dir: string, rel: string): AsyncGenerator<{ p: string; full: string; st: Stats; statAt: number }> {
     let names: string[];
     try {
       names = (await readdir(dir)).sort();
@@ -116,6 +119,7 @@ async function* walk(root: string): AsyncGenerator<{ p: string; full: string; st
     for (const name of names) {
       const full = path.join(dir, name);
       const p = rel ? `${rel}/${name}` : name;
+      const statAt = Date.now();
       let st;
       try {
         st = await lstat(full);
@@ -124,9 +128,9 @@ async function* walk(root: string): AsyncGenerator<{ p: string; full: string; st
         throw e;
       }
       if (st.isDirectory()) {
-        yield { p, full, st };
+        yield { p, full, st, statAt };
         yield* under(full, p);
-      } else if (st.isFile() || st.isSymbolicLink()) yield { p, full, st };
+      } else if (st.isFile() || st.isSymbolicLink()) yield { p, full, st, statAt };
     }
   }
   yield* under(root, '');
@@ -222,6 +226,21 @@ async function parseSignature(signature: Uint8Array): Promise<{ blockBytes: numb
   return { blockBytes, entries };
 }
 
+/**
+ * What the source's earlier deltas of a folder learnt of each file they read: its status when looked at (before the
+ * read) and its blocks' hashes. A later delta skips reading a file whose status is still the same and whose hashes are
+ * the target's: the final copy then reads only what changed since the last pass, not the whole folder, in the write gap.
+ */
+export type FileMemo = Map<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; dev: number; statAt: number; hashes: Buffer }>;
+/**
+ * A file modified this close before it was looked at may have been written again within the same timestamp (times are
+ * kept at a clock tick's precision, 1 s on some filesystems): it is read again ("racily clean", as git says). A write
+ * after the look gets a newer time than an older one; a change of owner or mode (not of content) shows in the ctime.
+ */
+const RACY_MS = 2_000;
+const unchangedSince = (m: NonNullable<ReturnType<FileMemo['get']>>, st: Stats) =>
+  m.size === st.size && m.mtimeMs === st.mtimeMs && m.ctimeMs === st.ctimeMs && m.ino === st.ino && m.dev === st.dev && m.mtimeMs < m.statAt - RACY_MS;
+
 /** How many changed-block bytes a delta frame batches before it is yielded (fewer, larger messages). */
 const YIELD_BYTES = 1024 * 1024;
 
@@ -231,11 +250,14 @@ const YIELD_BYTES = 1024 * 1024;
  * chunks of about 1 MB. `live`: the folder may change while it is read (a running engine's): files that vanish are
  * left out and a file read short keeps the size it was seen with (the next delta, made stopped, corrects it).
  */
-export async function* deltaOf(root: string, signature: Uint8Array, stats?: DeltaStats): AsyncGenerator<Buffer> {
+export async function* deltaOf(root: string, signature: Uint8Array, stats?: DeltaStats, memo?: FileMemo): AsyncGenerator<Buffer> {
   const { blockBytes, entries } = await parseSignature(signature);
-  const s: DeltaStats = stats ?? { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 };
-  const source = new Map<string, { full: string; st: Stats }>();
-  for await (const e of walk(root)) source.set(e.p, { full: e.full, st: e.st });
+  const s: DeltaStats = stats ?? { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0, unread: 0 };
+  const source = new Map<string, { full: string; st: Stats; statAt: number }>();
+  for await (const e of walk(root)) source.set(e.p, { full: e.full, st: e.st, statAt: e.statAt });
+  // The memo keeps what this walk saw; files gone are forgotten. Hashes of another block size are of no use.
+  for (const p of memo?.keys() ?? []) if (!source.has(p)) memo!.delete(p);
+  if (memo && [...memo.values()].some((m) => m.hashes.length !== Math.ceil(m.size / blockBytes) * HASH_BYTES)) memo.clear();
 
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -278,7 +300,7 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
   const usedBases = new Set<string>();
 
   const buf = Buffer.allocUnsafe(readBytesFor(blockBytes));
-  for (const [p, { full, st }] of source) {
+  for (const [p, { full, st, statAt }] of source) {
     const t = kindOf(st);
     const { uid, gid } = st;
     const mode = st.mode & 0o7777;
@@ -297,6 +319,16 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
       }
       if (!sameMeta || theirs.to !== to) push(frame({ o: 'link', p, to, uid, gid } satisfies DeltaHeader));
     } else {
+      // Unchanged since an earlier delta read it, and the target holds those very blocks: nothing to read.
+      const before = memo?.get(p);
+      if (before && theirs?.t === 'f' && theirs.s === st.size && theirs.hashes && unchangedSince(before, st) && before.hashes.equals(theirs.hashes)) {
+        s.unread++;
+        if (!sameMeta) {
+          s.files++;
+          push(frame({ o: 'file', p, size: st.size, mode, uid, gid, mtime: st.mtimeMs } satisfies DeltaHeader));
+        }
+        continue;
+      }
       let handle: FileHandle;
       try {
         handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -322,8 +354,12 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
           else if (!known) s.newFiles++;
           push(frame({ o: 'file', p, size, mode, uid, gid, mtime: st.mtimeMs, ...(from ? { from } : {}) } satisfies DeltaHeader));
         };
+        const mine: Buffer[] = [];
+        let read = 0;
         for await (const { at, index: i, block } of blocksOf(handle, blockBytes, buf, size)) {
           const hash = blockHash(block);
+          mine.push(hash);
+          read += block.length;
           if (i === 0 && !known) {
             const basis = bases.get(hash.toString('hex'))?.find((b) => !usedBases.has(b));
             if (basis) {
@@ -341,6 +377,9 @@ export async function* deltaOf(root: string, signature: Uint8Array, stats?: Delt
           if (pendingBytes >= YIELD_BYTES) yield flush();
         }
         if (!known || !sameMeta || theirs.s !== size) announce();
+        // What this read saw, for the next delta; a file read short (it shrank meanwhile) is not remembered.
+        if (memo && read === size) memo.set(p, { size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev, statAt, hashes: Buffer.concat(mine) });
+        else memo?.delete(p);
       } finally {
         await handle.close();
       }
@@ -376,7 +415,7 @@ const int = (v: unknown, what: string): number => {
  */
 export async function applyDelta(root: string, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<DeltaStats> {
   await mkdir(root, { recursive: true, mode: 0o700 });
-  const stats: DeltaStats = { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0 };
+  const stats: DeltaStats = { files: 0, newFiles: 0, reused: 0, removed: 0, blocks: 0, blockBytes: 0, unread: 0 };
   /** Folders known to be real folders (not links) under root. */
   const folders = new Set<string>(['.']);
   const dirTimes: { full: string; mtime: number }[] = [];

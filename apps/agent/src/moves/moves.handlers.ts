@@ -10,7 +10,7 @@ import type { DatabasesRuntime } from '../databases/databases.runtime';
 import { clientStream, serve, serverStream, unary, type Send } from '../rpc/handlers';
 import { openUpload, receiveInto, type UploadPart } from '../rpc/upload';
 import type { DiskGuard } from '../storage/disk-guard';
-import { applyDelta, checkBlockBytes, deltaOf, signatureOf } from './block-delta';
+import { applyDelta, checkBlockBytes, deltaOf, signatureOf, type FileMemo } from './block-delta';
 import { tarFolder, untarInto, untarParts } from './tar';
 
 type Header = NonNullable<ImportChunk['header']>;
@@ -43,6 +43,8 @@ function checkBlockBytesOf(n: number): number {
  */
 export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; databases: DatabasesRuntime; disk: DiskGuard; dataDir: string; logger: Logger }): MovesHandlers {
   const spool = path.join(deps.dataDir, 'moves');
+  /** Per database, what this server's passes of a move read of its data folder (block-delta.ts FileMemo). */
+  const memos = new Map<string, FileMemo>();
   /** A database's backup files (the Backups service's layout: `backups/<databaseId>/`). */
   const backupsOf = (databaseId: string) => path.join(deps.dataDir, 'backups', databaseIdOf(databaseId));
   const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -206,11 +208,19 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
       // A pass while the engine runs first has it write its memory to disk (PostgreSQL: a checkpoint), so that this
       // pass carries it and the stop that follows has little left to write.
       if (req.live) await deps.databases.flushData(databaseId).catch((err: unknown) => deps.logger.warn({ err, databaseId }, 'could not flush the engine before a move pass'));
+      // What the passes read is remembered (in memory: an agent restarted reads everything again), so the final copy
+      // reads only the files changed since the last pass; it forgets it.
+      const memo = memos.get(databaseId) ?? (new Map() as FileMemo);
+      memos.set(databaseId, memo);
       const body = await deps.databases.withDataFolder(databaseId, { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
         if (!(await exists(data))) throw new AppError('not_found', `No data folder of the database ${databaseId} on this server`);
-        return deltaOf(data, req.signature);
+        return deltaOf(data, req.signature, undefined, memo);
       });
-      await sendAll(body, send, signal);
+      try {
+        await sendAll(body, send, signal);
+      } finally {
+        if (!req.live) memos.delete(databaseId);
+      }
     }),
 
     RemoveBackupFolders: unary(async (req) => {

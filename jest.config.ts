@@ -12,7 +12,8 @@ const roots = ['<rootDir>/apps', '<rootDir>/packages', '<rootDir>/testing'];
 
 // Projects (CONTRIBUTING.md, Tests): `unit` needs no services; `api` runs the API over real PostgreSQL and Redis with a
 // recording job queue and no agent (`*.api.spec.ts`); `integration` talks to real PostgreSQL, Redis, Docker and Caddy
-// (`*.int.spec.ts`); `browser` drives the web console in Chromium against the same (`*.browser.spec.ts`).
+// (`*.int.spec.ts`), `faults` the same with processes killed and engines restarted (testing/src/faults); `browser`
+// drives the web console in Chromium against the same (`*.browser.spec.ts`); `fleet` runs several servers.
 const config: Config = {
   // The default reporter, then how many cases were skipped and why (issue 35).
   reporters: ['default', '<rootDir>/testing/src/skip-reporter.ts'],
@@ -39,6 +40,16 @@ const config: Config = {
       roots,
       transform,
       testMatch: ['**/*.int.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/testing/src/faults/'],
+      globalSetup: '<rootDir>/testing/src/global-setup.ts',
+    },
+    {
+      // The fault suite (testing/src/faults): integration tests that kill the platform's processes and may restart the
+      // machine's Docker engine, so deploy/test.sh runs them before anything runs beside them.
+      displayName: 'faults',
+      roots,
+      transform,
+      testMatch: ['<rootDir>/testing/src/faults/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/testing/src/global-setup.ts',
     },
     {

@@ -61,7 +61,27 @@ export SLIPWAY_BROWSER_ARTIFACTS=${SLIPWAY_BROWSER_ARTIFACTS:-$REPO_ROOT/.slipwa
 say "browser tests (jest project browser) keep failure screenshots and page consoles in $SLIPWAY_BROWSER_ARTIFACTS"
 # The `starters` project (every framework generator's starter built from scratch, ~15 min) runs when asked:
 # SLIPWAY_TEST_STARTERS=1, or `bash deploy/test.sh --selectProjects starters`; `integration` keeps a subset of it.
-projects=(--selectProjects unit api integration browser fleet)
+if [[ " $* " == *" --selectProjects "* ]]; then
+  npx jest --ci --runInBand "$@"
+  exit 0
+fi
+# The fault suite first, alone (it may restart the Docker engine); then the integration project in this process and,
+# beside it, the browser and fleet projects (the fleet's servers run their own engines; both mostly wait on
+# containers), their output kept apart and printed after. A failure in either fails the run.
+# With a path given, a project may hold none of its tests: that is not a failure then (it is with no path).
+filter=()
+(( $# > 0 )) && filter=(--passWithNoTests)
+npx jest --ci --runInBand "${filter[@]}" "$@" --selectProjects unit api faults
+beside_log=$SLIPWAY_LOG_DIR/jest-browser-fleet.log
+projects=(browser fleet)
 [[ ${SLIPWAY_TEST_STARTERS:-0} == 1 ]] && projects+=(starters)
-[[ " $* " == *" --selectProjects "* ]] && projects=()
-npx jest --ci --runInBand "${projects[@]}" "$@"
+say "browser and fleet tests run beside the integration tests; their output: $beside_log (printed when they end)"
+npx jest --ci --runInBand "${filter[@]}" "$@" --selectProjects "${projects[@]}" >"$beside_log" 2>&1 &
+beside=$!
+status=0
+npx jest --ci --runInBand "${filter[@]}" "$@" --selectProjects integration || status=$?
+beside_status=0
+wait "$beside" || beside_status=$?
+say "browser and fleet tests (run beside the integration tests)"
+cat "$beside_log"
+(( status == 0 && beside_status == 0 )) || die "tests failed (integration: exit $status; browser and fleet: exit $beside_status)"

@@ -11,7 +11,8 @@ import { clientStream, serve, serverStream, unary, type Send } from '../rpc/hand
 import { openUpload, receiveInto, type UploadPart } from '../rpc/upload';
 import type { DiskGuard } from '../storage/disk-guard';
 import { applyDelta, checkBlockBytes, deltaOf, signatureOf, type FileMemo } from './block-delta';
-import { tarFolder, untarInto, untarParts } from './tar';
+import { tarFolder, untarInto, untarStream } from './tar';
+import { committedData, unzstdOf, zstdOf } from './zstd';
 
 type Header = NonNullable<ImportChunk['header']>;
 
@@ -118,9 +119,11 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
       let body: AsyncIterable<Buffer> | null;
       if (req.folder === 'DATABASE_DATA') {
         // `live`: a pre-copy while the engine runs (decision 0037); otherwise the final copy of a stopped engine.
-        body = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) =>
-          (await exists(data)) ? tarFolder(data, { changedOk: false, live: req.live }) : null,
-        );
+        body = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
+          if (!(await exists(data))) return null;
+          const tar = tarFolder(data, { changedOk: false, live: req.live });
+          return req.zstd ? zstdOf(tar) : tar;
+        });
       }
       else if (req.folder === 'DATABASE_BACKUPS') {
         // Backup files are written once and renamed into place: partial ones (a dump under way) are left out.
@@ -141,13 +144,15 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
           await rm(incoming, { recursive: true, force: true });
           await mkdir(incoming, { recursive: true, mode: 0o700 });
           try {
-            const size = await untarParts(parts, incoming);
-            if (size > 0) {
+            const upload = committedData(parts);
+            const unpacked = await untarStream(unzstdOf(upload.data), incoming);
+            const size = upload.done();
+            if (unpacked > 0) {
               await rm(data, { recursive: true, force: true });
               await rename(incoming, data);
-              deps.logger.info({ databaseId: header.databaseId, bytes: size }, 'database data imported (workspace move)');
+              deps.logger.info({ databaseId: header.databaseId, bytes: size, unpacked }, 'database data imported (workspace move)');
             }
-            return { size: String(size) };
+            return { size: String(size), unpackedSize: String(unpacked) };
           } finally {
             await rm(incoming, { recursive: true, force: true });
           }
@@ -159,21 +164,9 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
         const databaseId = databaseIdOf(header.databaseId);
         await deps.disk.assertRoom("A database's data delta");
         return deps.databases.withDataFolder(databaseId, { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
-          let size = 0;
-          let committed = false;
-          const chunks = async function* () {
-            for await (const m of parts) {
-              if ('commit' in m) {
-                if (m.commit.size !== size) throw new AppError('validation_failed', `The upload sent ${size} bytes but committed ${m.commit.size}`);
-                committed = true;
-                return;
-              }
-              size += m.data.length;
-              yield m.data;
-            }
-          };
-          const applied = await applyDelta(data, chunks());
-          if (!committed) throw new AppError('validation_failed', 'The upload ended before it was complete');
+          const upload = committedData(parts);
+          const applied = await applyDelta(data, unzstdOf(upload.data));
+          const size = upload.done();
           deps.logger.info({ databaseId, bytes: size, ...applied }, 'database data delta applied (workspace move)');
           return { size: String(size) };
         });
@@ -214,7 +207,8 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
       memos.set(databaseId, memo);
       const body = await deps.databases.withDataFolder(databaseId, { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
         if (!(await exists(data))) throw new AppError('not_found', `No data folder of the database ${databaseId} on this server`);
-        return deltaOf(data, req.signature, undefined, memo);
+        const delta = deltaOf(data, req.signature, undefined, memo);
+        return req.zstd ? zstdOf(delta) : delta;
       });
       try {
         await sendAll(body, send, signal);

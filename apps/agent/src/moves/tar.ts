@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { AppError } from '@slipway/core';
-import type { UploadPart } from '../rpc/upload';
 
 /**
  * A folder as a tar stream (numeric owners, modes, times, links as links), for a move (issue 32). `changedOk`: tar's
@@ -43,12 +41,11 @@ export function untarInto(tarFile: string, folder: string): Promise<void> {
 }
 
 /**
- * Unpacks an upload's tar into `folder` as it arrives (no spool file: the bytes are written once), keeping numeric
- * owners and modes, and answers its size once the commit arrived with that size and tar finished (0 bytes: nothing
- * unpacked). Without the commit, or with another size, tar is stopped and this throws: what was unpacked must then be
- * discarded by the caller.
+ * Unpacks a tar into `folder` as it arrives (no spool file: the bytes are written once), keeping numeric owners and
+ * modes, and answers the bytes unpacked once tar finished (0: nothing came, nothing unpacked). A stream that fails
+ * stops tar and throws: what was unpacked must then be discarded by the caller.
  */
-export async function untarParts(parts: AsyncIterable<UploadPart>, folder: string): Promise<number> {
+export async function untarStream(data: AsyncIterable<Buffer>, folder: string): Promise<number> {
   const tar = spawn('tar', ['-x', '--numeric-owner', '--same-owner', '-p', '--overwrite', '-C', folder, '-f', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   tar.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -59,20 +56,14 @@ export async function untarParts(parts: AsyncIterable<UploadPart>, folder: strin
   // A tar that exits early (a broken archive) closes its input: the write's EPIPE is reported through the exit below.
   tar.stdin.on('error', () => undefined);
   let received = 0;
-  let committed = false;
+  let finished = false;
   try {
-    for await (const m of parts) {
-      if ('commit' in m) {
-        if (m.commit.size !== received) throw new AppError('validation_failed', `The upload sent ${received} bytes but committed ${m.commit.size}`);
-        committed = true;
-        break;
-      }
-      received += m.data.length;
-      if (tar.exitCode !== null) break;
-      if (!tar.stdin.write(m.data)) await Promise.race([once(tar.stdin, 'drain'), exited]);
+    for await (const chunk of data) {
+      received += chunk.length;
+      if (tar.exitCode !== null) throw new Error(`tar failed (${tar.exitCode}): ${stderr.trim()}`);
+      if (!tar.stdin.write(chunk)) await Promise.race([once(tar.stdin, 'drain'), exited]);
     }
-    if (!committed && tar.exitCode !== null) throw new Error(`tar failed (${tar.exitCode}): ${stderr.trim()}`);
-    if (!committed) throw new AppError('validation_failed', 'The upload ended before it was complete');
+    finished = true;
     // Nothing sent (the source had no folder): nothing to unpack, and tar would call an empty input no archive.
     if (received === 0) {
       tar.kill();
@@ -84,6 +75,6 @@ export async function untarParts(parts: AsyncIterable<UploadPart>, folder: strin
     if (code !== 0) throw new Error(`tar failed (${code}): ${stderr.trim()}`);
     return received;
   } finally {
-    if (tar.exitCode === null && !committed) tar.kill();
+    if (tar.exitCode === null && !finished) tar.kill();
   }
 }

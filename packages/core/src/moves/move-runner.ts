@@ -29,7 +29,9 @@ const blockBytesFor = (bytes: number) => Math.min(16 * 1024 * 1024, Math.max(64 
 
 /** What a database's pre-copy left on the target: its bytes, time, passes, and the target's signature (null: no data). */
 interface PreCopy {
+  /** Bytes sent (compressed), and unpacked on the target (about the data folder's size). */
   bytes: number;
+  unpacked: number;
   ms: number;
   passes: number[];
   signature: Uint8Array | null;
@@ -454,10 +456,11 @@ export class MoveRunner {
     const t0 = Date.now();
     // Recorded before the copy: a copy cut halfway may have left a folder there.
     ctx.onTarget.push(db);
-    const { bytes } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true });
+    const { bytes, unpacked } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true });
     // No data on the source (an engine that never started): the final copy is the whole (empty) folder, as before.
-    if (bytes === 0) return { bytes, ms: Date.now() - t0, passes: [], signature: null };
-    const blockBytes = blockBytesFor(bytes);
+    if (bytes === 0) return { bytes, unpacked: 0, ms: Date.now() - t0, passes: [], signature: null };
+    // The block size from the folder's size (what was unpacked), not the bytes sent (compressed).
+    const blockBytes = blockBytesFor(unpacked ?? bytes);
     let signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
     const passes: number[] = [];
     for (let pass = 1; pass <= LIVE_PASSES; pass++) {
@@ -466,7 +469,7 @@ export class MoveRunner {
       signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
       if (delta.bytes <= SMALL_PASS_BYTES) break;
     }
-    return { bytes, ms: Date.now() - t0, passes, signature };
+    return { bytes, unpacked: unpacked ?? bytes, ms: Date.now() - t0, passes, signature };
   }
 
   /**
@@ -494,10 +497,10 @@ export class MoveRunner {
     const on = await databaseAgent.ensureDatabase(target, ensure);
     const wanted = db.desiredState === 'running' ? 'running' : 'stopped';
     if (on.state !== wanted) throw new Error(`${db.name} is ${on.state} on ${target.name}${on.message ? ` (${on.message})` : ''}`);
-    const passes = pre.passes.length ? ` and ${plural(pre.passes.length, 'pass')} of its changes (${pre.passes.map(mb).join(', ')})` : '';
+    const passes = pre.passes.length ? ` and ${plural(pre.passes.length, 'pass')} of its changes (${pre.passes.map(mb).join(', ')} sent)` : '';
     return (
-      `${db.name} (${db.engine}, pre-copied while it ran: ${mb(pre.bytes)}${passes} in ${seconds(pre.ms)}; ` +
-      `stop ${seconds(stopped - t0)}, final copy ${mb(bytes)}${pre.signature ? ' of changes' : ''} ${seconds(copied - stopped)}, ${wanted === 'running' ? 'ready' : 'created'} ${seconds(Date.now() - copied)})`
+      `${db.name} (${db.engine}, pre-copied while it ran: ${mb(pre.unpacked)} (${mb(pre.bytes)} sent)${passes} in ${seconds(pre.ms)}; ` +
+      `stop ${seconds(stopped - t0)}, final copy ${mb(bytes)}${pre.signature ? ' of changes' : ''} sent ${seconds(copied - stopped)}, ${wanted === 'running' ? 'ready' : 'created'} ${seconds(Date.now() - copied)})`
     );
   }
 

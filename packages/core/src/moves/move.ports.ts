@@ -124,19 +124,20 @@ export interface MovesGateway {
   ): Promise<{ bytes: number }>;
   /**
    * A database's folder: `data` (the target's folder is replaced; only while its container is stopped on the source
-   * unless `live`: a pre-copy while it runs) or `backups` (its backup files, added to the target's folder).
+   * unless `live`: a pre-copy while it runs; sent compressed) or `backups` (its backup files, added to the target's
+   * folder). Answers the bytes sent and, for `data`, the bytes unpacked (about the folder's size).
    */
   copyDatabaseFolder(
     from: AgentTarget,
     to: AgentTarget,
     input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean },
-  ): Promise<{ bytes: number }>;
+  ): Promise<{ bytes: number; unpacked?: number }>;
   /** What a server holds of a database's data folder, as a block signature (`blockBytes` per block). */
   dataSignature(on: AgentTarget, input: { databaseId: string; blockBytes: number }): Promise<Uint8Array>;
   /**
    * The block delta between the target's data folder of a database (described by `signature`, the target's own) and
    * the source's, applied on the target: only what differs travels. Only while the source's container is stopped unless
-   * `live` (a pass while it runs). Answers the delta's bytes.
+   * `live` (a pass while it runs). Answers the delta's bytes as sent (compressed).
    */
   copyDataDelta(
     from: AgentTarget,

@@ -285,7 +285,8 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string; live?: boolean }) => {
       calls.push(`${input.folder}${input.live ? ' (live)' : ''} ${from.name}→${to.name} ${input.databaseId}`);
       if (failPreCopyOf === input.databaseId) throw new Error('b did not answer (connect ECONNREFUSED)');
-      return { bytes: emptyData.has(input.databaseId) && input.live ? 0 : 3 * 1024 * 1024 };
+      if (emptyData.has(input.databaseId) && input.live) return { bytes: 0, unpacked: 0 };
+      return input.folder === 'data' ? { bytes: 3 * 1024 * 1024, unpacked: 9 * 1024 * 1024 } : { bytes: 3 * 1024 * 1024 };
     },
     dataSignature: async (on: { name: string | null }, input: { databaseId: string; blockBytes: number }) => {
       calls.push(`signature ${on.name} ${input.databaseId} ${input.blockBytes}`);
@@ -556,7 +557,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(ended.steps[0]!.sentence).toBe('b answers and can take the workspace (1 app, 2 databases, backups of 2 databases)');
     expect(ended.steps[4]!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
     expect(ended.steps[5]!.sentence).toMatch(
-      /^Stopped on a, copied and started on b with their credentials: pg \(postgres, pre-copied while it ran: 3\.0 MB and 2 passes of its changes \(40\.0 MB, 2\.0 MB\) in 0\.\d s; stop 0\.\d s, final copy 0\.5 MB of changes 0\.\d s, ready 0\.\d s\); cache/,
+      /^Stopped on a, copied and started on b with their credentials: pg \(postgres, pre-copied while it ran: 9\.0 MB \(3\.0 MB sent\) and 2 passes of its changes \(40\.0 MB, 2\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 0\.5 MB of changes sent 0\.\d s, ready 0\.\d s\); cache/,
     );
     expect(ended.steps[7]!.sentence).toMatch(/^2 servers route the workspace's apps to b; the databases were out of the apps' reach for \d+\.\d s \(from their stop on a\)$/);
     expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 2 databases' data, 3 backup folders");
@@ -619,7 +620,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     const ended = await f.runner.run((await f.service.request('data', 'b')).id);
     expect(ended.state).toBe('succeeded');
     expect(f.calls.filter((c) => /^(data|signature|delta|stopDb|ensureDb)/.test(c))).toEqual(['data (live) a→b pg', 'stopDb a pg', 'data a→b pg', 'ensureDb b pg pw-pg private cert-id-b']);
-    expect(ended.steps[5]!.sentence).toMatch(/pg \(postgres, pre-copied while it ran: 0\.0 MB in 0\.\d s; stop 0\.\d s, final copy 3\.0 MB 0\.\d s, ready 0\.\d s\)$/);
+    expect(ended.steps[5]!.sentence).toMatch(/pg \(postgres, pre-copied while it ran: 0\.0 MB \(0\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 3\.0 MB sent 0\.\d s, ready 0\.\d s\)$/);
   });
 
   it('refuses, in words, a workspace whose database or app is being changed, or whose engine the target lacks, and leaves it on its source', async () => {

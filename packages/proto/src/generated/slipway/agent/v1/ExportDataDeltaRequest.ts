@@ -11,6 +11,10 @@ export interface ExportDataDeltaRequest {
    * Made while the engine runs (see ExportDataDelta).
    */
   'live'?: (boolean);
+  /**
+   * The delta compressed with zstd (level 1). Importers tell it by zstd's magic number.
+   */
+  'zstd'?: (boolean);
 }
 
 export interface ExportDataDeltaRequest__Output {
@@ -23,4 +27,8 @@ export interface ExportDataDeltaRequest__Output {
    * Made while the engine runs (see ExportDataDelta).
    */
   'live': (boolean);
+  /**
+   * The delta compressed with zstd (level 1). Importers tell it by zstd's magic number.
+   */
+  'zstd': (boolean);
 }

@@ -11,6 +11,10 @@ export interface ExportFolderRequest {
    * accepted; the delta made once it is stopped corrects them).
    */
   'live'?: (boolean);
+  /**
+   * DATABASE_DATA only: the tar compressed with zstd (level 1). Importers tell it by zstd's magic number.
+   */
+  'zstd'?: (boolean);
 }
 
 export interface ExportFolderRequest__Output {
@@ -22,4 +26,8 @@ export interface ExportFolderRequest__Output {
    * accepted; the delta made once it is stopped corrects them).
    */
   'live': (boolean);
+  /**
+   * DATABASE_DATA only: the tar compressed with zstd (level 1). Importers tell it by zstd's magic number.
+   */
+  'zstd': (boolean);
 }

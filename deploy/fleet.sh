@@ -29,6 +29,7 @@ agent_up() {
     SLIPWAY_AGENT_LISTEN="$addr:7443" SLIPWAY_AGENT_DATA_DIR="$FLEET_ROOT/$i/agent" SLIPWAY_AGENT_NODE_NAME="fleet-$i"
     SLIPWAY_AGENT_PUBLIC_IPV4="$addr" DOCKER_SOCKET="$run/docker.sock" SLIPWAY_CADDY_ADMIN_URL=http://127.0.0.1:2019
   )
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then env+=(SLIPWAY_HAPROXY_DIR="$(fleet_haproxy_dir "$i")"); fi
   if [[ ! -f $FLEET_ROOT/$i/agent/tls/agent.crt ]]; then
     token=$(cd "$REPO_ROOT" && set -a && source "$ENV_FILE" && set +a && apps/cli/bin/slipway-admin enroll-token create --json |
       node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).token))')

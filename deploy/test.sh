@@ -71,15 +71,15 @@ fi
 # With a path given, a project may hold none of its tests: that is not a failure then (it is with no path).
 filter=()
 (( $# > 0 )) && filter=(--passWithNoTests)
-npx jest --ci --runInBand "${filter[@]}" --selectProjects unit api faults "$@"
+npx jest --ci --runInBand "${filter[@]}" "$@" --selectProjects unit api faults
 beside_log=$SLIPWAY_LOG_DIR/jest-browser-fleet.log
 projects=(browser fleet)
 [[ ${SLIPWAY_TEST_STARTERS:-0} == 1 ]] && projects+=(starters)
 say "browser and fleet tests run beside the integration tests; their output: $beside_log (printed when they end)"
-npx jest --ci --runInBand "${filter[@]}" --selectProjects "${projects[@]}" "$@" >"$beside_log" 2>&1 &
+npx jest --ci --runInBand "${filter[@]}" "$@" --selectProjects "${projects[@]}" >"$beside_log" 2>&1 &
 beside=$!
 status=0
-npx jest --ci --runInBand "${filter[@]}" --selectProjects integration "$@" || status=$?
+npx jest --ci --runInBand "${filter[@]}" "$@" --selectProjects integration || status=$?
 beside_status=0
 wait "$beside" || beside_status=$?
 say "browser and fleet tests (run beside the integration tests)"

@@ -162,6 +162,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     ingress,
     { ...DEFAULT_DOMAIN_SETTINGS, ...o.domains },
     o.logger,
+    mesh,
   ).load();
   customDomains.watch();
   const containers = new Containers(docker, networks, o.logger);

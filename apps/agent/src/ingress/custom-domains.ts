@@ -25,6 +25,11 @@ export interface RemoteCustomDomain extends CustomDomain {
   challengeAddress: string;
 }
 
+/** The mesh listener's copy of this server's own custom-domain routes (mesh.ts): made first, then `change` runs. */
+export interface DomainRoutesCopy {
+  withDomainRoutes(routes: Record<string, unknown>[], change: () => Promise<void>): Promise<void>;
+}
+
 /** A certificate chain and its key (PEM). */
 export interface PemPair {
   certificatePem: string;
@@ -103,6 +108,8 @@ export class CustomDomains {
     private readonly ingress: CaddyIngress,
     readonly settings: CustomDomainSettings,
     private readonly logger: Logger,
+    /** The mesh listener (issue 31): it copies this server's custom-domain routes, just before they change. */
+    private readonly mesh: DomainRoutesCopy | null = null,
   ) {
     this.key = createHash('sha256').update(file).digest('hex').slice(0, 12);
     this.tlsLog = path.join(path.dirname(file), 'caddy-tls.log');
@@ -291,7 +298,57 @@ export class CustomDomains {
     let added = 0;
     let removed = 0;
 
-    // TLS policies first: a route's host gets its certificate from the policy naming it.
+    // The order of the writes matters (Caddy 2.6): a hostname in a route of the HTTPS server is what makes Caddy manage
+    // its certificate, with the policy naming it or, none naming it and not skipped, Let's Encrypt's; and every reload
+    // of the config cancels an order in flight, so a reload after the CA issued the certificate and before Caddy stored
+    // it makes Caddy order a second one. So the routes' hostnames only shrink before the policies and the skip list
+    // change, and only grow after them, in the last write of all (the mesh's copy of them just before): the order a new
+    // domain starts is not cut short by this agent's own next writes.
+    const server = await this.request<CaddyObject>('GET', `/config/apps/http/servers/${HTTPS_SERVER}`);
+    const serving = routed.length + remote.length > 0;
+    const routes = server ? (((await this.request<CaddyObject[]>('GET', HTTPS_ROUTES)) ?? []) as CaddyObject[]) : [];
+    // One route per app: its hostnames → its current upstream.
+    const byApp = new Map<string, string[]>();
+    for (const d of routed) byApp.set(d.appId, [...(byApp.get(d.appId) ?? []), d.hostname]);
+    const wantRoutes = new Map(
+      [...byApp].map(([appId, hosts]) => [
+        routeId(appId),
+        {
+          '@id': routeId(appId),
+          match: [{ host: hosts.sort() }],
+          handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `127.0.0.1:${upstreams.get(appId)}` }] }],
+          terminal: true,
+        },
+      ]),
+    );
+    // Other servers' apps: their hostnames → the owner's mesh listener over TLS, checked against the platform's CA.
+    const remoteByApp = new Map<string, RemoteCustomDomain[]>();
+    for (const d of remote) remoteByApp.set(d.appId, [...(remoteByApp.get(d.appId) ?? []), d]);
+    const wantRemote = new Map(
+      [...remoteByApp].map(([appId, ds]) => [
+        remoteRouteId(appId),
+        {
+          '@id': remoteRouteId(appId),
+          match: [{ host: ds.map((d) => d.hostname).sort() }],
+          handle: [
+            {
+              handler: 'reverse_proxy',
+              upstreams: [{ dial: ds[0]!.ownerAddress }],
+              transport: { protocol: 'http', tls: { root_ca_pool: [meshCa], server_name: agentTlsName(ds[0]!.ownerName) } },
+            },
+          ],
+          terminal: true,
+        },
+      ]),
+    );
+    const nextRoutes = mergeOwned(routes, wantRoutes, this.owned, 'domains-app-');
+    const next = mergeOwned(nextRoutes.list, wantRemote, this.owned, 'domains-remote-');
+    // First the hostnames that leave (routes removed, names taken out of a route): no policy or skip entry of theirs is
+    // removed while a route still names them.
+    const shrunk = shrinkOwned(routes, new Map([...wantRoutes, ...wantRemote]), this.owned, ['domains-app-', 'domains-remote-']);
+    if (server && shrunk.changed) await this.request('PATCH', HTTPS_ROUTES, shrunk.list);
+
+    // TLS policies: a route's host gets its certificate from the policy naming it.
     await this.ensureTlsApp();
     const policies = ((await this.request<CaddyObject[]>('GET', POLICIES)) ?? []) as CaddyObject[];
     // One policy for every hostname of this agent: a config of 500 domains stays small (each change reloads all of it).
@@ -312,12 +369,10 @@ export class CustomDomains {
     // agents' entries are kept as they are).
     added += await this.loadRemoteCertificates(remote);
 
-    // HTTPS routes. Other servers' hostnames are never certified here (`skip_certificates`): their owner's
-    // certificate is loaded instead, so one ACME order serves every server.
+    // Other servers' hostnames are never certified here (`skip_certificates`): their owner's certificate is loaded
+    // instead, so one ACME order serves every server.
     const skip = [...new Set(remote.map((d) => d.hostname))].sort();
     const automatic = { disable_redirects: true, ...(skip.length ? { skip_certificates: skip } : {}) };
-    const server = await this.request<CaddyObject>('GET', `/config/apps/http/servers/${HTTPS_SERVER}`);
-    const serving = routed.length + remote.length > 0;
     if (!server && serving) {
       await this.request('PUT', `/config/apps/http/servers/${HTTPS_SERVER}`, {
         listen: [`:${this.settings.httpsPort}`],
@@ -336,50 +391,8 @@ export class CustomDomains {
         await this.request('PUT', `/config/apps/http/servers/${HTTPS_SERVER}/automatic_https`, automatic);
       });
     }
-    if (server || serving) {
-      const routes = ((await this.request<CaddyObject[]>('GET', HTTPS_ROUTES)) ?? []) as CaddyObject[];
-      // One route per app: its hostnames → its current upstream.
-      const byApp = new Map<string, string[]>();
-      for (const d of routed) byApp.set(d.appId, [...(byApp.get(d.appId) ?? []), d.hostname]);
-      const wantRoutes = new Map(
-        [...byApp].map(([appId, hosts]) => [
-          routeId(appId),
-          {
-            '@id': routeId(appId),
-            match: [{ host: hosts.sort() }],
-            handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `127.0.0.1:${upstreams.get(appId)}` }] }],
-            terminal: true,
-          },
-        ]),
-      );
-      const nextRoutes = mergeOwned(routes, wantRoutes, this.owned, 'domains-app-');
-      // Other servers' apps: their hostnames → the owner's mesh listener over TLS, checked against the platform's CA.
-      const remoteByApp = new Map<string, RemoteCustomDomain[]>();
-      for (const d of remote) remoteByApp.set(d.appId, [...(remoteByApp.get(d.appId) ?? []), d]);
-      const wantRemote = new Map(
-        [...remoteByApp].map(([appId, ds]) => [
-          remoteRouteId(appId),
-          {
-            '@id': remoteRouteId(appId),
-            match: [{ host: ds.map((d) => d.hostname).sort() }],
-            handle: [
-              {
-                handler: 'reverse_proxy',
-                upstreams: [{ dial: ds[0]!.ownerAddress }],
-                transport: { protocol: 'http', tls: { root_ca_pool: [meshCa], server_name: agentTlsName(ds[0]!.ownerName) } },
-              },
-            ],
-            terminal: true,
-          },
-        ]),
-      );
-      const next = mergeOwned(nextRoutes.list, wantRemote, this.owned, 'domains-remote-');
-      if (nextRoutes.changed || next.changed) {
-        await this.request('PATCH', HTTPS_ROUTES, next.list);
-        added += nextRoutes.added + next.added;
-        removed += nextRoutes.removed + next.removed;
-      }
-    }
+    // The log of certificate events while there are domains (before the order starts: its errors are the reasons).
+    if (domains.length) await this.ensureTlsLog().catch((e: Error) => this.logger.debug({ err: e.message }, 'the Caddy TLS log of custom domains not changed'));
 
     // Ingress (HTTP): other servers' HTTP-01 challenges forwarded to their owner (whose Caddy holds the order), one
     // route per owner; then one redirect route in front for every routed hostname, challenges excepted.
@@ -424,13 +437,21 @@ export class CustomDomains {
       await this.request('PATCH', `/id/${this.redirectId}`, redirect);
     }
 
+    // Last, the HTTPS routes as wanted (the hostnames that come start their order here), the mesh's copy of this
+    // server's own ones made just before when there is a mesh listener.
+    if ((server || serving) && (nextRoutes.changed || next.changed)) {
+      const write = async () => void (await this.request('PATCH', HTTPS_ROUTES, next.list));
+      await (this.mesh ? this.mesh.withDomainRoutes(next.list, write) : write());
+      added += nextRoutes.added + next.added;
+      removed += nextRoutes.removed + next.removed;
+    }
+
     this.owned.clear();
     const ownedNow = [...wantPolicies.keys(), ...new Set(routed.map((d) => routeId(d.appId))), ...new Set(remote.map((d) => remoteRouteId(d.appId))), ...wantChallenges.keys()];
     for (const id of ownedNow) this.owned.add(id);
     await this.save();
-    // The log of certificate events while there are domains; none left, it leaves Caddy's config.
-    const logChange = domains.length ? this.ensureTlsLog() : this.removeTlsLog();
-    await logChange.catch((e: Error) => this.logger.debug({ err: e.message }, 'the Caddy TLS log of custom domains not changed'));
+    // No domains left: the log of certificate events leaves Caddy's config.
+    if (!domains.length) await this.removeTlsLog().catch((e: Error) => this.logger.debug({ err: e.message }, 'the Caddy TLS log of custom domains not changed'));
     if (added || removed) this.logger.info({ added, removed, domains: domains.length, routed: routed.length, remote: remote.length }, 'custom domains reconciled');
     return { added, removed };
   }
@@ -561,4 +582,37 @@ function mergeOwned(
   const missing = [...want.entries()].filter(([id]) => !seen.has(id)).map(([, w]) => w);
   added += missing.length;
   return { list: [...missing, ...list], changed: added + removed > 0, added, removed };
+}
+
+/**
+ * `current` with only what leaves of this agent's entries (ids under `prefixes`) applied: the entries it owns and no
+ * longer wants removed, and the hostnames a wanted entry no longer matches taken out of it (an entry left with none is
+ * removed). Nothing is added or otherwise changed: the first of a reconciliation's writes to the HTTPS server.
+ */
+export function shrinkOwned(current: CaddyObject[], want: Map<string, CaddyObject>, owned: Set<string>, prefixes: string[]): { list: CaddyObject[]; changed: boolean } {
+  const hostsOf = (entry: CaddyObject) => ((entry.match as { host?: string[] }[] | undefined)?.[0]?.host ?? []) as string[];
+  let changed = false;
+  const list: CaddyObject[] = [];
+  for (const entry of current) {
+    const id = entry['@id'] ?? '';
+    if (!prefixes.some((p) => id.startsWith(p))) {
+      list.push(entry);
+      continue;
+    }
+    const w = want.get(id);
+    if (!w) {
+      if (owned.has(id)) changed = true;
+      else list.push(entry);
+      continue;
+    }
+    const keep = new Set(hostsOf(w));
+    const hosts = hostsOf(entry);
+    const left = hosts.filter((h) => keep.has(h));
+    if (left.length === hosts.length) list.push(entry);
+    else {
+      changed = true;
+      if (left.length) list.push({ ...entry, match: [{ ...(entry.match as Record<string, unknown>[])[0], host: left }] });
+    }
+  }
+  return { list, changed };
 }

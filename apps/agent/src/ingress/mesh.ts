@@ -1,5 +1,5 @@
 import type { Logger } from '@slipway/core';
-import { caddyRequest, Watchdog } from './caddy-admin';
+import { caddyRequest, SerialQueue, Watchdog } from './caddy-admin';
 
 const SERVER = 'slipway-mesh';
 const TAG = 'slipway-mesh';
@@ -34,6 +34,8 @@ const FALLBACK: CaddyObject = {
  * it (restarted with its bootstrap config).
  */
 export class MeshListener {
+  /** One change of the mesh at a time: the watchdog, the app routes' changes and the custom domains' (below). */
+  private readonly queue = new SerialQueue();
   private readonly watchdog = new Watchdog(
     () => this.ensure(),
     (e) => this.logger.debug({ err: e.message }, 'mesh listener not in place yet'),
@@ -54,8 +56,26 @@ export class MeshListener {
   }
 
   /** Puts the certificate and the mesh server into Caddy when either is missing or stale. */
-  async ensure(): Promise<void> {
-    const own = await this.ownRoutes();
+  ensure(): Promise<void> {
+    return this.queue.run(() => this.apply());
+  }
+
+  /**
+   * Runs `change` (CustomDomains writing `domainRoutes`, its next routes of the HTTPS server) with the mesh's copy of
+   * them made first, nothing else changing the mesh in between. A new custom domain's route is what makes Caddy order
+   * its certificate, and any later reload of Caddy's config cancels that order in flight (Caddy 2.6): a reload after
+   * the CA issued the certificate but before Caddy stored it makes Caddy order a second one. Copied after the route
+   * (the watchdog's next tick, 0–2 s later), the mesh's own reload landed right on the owner's order.
+   */
+  withDomainRoutes(domainRoutes: Record<string, unknown>[], change: () => Promise<void>): Promise<void> {
+    return this.queue.run(async () => {
+      await this.apply(domainRoutes).catch((e: Error) => this.logger.debug({ err: e.message }, 'mesh listener not in line with the custom domains yet'));
+      await change();
+    });
+  }
+
+  private async apply(domainRoutes?: CaddyObject[]): Promise<void> {
+    const own = await this.ownRoutes(domainRoutes);
     const certificates = await this.request<{ certificate: string; key: string; tags?: string[] }[]>('GET', '/config/apps/tls/certificates/load_pem').catch(() => null);
     const mine = certificates?.find((c) => c.tags?.includes(TAG));
     if (!mine || mine.certificate !== this.settings.certPem) {
@@ -84,12 +104,12 @@ export class MeshListener {
 
   /**
    * This server's own app routes (`app-<id>` of the ingress server) and its own custom domains' routes
-   * (`domains-app-<id>` of the HTTPS server: other servers proxy those hostnames here too, issue 31), without their
-   * ids (an id is unique in Caddy).
+   * (`domains-app-<id>` of the HTTPS server, or of `domainRoutes`, the routes it is about to have: other servers
+   * proxy those hostnames here too, issue 31), without their ids (an id is unique in Caddy).
    */
-  private async ownRoutes(): Promise<CaddyObject[]> {
+  private async ownRoutes(domainRoutes?: CaddyObject[]): Promise<CaddyObject[]> {
     const routes = (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/ingress/routes')) ?? [];
-    const domains = (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/slipway-https/routes').catch(() => null)) ?? [];
+    const domains = domainRoutes ?? (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/slipway-https/routes').catch(() => null)) ?? [];
     const own = [...routes.filter((r) => String(r['@id'] ?? '').startsWith('app-')), ...domains.filter((r) => String(r['@id'] ?? '').startsWith('domains-app-'))];
     const rest = this.settings.ownSocket ? [{ handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `unix/${this.settings.ownSocket}` }] }] }] : [FALLBACK];
     return [...own.map(({ '@id': _id, ...route }) => route), ...rest];

@@ -1,0 +1,156 @@
+// The order of CustomDomains' writes to Caddy (docs/decisions/0034-custom-domains-across-servers.md): a hostname in a
+// route of the HTTPS server makes Caddy 2.6 manage its certificate, and every later reload cancels an order in flight
+// (a reload after the CA issued the certificate makes Caddy order a second one: two certificates for one domain in
+// domains.fleet.spec.ts). Checked against an in-process stand-in of Caddy's admin API that keeps the config as JSON and
+// records it after each write.
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '@slipway/core';
+import type { CaddyIngress } from './caddy.ingress';
+import { CustomDomains, DEFAULT_DOMAIN_SETTINGS } from './custom-domains';
+import { MeshListener } from './mesh';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
+
+type Json = Record<string, unknown> | unknown[];
+
+/** Caddy's admin API as far as the agent uses it: GET/PUT/PATCH/DELETE under /config/ and /id/. */
+class FakeCaddyAdmin {
+  config: Record<string, unknown> = { apps: { http: { servers: { ingress: { listen: [':80'], routes: [{ '@id': 'app-x', match: [{ host: ['x.apps.test'] }] }] } } } } };
+  /** The config after each write (method, path). */
+  readonly writes: { method: string; path: string; config: Record<string, unknown> }[] = [];
+  private server = http.createServer((req, res) => void this.handle(req, res));
+
+  async start(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => this.server.close(() => r()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
+    const url = req.url ?? '/';
+    const answer = (status: number, value?: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(value === undefined ? '' : JSON.stringify(value));
+    };
+    let segments: string[];
+    if (url.startsWith('/config/')) segments = url.slice('/config/'.length).split('/').filter(Boolean);
+    else if (url.startsWith('/id/')) {
+      const [id, ...rest] = url.slice('/id/'.length).split('/').filter(Boolean);
+      const at = findId(this.config, id!, []);
+      if (!at) return answer(404, { error: `unknown object ID '${id}'` });
+      segments = [...at, ...rest];
+    } else return answer(404, { error: 'not found' });
+    const key = segments.pop();
+    let parent: unknown = this.config;
+    for (const s of segments) parent = parent === undefined || parent === null ? undefined : (parent as Record<string, unknown>)[s];
+    const method = req.method ?? 'GET';
+    if (key === undefined) return method === 'GET' ? answer(200, this.config) : answer(400, { error: 'not supported here' });
+    if (parent === undefined || parent === null || typeof parent !== 'object') return answer(400, { error: 'invalid traversal path' });
+    const container = parent as Json;
+    const current = Array.isArray(container) ? container[Number(key)] : container[key];
+    if (method === 'GET') return current === undefined ? answer(400, { error: 'invalid traversal path' }) : answer(200, current);
+    if (method === 'PUT') {
+      if (Array.isArray(container)) container.splice(Number(key), 0, body);
+      else if (current !== undefined) return answer(409, { error: `key already exists: ${key}` });
+      else container[key] = body;
+    } else if (method === 'PATCH') {
+      if (current === undefined) return answer(404, { error: 'invalid traversal path' });
+      if (Array.isArray(container)) container[Number(key)] = body;
+      else container[key] = body;
+    } else if (method === 'DELETE') {
+      if (current === undefined) return answer(404, { error: 'invalid traversal path' });
+      if (Array.isArray(container)) container.splice(Number(key), 1);
+      else delete container[key];
+    } else return answer(405, { error: 'method not allowed' });
+    this.writes.push({ method, path: url, config: structuredClone(this.config) });
+    answer(200);
+  }
+}
+
+function findId(v: unknown, id: string, at: string[]): string[] | null {
+  if (!v || typeof v !== 'object') return null;
+  if (!Array.isArray(v) && (v as Record<string, unknown>)['@id'] === id) return at;
+  for (const [k, x] of Object.entries(v)) {
+    const found = findId(x, id, [...at, k]);
+    if (found) return found;
+  }
+  return null;
+}
+
+interface Config {
+  apps?: {
+    http?: { servers?: Record<string, { routes?: { match?: { host?: string[] }[] }[]; automatic_https?: { skip_certificates?: string[] } }> };
+    tls?: { automation?: { policies?: { subjects?: string[] }[] } };
+  };
+}
+
+const hostsOf = (config: Record<string, unknown>, server: string): string[] =>
+  ((config as Config).apps?.http?.servers?.[server]?.routes ?? []).flatMap((r) => r.match?.[0]?.host ?? []);
+
+/** Hostnames of the HTTPS server's routes that neither a policy names nor the skip list holds: Caddy would order them from Let's Encrypt. */
+function unmeant(config: Record<string, unknown>): string[] {
+  const c = config as Config;
+  const named = new Set((c.apps?.tls?.automation?.policies ?? []).flatMap((p) => p.subjects ?? []));
+  const skipped = new Set(c.apps?.http?.servers?.['slipway-https']?.automatic_https?.skip_certificates ?? []);
+  return hostsOf(config, 'slipway-https').filter((h) => !named.has(h) && !skipped.has(h));
+}
+
+describe("CustomDomains' writes to Caddy: one order per hostname, never cut short by the agent's own next write (issue 31)", () => {
+  let dir: string;
+  let caddy: FakeCaddyAdmin;
+  let admin: string;
+  const ingress = { onChange() {}, routes: () => [{ appId: 'x', upstreamPort: 5001 }], meshTrust: () => 'PLATFORM CA' } as unknown as CaddyIngress;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-domains-order-'));
+    caddy = new FakeCaddyAdmin();
+    admin = await caddy.start();
+  });
+  afterEach(async () => {
+    await caddy.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("on the owner: the route that starts the order is the last write, the mesh's copy of it already made", async () => {
+    const mesh = new MeshListener(admin, { port: 7444, certPem: 'MESH CERT', keyPem: 'MESH KEY' }, quiet);
+    await mesh.ensure();
+    const domains = await new CustomDomains(admin, path.join(dir, 'domains.json'), ingress, DEFAULT_DOMAIN_SETTINGS, quiet, mesh).load();
+    const before = caddy.writes.length;
+
+    await domains.sync([{ domainId: 'd1', appId: 'x', hostname: 'shop.example.test' }]);
+
+    const writes = caddy.writes.slice(before);
+    const first = writes.findIndex((w) => hostsOf(w.config, 'slipway-https').includes('shop.example.test'));
+    expect(first).toBeGreaterThanOrEqual(0);
+    // Nothing reloads Caddy after the order started: not the redirect, the TLS log, nor the mesh's copy.
+    expect(writes.slice(first + 1).map((w) => `${w.method} ${w.path}`)).toEqual([]);
+    expect(hostsOf(writes[first]!.config, 'slipway-mesh')).toContain('shop.example.test');
+    expect(writes.every((w) => unmeant(w.config).length === 0)).toBe(true);
+    // The mesh's watchdog then finds nothing to change.
+    await mesh.ensure();
+    expect(caddy.writes.length).toBe(before + writes.length);
+  });
+
+  it('on another server: its hostname is skipped whenever a route names it, as it comes and as it goes', async () => {
+    const domains = await new CustomDomains(admin, path.join(dir, 'domains.json'), ingress, DEFAULT_DOMAIN_SETTINGS, quiet).load();
+    const remote = { domainId: 'd2', appId: 'y', hostname: 'shop.example.test', ownerAddress: '198.18.0.13:7444', ownerName: 'fleet-3', challengeAddress: '198.18.0.13:80' };
+    const own = { domainId: 'd3', appId: 'x', hostname: 'own.example.test' };
+
+    await domains.sync([own], [remote]);
+    expect(hostsOf(caddy.config, 'slipway-https').sort()).toEqual(['own.example.test', 'shop.example.test']);
+    await domains.sync([], []);
+    expect(hostsOf(caddy.config, 'slipway-https')).toEqual([]);
+
+    expect(caddy.writes.filter((w) => unmeant(w.config).length > 0).map((w) => `${w.method} ${w.path}: ${unmeant(w.config).join(', ')}`)).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@
 # exactly as a real server does (docs/decisions/0031-fleet-on-one-machine.md).
 #   deploy/fleet.sh up N            servers 1..N (already running ones are kept), enrolled and running
 #   deploy/fleet.sh down            every server stopped and removed, even after a crashed run
-#   deploy/fleet.sh status          each server: address, engine, Caddy, agent
+#   deploy/fleet.sh status          each server: address, engine, Caddy, HAProxy (SLIPWAY_INGRESS=haproxy), agent
 #   deploy/fleet.sh cut I | mend I  takes server I's link down / up (a partition, as the tests make one)
 # Lower level (the test harness): net-up, server-up I, server-down I, load-images I IMAGE...
 set -euo pipefail
@@ -70,8 +70,9 @@ case ${1:-} in
   status)
     for i in $(fleet_indexes | sort -un); do
       run="$FLEET_RUN/$i"
-      printf 'fleet-%s %s  engine:%s caddy:%s agent:%s link:%s\n' "$i" "$(fleet_address "$i")" \
+      printf 'fleet-%s %s  engine:%s caddy:%s haproxy:%s agent:%s link:%s\n' "$i" "$(fleet_address "$i")" \
         "$(fleet_alive "$run/docker.pid" && echo up || echo down)" "$(fleet_alive "$run/caddy.pid" && echo up || echo down)" \
+        "$(fleet_alive "$run/haproxy.pid" && echo up || echo none)" \
         "$(fleet_alive "$run/agent.pid" && echo up || echo down)" "$(cat "/sys/class/net/slwf${i}h/operstate" 2>/dev/null || echo none)"
     done
     ;;

@@ -109,6 +109,11 @@ JSON
     env $(haproxy_env "$dir" 80 "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT") \
       nsenter --net="/run/netns/$ns" haproxy -W -D -p "$run/haproxy.pid" -f "$REPO_ROOT/deploy/haproxy/haproxy.cfg" \
       </dev/null >"$run/haproxy.log" 2>&1 || { echo "server $i: its HAProxy did not start (see $run/haproxy.log)" >&2; return 1; }
+    deadline=$((SECONDS + 15))
+    until [[ -S $dir/admin.sock ]]; do
+      ((SECONDS < deadline)) || { echo "server $i: its HAProxy's admin socket did not appear (see $run/haproxy.log)" >&2; return 1; }
+      sleep 0.1
+    done
   fi
 }
 

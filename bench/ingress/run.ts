@@ -291,7 +291,7 @@ async function main() {
           haproxy = await startHaProxy(HAPROXY, dir, size, routes, caddy.httpPort);
           const file = path.join(dir, `routes-haproxy-${size}.json`);
           await saveJson(file, { routes, owned: routes.map((r) => r.appId) });
-          ingress = await new CaddyIngress(caddy.admin, file, silent, new HaproxyMap(haproxy.dir)).load();
+          ingress = await new CaddyIngress(caddy.admin, file, silent, { haproxy: new HaproxyMap(haproxy.dir) }).load();
         } else if (design === 'config') {
           const file = path.join(dir, `routes-${size}.json`);
           await saveJson(file, { routes, owned: routes.map((r) => r.appId) });

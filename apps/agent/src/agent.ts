@@ -143,7 +143,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const docker = new DockerRuntime(o.dockerSocket, platformId);
   const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const haproxy = o.haproxyDir ? new HaproxyMap(o.haproxyDir) : null;
-  const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger, haproxy).load();
+  const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger, { haproxy }).load();
   // Several servers (issue 31): this server's apps are reachable through every other server's ingress by their mesh
   // listener, and this server's ingress routes theirs. Off without a mesh port (a lone server, the test agents).
   const mesh = o.mesh?.port ? new MeshListener(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', { port: o.mesh.port, certPem: enrollment.certPem, keyPem: enrollment.keyPem, ...(haproxy ? { ownSocket: haproxy.ownSocket } : {}) }, o.logger) : null;

@@ -70,6 +70,12 @@ export class CaddyIngress {
   );
   private readonly pendingRemovals = new Set<string>();
   private removal: Promise<void> | null = null;
+  /**
+   * When this agent last put or removed each app's route itself (a rollout, a revert, a removal). A sync is the
+   * control plane's view read some time before it arrives: for an app changed here since (within `recentMs`), the
+   * change made here is the newer intent and the sync's route for it is left to the next sync.
+   */
+  private readonly changedAt = new Map<string, number>();
   /** Told after the app routes changed (custom domains follow their app's upstream); their failures never fail a change. */
   private readonly listeners: (() => Promise<void>)[] = [];
 
@@ -77,9 +83,22 @@ export class CaddyIngress {
     private readonly adminUrl: string,
     private readonly file: string,
     private readonly logger: Logger,
-    /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
-    private readonly haproxy: HaproxyMap | null = null,
-  ) {}
+    private readonly o: {
+      recentMs?: number;
+      now?: () => number;
+      /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
+      haproxy?: HaproxyMap | null;
+    } = {},
+  ) {
+    this.haproxy = o.haproxy ?? null;
+  }
+
+  /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
+  private readonly haproxy: HaproxyMap | null;
+
+  private touched(appId: string): void {
+    this.changedAt.set(appId, (this.o.now ?? Date.now)());
+  }
 
   async load(): Promise<this> {
     const saved = await loadJson<{ routes: AppRoute[]; owned: string[]; remote?: RemoteRoute[]; remoteOwned?: string[] }>(this.file);
@@ -125,6 +144,7 @@ export class CaddyIngress {
       else this.fallbacks.delete(route.appId);
       this.wanted.set(route.appId, route);
       this.owned.add(route.appId);
+      this.touched(route.appId);
       await this.save();
       await this.apply(route);
       await this.changed();
@@ -144,6 +164,7 @@ export class CaddyIngress {
       const route = this.wanted.get(appId);
       this.wanted.delete(appId);
       this.fallbacks.delete(appId);
+      this.touched(appId);
       await this.save();
       if (this.haproxy) {
         if (route) await this.haproxy.del(route.host.toLowerCase());
@@ -177,6 +198,7 @@ export class CaddyIngress {
         if (route) hosts.push(route.host.toLowerCase());
         this.wanted.delete(id);
         this.fallbacks.delete(id);
+        this.touched(id);
       }
       await this.save();
       if (this.haproxy) {
@@ -196,14 +218,23 @@ export class CaddyIngress {
     return this.removal;
   }
 
-  /** Makes the wanted set exactly `routes` (and `remote`, other servers' apps), then brings Caddy in line. */
+  /**
+   * Makes the wanted set `routes` (and `remote`, other servers' apps), then brings Caddy in line — except for apps
+   * whose route this agent changed itself within `recentMs` (default 15 s): the sync was read before that change, so
+   * the change stands (a rollout's new upstream is not put back to the old one, a removed route does not come back).
+   */
   async sync(routes: AppRoute[], remote: RemoteRoute[] = []): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
-      // A settle window's fallback stays only while the control plane routes the app to the same (new) container.
-      const asked = new Map(routes.map((r) => [r.appId, r.upstreamPort]));
-      for (const appId of this.fallbacks.keys()) if (asked.get(appId) !== this.wanted.get(appId)?.upstreamPort) this.fallbacks.delete(appId);
+      const now = (this.o.now ?? Date.now)();
+      const recentMs = this.o.recentMs ?? 15_000;
+      for (const [appId, at] of this.changedAt) if (now - at >= recentMs) this.changedAt.delete(appId);
+      const next = new Map<string, AppRoute>();
+      for (const r of routes) if (!this.changedAt.has(r.appId)) next.set(r.appId, r);
+      for (const [appId, r] of this.wanted) if (this.changedAt.has(appId)) next.set(appId, r);
+      // A settle window's fallback stays only while the app is routed to the same (new) container.
+      for (const appId of this.fallbacks.keys()) if (next.get(appId)?.upstreamPort !== this.wanted.get(appId)?.upstreamPort) this.fallbacks.delete(appId);
       this.wanted.clear();
-      for (const r of routes) {
+      for (const r of next.values()) {
         this.wanted.set(r.appId, r);
         this.owned.add(r.appId);
       }

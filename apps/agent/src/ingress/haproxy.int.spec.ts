@@ -122,7 +122,7 @@ describe.each(DESIGNS)('a route added while 5,000 exist, %s design', (design) =>
       port = caddy.httpPort;
     } else {
       haproxy = await startTestHaproxy({ map: routes.map((r) => `${r.host} ${r.upstreamPort}\n`).join('') });
-      ingress = await new CaddyIngress(TEST_SERVICES.caddyAdminUrl, path.join(dir, 'routes.json'), silentLogger, new HaproxyMap(haproxy.dir)).load();
+      ingress = await new CaddyIngress(TEST_SERVICES.caddyAdminUrl, path.join(dir, 'routes.json'), silentLogger, { haproxy: new HaproxyMap(haproxy.dir) }).load();
       port = haproxy.port;
     }
   });
@@ -173,7 +173,7 @@ describe('the ingress with HAProxy in front: app routes in its map (decision 004
     // 5,000 routes as a running agent would have them: in its routes file and in the map file HAProxy loads at start.
     const routes = await seedRoutes(dir, up.a.port, [up.c.port, up.b.port]);
     haproxy = await startTestHaproxy({ map: routes.map((r) => `${r.host} ${r.upstreamPort}\n`).join('') });
-    ingress = await new CaddyIngress(TEST_SERVICES.caddyAdminUrl, path.join(dir, 'routes.json'), silentLogger, new HaproxyMap(haproxy.dir)).load();
+    ingress = await new CaddyIngress(TEST_SERVICES.caddyAdminUrl, path.join(dir, 'routes.json'), silentLogger, { haproxy: new HaproxyMap(haproxy.dir) }).load();
   });
 
   afterAll(async () => {

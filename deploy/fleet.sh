@@ -5,7 +5,7 @@
 # exactly as a real server does (docs/decisions/0031-fleet-on-one-machine.md).
 #   deploy/fleet.sh up N            servers 1..N (already running ones are kept), enrolled and running
 #   deploy/fleet.sh down            every server stopped and removed, even after a crashed run
-#   deploy/fleet.sh status          each server: address, engine, Caddy, agent
+#   deploy/fleet.sh status          each server: address, engine, Caddy, HAProxy (SLIPWAY_INGRESS=haproxy), agent
 #   deploy/fleet.sh cut I | mend I  takes server I's link down / up (a partition, as the tests make one)
 # Lower level (the test harness): net-up, server-up I, server-down I, load-images I IMAGE...
 set -euo pipefail
@@ -29,6 +29,7 @@ agent_up() {
     SLIPWAY_AGENT_LISTEN="$addr:7443" SLIPWAY_AGENT_DATA_DIR="$FLEET_ROOT/$i/agent" SLIPWAY_AGENT_NODE_NAME="fleet-$i"
     SLIPWAY_AGENT_PUBLIC_IPV4="$addr" DOCKER_SOCKET="$run/docker.sock" SLIPWAY_CADDY_ADMIN_URL=http://127.0.0.1:2019
   )
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then env+=(SLIPWAY_HAPROXY_DIR="$(fleet_haproxy_dir "$i")"); fi
   if [[ ! -f $FLEET_ROOT/$i/agent/tls/agent.crt ]]; then
     token=$(cd "$REPO_ROOT" && set -a && source "$ENV_FILE" && set +a && apps/cli/bin/slipway-admin enroll-token create --json |
       node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).token))')
@@ -69,8 +70,9 @@ case ${1:-} in
   status)
     for i in $(fleet_indexes | sort -un); do
       run="$FLEET_RUN/$i"
-      printf 'fleet-%s %s  engine:%s caddy:%s agent:%s link:%s\n' "$i" "$(fleet_address "$i")" \
+      printf 'fleet-%s %s  engine:%s caddy:%s haproxy:%s agent:%s link:%s\n' "$i" "$(fleet_address "$i")" \
         "$(fleet_alive "$run/docker.pid" && echo up || echo down)" "$(fleet_alive "$run/caddy.pid" && echo up || echo down)" \
+        "$(fleet_alive "$run/haproxy.pid" && echo up || echo none)" \
         "$(fleet_alive "$run/agent.pid" && echo up || echo down)" "$(cat "/sys/class/net/slwf${i}h/operstate" 2>/dev/null || echo none)"
     done
     ;;

@@ -55,6 +55,8 @@ SLIPWAY_BUILD_CA_BUNDLE=$( [[ -f /etc/ssl/certs/ca-certificates.crt ]] && echo /
 ENV
   umask 022
 fi
+# SLIPWAY_INGRESS=haproxy: the agent writes app routes into HAProxy's map (decision 0040).
+ensure_ingress_env "$ENV_FILE"
 set -a
 # shellcheck disable=SC1090
 source "$ENV_FILE"

@@ -9,7 +9,7 @@
 // Usage: npx tsx bench/deploy/run.ts [--runs 10] [--duration 10] [--connections 64]. See bench/deploy/README.md.
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { createWorkspace, signUp, TEST_SERVICES } from '@slipway/testing';
+import { createWorkspace, signUp } from '@slipway/testing';
 import { startTestPlatform } from '@slipway/testing/platform';
 import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
@@ -161,7 +161,8 @@ async function main() {
     const live = (await client.get(`${apps}/${app.id}`)).body as { currentDeployment: { id: string } };
     const row = await p.db.deployment.findUnique({ where: { id: live.currentDeployment.id } });
     const direct = `http://127.0.0.1:${row!.hostPort}/`;
-    const ingress = `http://127.0.0.1:${TEST_SERVICES.ingressPort}/`;
+    // The agent's ingress: Caddy's, or its own HAProxy in front of it with SLIPWAY_TEST_INGRESS=haproxy (decision 0040).
+    const ingress = `http://127.0.0.1:${p.agent.ingressPort}/`;
     const host = new URL(app.url).host;
     const load = async (url: string, headers: Record<string, string>) => {
       await autocannon({ url, connections: 8, duration: 2, headers });

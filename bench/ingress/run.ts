@@ -4,17 +4,19 @@
 //    every change through the admin API, which makes Caddy load its whole config again;
 //  - `table`: the prototype of decision 0040: one catch-all route whose `reverse_proxy` takes its upstreams from a DNS
 //    server the agent runs (Caddy's standard `dynamic_upstreams` `srv`, name `{http.request.host}.`, cached `refresh`);
-//    a change is a write into the agent's table, Caddy's config never changes.
+//    a change is a write into the agent's table, Caddy's config never changes;
+//  - `haproxy`: the product's ingress with HAProxy in front (decision 0040, SLIPWAY_HAPROXY_DIR): deploy/haproxy/haproxy.cfg,
+//    the agent's CaddyIngress writing HAProxy's map through its runtime API (Debian's `haproxy`, or `--haproxy BINARY`).
 // Its own Caddy 2.6.2 (admin and listeners on free loopback ports; the machine's shared Caddy is not touched), the
 // upstreams and the table's DNS server in a child process (./double.ts). For each size and design: throughput through
 // the ingress against the upstream directly (autocannon, keep-alive), then `--changes` adds, moves and removes of one
 // route each, timed (the call, and until the change is seen through the ingress), while a steady load runs against
 // another app (autocannon keep-alive connections and a loop of one-request connections): its failures are counted.
 // Usage: npx tsx bench/ingress/run.ts [--sizes 10,500,5000] [--changes 5] [--duration 5] [--connections 32] [--refresh 1s]
+//        [--designs config,table,haproxy] [--haproxy BINARY]
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +26,7 @@ import { freePort } from '@slipway/testing/acme';
 import { spawnHaProxy } from './haproxy';
 import { saveJson } from '../../apps/agent/src/ingress/caddy-admin';
 import { CaddyIngress, toCaddy } from '../../apps/agent/src/ingress/caddy.ingress';
+import { HaproxyMap } from '../../apps/agent/src/ingress/haproxy';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: string) => {
@@ -35,8 +38,9 @@ const CHANGES = Number(arg('changes', '5'));
 const DURATION_S = Number(arg('duration', '5'));
 const CONNECTIONS = Number(arg('connections', '32'));
 const REFRESH = arg('refresh', '1s');
-const HAPROXY = arg('haproxy', '');
-const DESIGNS = arg('designs', HAPROXY ? 'config,table,haproxy' : 'config,table').split(',');
+const HAPROXY = arg('haproxy', 'haproxy');
+const HAPROXY_CONFIG = path.resolve(__dirname, '../../deploy/haproxy/haproxy.cfg');
+const DESIGNS = arg('designs', 'config,table,haproxy').split(',');
 const SPREAD = Number(arg('spread', '500'));
 const TARGET_MS = 200;
 const RATIO_TARGET = 0.7;
@@ -163,72 +167,26 @@ function tableConfig(adminPort: string, httpPort: number, notFoundPort: number, 
 }
 
 /**
- * HAProxy (`--haproxy BINARY`, e.g. Debian's 2.6 extracted with `dpkg -x`; not a dependency of the product): the host →
- * port map read per request (`map()` of the Host header), changed through the runtime API (`add map`, `set map`,
- * `del map` on the admin socket), the map file written beside it as an agent would for restarts.
+ * HAProxy as the product runs it (decision 0040): deploy/haproxy/haproxy.cfg, the map file seeded with `size` routes
+ * before it starts (as an agent's map file after a restart), hosts it does not hold sent to the bench's Caddy (404).
+ * The change is the agent's own CaddyIngress writing HAProxy's map (`set map`/`add map`/`del map` on the runtime
+ * socket, then the map file rewritten), window backends for a settle window.
  */
 interface HaProxy {
   proc: ChildProcess;
   port: number;
+  dir: string;
   command(line: string): Promise<string>;
 }
 
-async function startHaProxy(binary: string, dir: string, size: number, ports: number[]): Promise<HaProxy> {
+async function startHaProxy(binary: string, dir: string, size: number, routes: AppRoute[], caddyHttpPort: number): Promise<HaProxy> {
   const port = await freePort();
-  const map = path.join(dir, `hosts-${size}.map`);
-  const socket = path.join(dir, `haproxy-${size}.sock`);
-  writeFileSync(map, Array.from({ length: size }, (_, i) => `${host(i)} ${ports[i % ports.length]}\n`).join(''));
-  const cfg = path.join(dir, `haproxy-${size}.cfg`);
-  writeFileSync(
-    cfg,
-    [
-      'global',
-      `  stats socket ${socket} mode 600 level admin`,
-      'defaults',
-      '  mode http',
-      '  timeout connect 5s',
-      '  timeout client 60s',
-      '  timeout server 60s',
-      'frontend ingress',
-      `  bind 127.0.0.1:${port}`,
-      `  http-request set-var(txn.up) req.hdr(host),field(1,:),lower,map(${map})`,
-      '  http-request return status 404 content-type "text/plain; charset=utf-8" string "No app is served at this address." if !{ var(txn.up) -m found }',
-      // A host inside a settle window maps to a window backend (`w<n>`) instead of a port (decision 0038's warm previous).
-      '  use_backend %[var(txn.up)] if { var(txn.up) -m beg w }',
-      '  default_backend apps',
-      'backend apps',
-      '  http-request set-dst ipv4(127.0.0.1)',
-      '  http-request set-dst-port var(txn.up)',
-      '  server dynamic 0.0.0.0:0',
-      // Window backends: the new release first, the previous one behind it; a refused connection marks `new` down at once
-      // (observe layer4, on-error mark-down) and the request is retried on `prev` (redispatch). Addresses set at runtime.
-      ...Array.from({ length: 4 }, (_, i) => [
-        `backend w${i}`,
-        '  balance first',
-        '  option redispatch 1',
-        '  retry-on conn-failure empty-response',
-        '  retries 3',
-        '  default-server check inter 1s fall 1 rise 2 observe layer4 error-limit 1 on-error mark-down',
-        '  server new 127.0.0.1:9 disabled',
-        '  server prev 127.0.0.1:9 disabled',
-      ]).flat(),
-      '',
-    ].join('\n'),
-  );
-  const { proc, command } = await spawnHaProxy(binary, cfg, socket);
-  return { proc, port, command };
-}
-
-/**
- * One change through HAProxy's runtime API (`fallback` when the first command finds no entry), then the map file
- * rewritten from the runtime's map (what HAProxy loads at its next start).
- */
-async function haproxyChange(h: HaProxy, mapFile: string, command: string, fallback?: string): Promise<void> {
-  const out = await h.command(command);
-  if (out && fallback) await h.command(fallback);
-  const entries = await h.command(`show map ${mapFile}`);
-  await writeFile(`${mapFile}.tmp`, entries.split('\n').map((l) => l.split(' ').slice(1).join(' ')).join('\n') + '\n');
-  await rename(`${mapFile}.tmp`, mapFile);
+  const hdir = path.join(dir, `haproxy-${size}`);
+  mkdirSync(hdir, { recursive: true });
+  writeFileSync(path.join(hdir, 'ingress.map'), routes.map((r) => `${r.host} ${r.upstreamPort}\n`).join(''));
+  const env = { ...process.env, SLIPWAY_HAPROXY_DIR: hdir, SLIPWAY_INGRESS_HTTP_ADDRESS: '127.0.0.1', SLIPWAY_INGRESS_HTTP_PORT: String(port), SLIPWAY_CADDY_HTTP_ADDRESS: `127.0.0.1:${caddyHttpPort}` };
+  const { proc, command } = await spawnHaProxy(binary, HAPROXY_CONFIG, path.join(hdir, 'admin.sock'), env);
+  return { proc, port, dir: hdir, command };
 }
 
 /** One GET through the ingress for `h`: status and body, or the error's code. */
@@ -327,9 +285,13 @@ async function main() {
         // Each design starts from its own config with `size` routes (loaded at once, not timed).
         let ingress: CaddyIngress | null = null;
         let haproxy: HaProxy | null = null;
-        const mapFile = path.join(dir, `hosts-${size}.map`);
         if (design === 'haproxy') {
-          haproxy = await startHaProxy(HAPROXY, dir, size, double.ports);
+          // The product's path: HAProxy's map written by the agent's CaddyIngress; Caddy behind it with the 404 alone.
+          await caddy.load(configConfig(adminListen, caddy.httpPort, []));
+          haproxy = await startHaProxy(HAPROXY, dir, size, routes, caddy.httpPort);
+          const file = path.join(dir, `routes-haproxy-${size}.json`);
+          await saveJson(file, { routes, owned: routes.map((r) => r.appId) });
+          ingress = await new CaddyIngress(caddy.admin, file, silent, { haproxy: new HaproxyMap(haproxy.dir) }).load();
         } else if (design === 'config') {
           const file = path.join(dir, `routes-${size}.json`);
           await saveJson(file, { routes, owned: routes.map((r) => r.appId) });
@@ -367,7 +329,6 @@ async function main() {
         const put = async (appId: string, port: number) => {
           const t = performance.now();
           if (ingress) await ingress.put({ appId, host: host(appId), upstreamPort: port });
-          else if (haproxy) await haproxyChange(haproxy, mapFile, `set map ${mapFile} ${host(appId)} ${port}`, `add map ${mapFile} ${host(appId)} ${port}`);
           else await double.call({ op: 'set', host: host(appId), ports: [port] });
           return t;
         };
@@ -384,7 +345,6 @@ async function main() {
           // remove: the app stopped (404)
           t = performance.now();
           if (ingress) await ingress.remove(id);
-          else if (haproxy) await haproxyChange(haproxy, mapFile, `del map ${mapFile} ${host(id)}`);
           else await double.call({ op: 'delete', host: host(id) });
           row.remove.push(performance.now() - t);
           row.seenRemove.push(await seen(ingressPort, host(id), (r) => r.status === 404, t));
@@ -398,13 +358,7 @@ async function main() {
           const dead = await freePort();
           const h = host('settle');
           if (ingress) await ingress.put({ appId: 'settle', host: h, upstreamPort: dead }, portA);
-          else if (haproxy) {
-            for (const line of [`set server w0/new addr 127.0.0.1 port ${dead}`, `set server w0/prev addr 127.0.0.1 port ${portA}`, 'enable server w0/new', 'enable server w0/prev', 'enable health w0/new', 'enable health w0/prev']) {
-              const out = await haproxy.command(line);
-              if (out && !/changed|no need/i.test(out)) throw new Error(`HAProxy: ${line}: ${out}`);
-            }
-            await haproxyChange(haproxy, mapFile, `set map ${mapFile} ${h} w0`, `add map ${mapFile} ${h} w0`);
-          } else await double.call({ op: 'set', host: h, ports: [dead, portA] });
+          else await double.call({ op: 'set', host: h, ports: [dead, portA] });
           const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
           const answers = await Promise.all(Array.from({ length: 200 }, () => get(ingressPort, h, agent).catch((e: Error) => ({ status: 0, body: e.message }))));
           agent.destroy();
@@ -423,7 +377,6 @@ async function main() {
             }
           }
           if (ingress) await ingress.remove('settle');
-          else if (haproxy) await haproxyChange(haproxy, mapFile, `del map ${mapFile} ${h}`);
           else await double.call({ op: 'delete', host: h });
         }
         row.failed = load.failed;

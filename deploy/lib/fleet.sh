@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Extra servers on this one machine (issue 31): each in its own network namespace with its own address on a host
-# bridge, its own Docker engine (data root, exec root, socket, bridge) and its own Caddy. The agent is started by
+# bridge, its own Docker engine (data root, exec root, socket, bridge) and its own Caddy (with SLIPWAY_INGRESS=haproxy,
+# its own HAProxy in front of it). The agent is started by
 # the caller (deploy/fleet.sh for people, @slipway/testing/fleet for tests) under `nsenter --net=…`.
 # Addresses come from 198.18.0.0/15 (RFC 2544, benchmarking) only: never a LAN range.
 #   bridge slwfleet0   198.18.0.1/24 on the host (the control plane's address for the servers)
@@ -86,7 +87,7 @@ JSON
   # its storage (certificates) under the server's root.
   ingress_handover "$ns"
   if ! fleet_alive "$run/caddy.pid"; then
-    sed "s/__HTTP_PORT__/80/" "$REPO_ROOT/deploy/caddy/bootstrap.json" >"$run/caddy.json"
+    SLIPWAY_INGRESS_HTTP_PORT=80 caddy_bootstrap "$run/caddy.json"
     XDG_DATA_HOME="$root/caddy/data" XDG_CONFIG_HOME="$root/caddy/config" HOME="$root/caddy" \
       setsid nsenter --net="/run/netns/$ns" caddy run --config "$run/caddy.json" --pidfile "$run/caddy.pid" \
       </dev/null >"$run/caddy.log" 2>&1 &
@@ -96,7 +97,27 @@ JSON
     ((SECONDS < deadline)) || { echo "server $i: its Caddy did not start (see $run/caddy.log)" >&2; return 1; }
     sleep 0.2
   done
+
+  # SLIPWAY_INGRESS=haproxy: its HAProxy on :80 in front of that Caddy (decision 0040), the map under the server's root
+  # (the agent's SLIPWAY_HAPROXY_DIR: fleet_haproxy_dir INDEX).
+  if [[ $SLIPWAY_INGRESS == haproxy ]] && ! fleet_alive "$run/haproxy.pid"; then
+    local dir
+    dir=$(fleet_haproxy_dir "$i")
+    mkdir -p "$dir"
+    [[ -f $dir/ingress.map ]] || : >"$dir/ingress.map"
+    # shellcheck disable=SC2046 # one word per variable
+    env $(haproxy_env "$dir" 80 "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT") \
+      nsenter --net="/run/netns/$ns" haproxy -W -D -p "$run/haproxy.pid" -f "$REPO_ROOT/deploy/haproxy/haproxy.cfg" \
+      </dev/null >"$run/haproxy.log" 2>&1 || { echo "server $i: its HAProxy did not start (see $run/haproxy.log)" >&2; return 1; }
+    deadline=$((SECONDS + 15))
+    until [[ -S $dir/admin.sock ]]; do
+      ((SECONDS < deadline)) || { echo "server $i: its HAProxy's admin socket did not appear (see $run/haproxy.log)" >&2; return 1; }
+      sleep 0.1
+    done
+  fi
 }
+
+fleet_haproxy_dir() { echo "$FLEET_ROOT/$1/haproxy"; }
 
 # fleet_load_images INDEX IMAGE...: copies images from the host's engine into server INDEX's (skips those it has).
 fleet_load_images() {
@@ -137,6 +158,7 @@ fleet_server_down() {
   fi
   fleet_stop_pid "$run/docker.pid" 30
   fleet_stop_pid "$run/caddy.pid" 10
+  fleet_stop_pid "$run/haproxy.pid" 10
   # Whatever is still mounted below the roots (project folders' loop mounts, overlay layers, netns files), deepest first.
   local m
   for m in $(awk -v a="$root/" -v b="$run/" 'index($2, a) == 1 || index($2, b) == 1 { print $2 }' /proc/self/mounts | sort -r); do

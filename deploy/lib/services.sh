@@ -7,6 +7,13 @@
 SLIPWAY_LOG_DIR=${SLIPWAY_LOG_DIR:-/var/log/slipway}
 SLIPWAY_RUN_DIR=${SLIPWAY_RUN_DIR:-/run/slipway}
 SLIPWAY_INGRESS_HTTP_PORT=${SLIPWAY_INGRESS_HTTP_PORT:-80}
+# The ingress (decision 0040): `caddy` (Caddy alone on the ingress port, every app route a reload of its config) or
+# `haproxy` (HAProxy on the ingress port holding the app routes in its runtime map, Caddy behind it on an internal
+# loopback port for custom domains' TLS and certificates, ACME challenges, other servers' apps and the 404).
+SLIPWAY_INGRESS=${SLIPWAY_INGRESS:-caddy}
+SLIPWAY_HAPROXY_DIR=${SLIPWAY_HAPROXY_DIR:-/var/lib/slipway/haproxy}
+# Caddy's HTTP listener behind HAProxy (loopback only).
+SLIPWAY_CADDY_INTERNAL_HTTP_PORT=${SLIPWAY_CADDY_INTERNAL_HTTP_PORT:-8079}
 REPO_ROOT=${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=deploy/lib/node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
@@ -40,6 +47,8 @@ ensure_packages() {
   command -v redis-server >/dev/null || missing+=(redis-server)
   command -v dockerd >/dev/null || missing+=(docker.io)
   command -v caddy >/dev/null || missing+=(caddy)
+  # The ingress's route map (decision 0040; its integration tests need it whichever ingress the machine runs).
+  command -v haproxy >/dev/null || missing+=(haproxy)
   command -v debootstrap >/dev/null || missing+=(debootstrap)
   [[ -x /bin/busybox ]] || missing+=(busybox-static)
   command -v zip >/dev/null || missing+=(zip)
@@ -199,15 +208,65 @@ ingress_handover() {
     echo "warning: could not set net.ipv4.tcp_migrate_req=1 (Linux 5.14+): connections arriving while the ingress reloads may be reset" >&2
 }
 
+# caddy_bootstrap FILE: Caddy's starting config: its `ingress` server on the ingress port, or with HAProxy in front on
+# 127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT (also its `http_port`, where it answers ACME HTTP-01 challenges).
+caddy_bootstrap() {
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then
+    sed -e "s/\":__HTTP_PORT__\"/\"127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT\"/" \
+      -e "s/\"http\": {/\"http\": { \"http_port\": $SLIPWAY_CADDY_INTERNAL_HTTP_PORT,/" "$REPO_ROOT/deploy/caddy/bootstrap.json" >"$1"
+  else
+    sed "s/__HTTP_PORT__/$SLIPWAY_INGRESS_HTTP_PORT/" "$REPO_ROOT/deploy/caddy/bootstrap.json" >"$1"
+  fi
+}
+
 start_caddy() {
   ingress_handover
   if ! curl -fsS http://127.0.0.1:2019/config/ >/dev/null 2>&1; then
     say "starting Caddy (ingress on :$SLIPWAY_INGRESS_HTTP_PORT, admin API on 127.0.0.1:2019)"
     local config="$SLIPWAY_RUN_DIR/caddy.json"
-    sed "s/__HTTP_PORT__/$SLIPWAY_INGRESS_HTTP_PORT/" "$REPO_ROOT/deploy/caddy/bootstrap.json" >"$config"
+    caddy_bootstrap "$config"
     (cd "$SLIPWAY_RUN_DIR" && caddy start --config "$config" >"$SLIPWAY_LOG_DIR/caddy-start.log" 2>&1) ||
       die "Caddy did not start (see $SLIPWAY_LOG_DIR/caddy-start.log)"
     wait_for 15 Caddy curl -fsS http://127.0.0.1:2019/config/
+  elif [[ $SLIPWAY_INGRESS == haproxy ]] && ! curl -fsS http://127.0.0.1:2019/config/apps/http/servers/ingress/listen | grep -q "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT"; then
+    # A Caddy started before HAProxy stood in front: its ingress listener moves behind (the ingress port is HAProxy's).
+    say "Caddy's ingress listener moves to 127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT (HAProxy takes :$SLIPWAY_INGRESS_HTTP_PORT)"
+    curl -fsS -X PATCH -H 'Content-Type: application/json' -d "[\"127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT\"]" \
+      http://127.0.0.1:2019/config/apps/http/servers/ingress/listen >/dev/null || die "Caddy refused to move its ingress listener"
+    curl -fsS -X PUT -H 'Content-Type: application/json' -d "$SLIPWAY_CADDY_INTERNAL_HTTP_PORT" \
+      http://127.0.0.1:2019/config/apps/http/http_port >/dev/null 2>&1 ||
+      curl -fsS -X PATCH -H 'Content-Type: application/json' -d "$SLIPWAY_CADDY_INTERNAL_HTTP_PORT" \
+        http://127.0.0.1:2019/config/apps/http/http_port >/dev/null || die "Caddy refused its internal http_port"
+  fi
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then start_haproxy; fi
+}
+
+# haproxy_env DIR PORT CADDY_ADDRESS: the environment deploy/haproxy/haproxy.cfg reads.
+haproxy_env() {
+  echo "SLIPWAY_HAPROXY_DIR=$1" "SLIPWAY_INGRESS_HTTP_ADDRESS=" "SLIPWAY_INGRESS_HTTP_PORT=$2" "SLIPWAY_CADDY_HTTP_ADDRESS=$3"
+}
+
+# start_haproxy: HAProxy in master-worker mode from deploy/haproxy/haproxy.cfg (its map file, admin and own sockets
+# under $SLIPWAY_HAPROXY_DIR; the agent keeps the map, SLIPWAY_HAPROXY_DIR in its environment). `kill -USR2` of the
+# master reloads it (the listeners handed over, expose-fd listeners).
+start_haproxy() {
+  local pidfile="$SLIPWAY_RUN_DIR/haproxy.pid"
+  mkdir -p "$SLIPWAY_HAPROXY_DIR"
+  [[ -f $SLIPWAY_HAPROXY_DIR/ingress.map ]] || : >"$SLIPWAY_HAPROXY_DIR/ingress.map"
+  if [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then return 0; fi
+  say "starting HAProxy (ingress on :$SLIPWAY_INGRESS_HTTP_PORT, its map in $SLIPWAY_HAPROXY_DIR, Caddy behind on 127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT)"
+  # shellcheck disable=SC2046 # one word per variable
+  env $(haproxy_env "$SLIPWAY_HAPROXY_DIR" "$SLIPWAY_INGRESS_HTTP_PORT" "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT") \
+    haproxy -W -D -p "$pidfile" -f "$REPO_ROOT/deploy/haproxy/haproxy.cfg" >"$SLIPWAY_LOG_DIR/haproxy.log" 2>&1 ||
+    die "HAProxy did not start (see $SLIPWAY_LOG_DIR/haproxy.log)"
+  wait_for 15 HAProxy test -S "$SLIPWAY_HAPROXY_DIR/admin.sock"
+}
+
+# ensure_ingress_env FILE: the agent's SLIPWAY_HAPROXY_DIR in the environment file when HAProxy is the ingress.
+ensure_ingress_env() {
+  local file=$1
+  if [[ $SLIPWAY_INGRESS == haproxy ]] && ! grep -q '^SLIPWAY_HAPROXY_DIR=' "$file"; then
+    echo "SLIPWAY_HAPROXY_DIR=$SLIPWAY_HAPROXY_DIR" >>"$file"
   fi
 }
 

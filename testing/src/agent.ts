@@ -6,13 +6,19 @@ import path from 'node:path';
 import type { AgentTarget, Logger } from '@slipway/core';
 import { agentTlsName, CertificateAuthority, createKeyAndCsr } from '@slipway/pki';
 import Docker from 'dockerode';
+import { startTestHaproxy, TEST_INGRESS_HAPROXY, type TestHaproxy } from './haproxy';
 import { silentLogger } from './logger';
+import { TEST_SERVICES } from './services';
 import { saveEnrollment, startAgent, type AgentOptions, type BuildSettings, type MetricsSettings, type NetworkSettings, type RunningAgent } from '@slipway/agent';
 
 export interface TestAgent {
   agent: RunningAgent;
   target: AgentTarget;
   dataDir: string;
+  /** With HAProxy in front (SLIPWAY_TEST_INGRESS=haproxy, or the `haproxy` option): the agent's own HAProxy (decision 0040). */
+  haproxy: TestHaproxy | null;
+  /** Where requests to this agent's apps go: its HAProxy's port, else the machine's Caddy ingress. */
+  ingressPort: number;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -45,11 +51,14 @@ export async function startTestAgent(
     databaseImages?: AgentOptions['databaseImages'];
     /** Removals at once when workspaces or apps are deleted (default: the agent's, 8; 1: serial). */
     removalConcurrency?: number;
+    /** HAProxy in front of the machine's Caddy with the app routes in its map (default: SLIPWAY_TEST_INGRESS=haproxy). */
+    haproxy?: boolean;
   } = {},
 ): Promise<TestAgent> {
   const nodeName = options.nodeName ?? 'test-node';
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'slipway-agent-')));
   if (!options.dataDir) await enrollOffline(ca, dataDir, nodeName, options.nodeId);
+  const haproxy = (options.haproxy ?? TEST_INGRESS_HAPROXY) ? await startTestHaproxy() : null;
   const start = (port: number) =>
     startAgent({
       listen: `127.0.0.1:${port}`,
@@ -68,11 +77,14 @@ export async function startTestAgent(
       metrics: options.metrics,
       databaseImages: options.databaseImages,
       removalConcurrency: options.removalConcurrency,
+      ...(haproxy ? { haproxyDir: haproxy.dir } : {}),
     });
   const t: TestAgent = {
     agent: await start(options.port ?? 0),
     target: { name: nodeName, grpcAddress: '' },
     dataDir,
+    haproxy,
+    ingressPort: haproxy?.port ?? TEST_SERVICES.ingressPort,
     restart: async () => {
       await t.agent.close(1_000);
       t.agent = await start(t.agent.port);
@@ -81,6 +93,7 @@ export async function startTestAgent(
       await t.agent.close(1_000);
       // The project folders are loop mounts: unmounted (their containers keep what they hold) before the removal.
       await t.agent.storage.teardown();
+      await haproxy?.stop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

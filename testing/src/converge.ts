@@ -3,7 +3,6 @@
 import { LABELS } from '@slipway/core';
 import type { ApiClient } from './api-client';
 import type { TestPlatform } from './platform';
-import { TEST_SERVICES } from './services';
 import { waitFor } from './worker';
 
 export interface AppView {
@@ -40,9 +39,7 @@ async function observeOnce(p: TestPlatform, client: ApiClient, wsId: string, app
   const containers = list
     .filter((c) => c.Names.some((n) => n.startsWith('/slipway-app-')))
     .map((c) => ({ id: c.Id, deploymentId: c.Labels[LABELS.deployment] ?? '', state: c.State }));
-  const route = await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`);
-  await route.arrayBuffer();
-  return { app, containers, routed: route.status === 200 };
+  return { app, containers, routed: await p.routed(appId) };
 }
 
 /** The settle window of the test platforms (SLIPWAY_READY_SETTLE_MS's default): the previous release stays warm that long. */

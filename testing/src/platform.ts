@@ -1,13 +1,14 @@
 // The whole platform for end-to-end tests and the deploy benchmark: the API (as main.ts builds it, with a real
 // BullMQ queue and agent pool), the workers in-process, one real agent enrolled with a scratch CA, Docker and the
-// Caddy of this machine. Requests to apps go through Caddy's ingress on 127.0.0.1 with a Host header.
+// Caddy of this machine. Requests to apps go through the ingress on 127.0.0.1 with a Host header: Caddy's, or with
+// SLIPWAY_TEST_INGRESS=haproxy the agent's own HAProxy in front of it (decision 0040; testing/src/haproxy.ts).
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentOptions, BuildSettings, MetricsSettings, NetworkSettings } from '@slipway/agent';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
-import { LABELS, type BackupSettings, type Clock } from '@slipway/core';
+import { appHost, LABELS, type BackupSettings, type Clock } from '@slipway/core';
 import { createDb, createSqlPool, type Db } from '@slipway/db';
 import type { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
@@ -40,8 +41,14 @@ export interface TestPlatform {
   violations: ContractViolation[];
   appsDomain: string;
   client(): ApiClient;
-  /** GET through Caddy's ingress (127.0.0.1:<ingress port>) with the app's host. */
+  /** GET through the ingress (127.0.0.1:<the agent's ingress port>) with the app's host. */
   viaIngress(url: string, path?: string): Promise<HostResponse>;
+  /** Whether the ingress holds the app's route now (Caddy's `app-<id>` route, or the app's host in HAProxy's map). */
+  routed(appId: string): Promise<boolean>;
+  /** Takes the app's route out of the ingress behind the agent's back. */
+  dropRoute(appId: string): Promise<void>;
+  /** What the proxy holding the app routes loses when it restarts without them: Caddy its config, HAProxy its map. */
+  dropAllRoutes(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -135,7 +142,26 @@ export async function startTestPlatform(
     violations,
     appsDomain: config.apps.domain,
     client: () => new ApiClient(base, { origin: publicOrigin }),
-    viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, new URL(url).host),
+    viaIngress: (url, p = '/') => getWithHost(`http://127.0.0.1:${agent.ingressPort}${p}`, new URL(url).host),
+    routed: (appId) => appRouted(db, agent, config.apps.domain, appId),
+    dropRoute: async (appId) => {
+      if (!agent.haproxy) {
+        await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`, { method: 'DELETE' });
+        return;
+      }
+      const host = await hostOf(db, config.apps.domain, appId);
+      if (host) await agent.haproxy.command(`del map ${path.join(agent.haproxy.dir, 'ingress.map')} ${host}`);
+    },
+    async dropAllRoutes() {
+      if (agent.haproxy) {
+        await agent.haproxy.command(`clear map ${path.join(agent.haproxy.dir, 'ingress.map')}`);
+        return;
+      }
+      // Caddy's bootstrap config again, without the app routes (of every agent on the shared Caddy).
+      const caddy = (await (await fetch(`${TEST_SERVICES.caddyAdminUrl}/config/`)).json()) as { apps: { http: { servers: { ingress: { routes: { '@id'?: string }[] } } } } };
+      caddy.apps.http.servers.ingress.routes = caddy.apps.http.servers.ingress.routes.filter((r) => r['@id'] === 'slipway-fallback');
+      await fetch(`${TEST_SERVICES.caddyAdminUrl}/load`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(caddy) });
+    },
     async close() {
       await stopServer();
       // The workers first: they would take the removals below for drift and recreate the containers (and the network
@@ -170,6 +196,23 @@ export async function startTestPlatform(
   };
 }
 
+async function hostOf(db: Db, appsDomain: string, appId: string): Promise<string | null> {
+  const app = await db.app.findUnique({ where: { id: appId }, select: { subdomain: true } });
+  return app?.subdomain ? appHost(app.subdomain, { domain: appsDomain, scheme: 'http' }).toLowerCase() : null;
+}
+
+/** Whether the agent's ingress holds the app's route: Caddy's `app-<id>`, or the app's host in its HAProxy's map. */
+async function appRouted(db: Db, agent: TestAgent, appsDomain: string, appId: string): Promise<boolean> {
+  if (!agent.haproxy) {
+    const res = await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${appId}`);
+    await res.arrayBuffer();
+    return res.status === 200;
+  }
+  const host = await hostOf(db, appsDomain, appId);
+  if (!host) return false;
+  return /found=yes/.test(await agent.haproxy.command(`get map ${path.join(agent.haproxy.dir, 'ingress.map')} ${host}`));
+}
+
 /**
  * What a workspace still holds on the test platform's server: containers and networks (its label), project folder
  * mounts, image tags and Caddy routes of its apps. All zero once a teardown removed everything (issue 34).
@@ -183,6 +226,6 @@ export async function workspaceLeftovers(p: TestPlatform, workspaceId: string, a
   // Tags, not images: apps deployed from the same image share one image id under a tag each.
   const tags = appIds.length ? (await p.docker.listImages({ filters: { reference: appIds.map((id) => `slipway-app/${id}:*`) } })).flatMap((i) => i.RepoTags ?? []) : [];
   const images = appIds.filter((id) => tags.some((t) => t.startsWith(`slipway-app/${id}:`))).length;
-  const routes = (await Promise.all(appIds.map(async (id) => (await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${id}`)).status === 200))).filter(Boolean).length;
+  const routes = (await Promise.all(appIds.map((id) => p.routed(id)))).filter(Boolean).length;
   return { containers, networks, mounts, images, routes };
 }

@@ -24,6 +24,7 @@ import { CaddyIngress } from './ingress/caddy.ingress';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS, type CustomDomainSettings } from './ingress/custom-domains';
 import { domainsHandlers } from './domains/domains.handlers';
 import { ingressHandlers } from './ingress/ingress.handlers';
+import { HaproxyMap } from './ingress/haproxy';
 import { MeshListener } from './ingress/mesh';
 import { AGENT_VERSION, capacity, type OfferedCapacity } from './node/node-info';
 import { healthHandlers, nodeHandlers } from './node/node.handlers';
@@ -58,6 +59,8 @@ export interface AgentOptions {
   logger: Logger;
   /** Caddy's admin API (config.agent.caddyAdminUrl); default http://127.0.0.1:2019. */
   caddyAdminUrl?: string;
+  /** HAProxy's folder (config.agent.haproxyDir): app routes in its map in front of Caddy (decision 0040); absent: Caddy routes. */
+  haproxyDir?: string;
   /** How long a new app container must keep running and answering before its route moves (config.agent.readySettleMs); default 3 s. */
   readySettleMs?: number;
   /** Builds of uploaded .zip files (limits, base images, extra CA bundle); defaults in DEFAULT_BUILD_OPTIONS. */
@@ -139,10 +142,11 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const platformId = o.platformId || platformIdOf(enrollment);
   const docker = new DockerRuntime(o.dockerSocket, platformId);
   const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
-  const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger).load();
+  const haproxy = o.haproxyDir ? new HaproxyMap(o.haproxyDir) : null;
+  const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger, { haproxy }).load();
   // Several servers (issue 31): this server's apps are reachable through every other server's ingress by their mesh
   // listener, and this server's ingress routes theirs. Off without a mesh port (a lone server, the test agents).
-  const mesh = o.mesh?.port ? new MeshListener(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', { port: o.mesh.port, certPem: enrollment.certPem, keyPem: enrollment.keyPem }, o.logger) : null;
+  const mesh = o.mesh?.port ? new MeshListener(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', { port: o.mesh.port, certPem: enrollment.certPem, keyPem: enrollment.keyPem, ...(haproxy ? { ownSocket: haproxy.ownSocket } : {}) }, o.logger) : null;
   if (mesh) {
     ingress.trustMesh(enrollment.caPem);
     await mesh.ensure().catch((e: Error) => o.logger.warn({ err: e.message }, 'mesh listener not in place yet (its watchdog retries)'));

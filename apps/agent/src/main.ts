@@ -76,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
         mesh: config.mesh,
         dockerSocket: config.agent.dockerSocket,
         caddyAdminUrl: config.agent.caddyAdminUrl,
+        ...(config.agent.haproxyDir ? { haproxyDir: config.agent.haproxyDir } : {}),
         maxUploadBytes: config.limits.uploadZipBytes,
         maxFileBytes: config.limits.uploadFileBytes,
         logger,

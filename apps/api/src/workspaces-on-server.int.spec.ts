@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS } from '@slipway/core';
-import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
@@ -115,7 +115,7 @@ describe('workspaces on one server (real Docker and Caddy)', () => {
     for (const a of apps) {
       await expect(access(path.join(p.agent.dataDir, 'volumes', a.id))).rejects.toThrow();
       expect(await p.docker.listImages({ filters: { reference: [`slipway-app/${a.id}:*`] } })).toEqual([]);
-      expect((await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${a.id}`)).status).toBe(404);
+      expect(await p.routed(a.id)).toBe(false);
       expect((await p.viaIngress(a.url)).status).not.toBe(200);
     }
     expect(await p.db.reservation.count({ where: { workspaceId: ws.id } })).toBe(0);

@@ -41,6 +41,8 @@ export interface Config {
     /** What this server offers to placement; 0: the whole machine. */
     capacity: { memoryMb: number; cpus: number };
     caddyAdminUrl: string;
+    /** HAProxy's folder when it stands in front of Caddy with the app routes in its map (decision 0040); empty: Caddy alone. */
+    haproxyDir: string;
     dockerSocket: string;
     extraCaBundle: string | null;
     /** How long a new app container must keep running and answering before its route moves to it. */
@@ -189,6 +191,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       publicIpv4: v.SLIPWAY_AGENT_PUBLIC_IPV4 ?? [],
       capacity: { memoryMb: v.SLIPWAY_AGENT_MEMORY_MB, cpus: v.SLIPWAY_AGENT_CPUS },
       caddyAdminUrl: v.SLIPWAY_CADDY_ADMIN_URL,
+      haproxyDir: v.SLIPWAY_HAPROXY_DIR ?? '',
       dockerSocket: v.DOCKER_SOCKET,
       extraCaBundle: v.SLIPWAY_BUILD_CA_BUNDLE || null,
       readySettleMs: v.SLIPWAY_READY_SETTLE_MS,

@@ -22,6 +22,7 @@ import { createTestDatabase, type TestDatabase } from '../database';
 import { getWithHost, type HostResponse } from '../http';
 import { APP_IMAGES, ensureAppImages } from '../images';
 import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from '../serve';
+import { TEST_INGRESS_HAPROXY } from '../haproxy';
 import { TEST_SERVICES } from '../services';
 import { dropRedisPrefix, testConfig, testEnv, uniquePrefix, waitFor } from '../worker';
 
@@ -93,7 +94,7 @@ export function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
 }
 
 async function fleetSh(...args: string[]): Promise<void> {
-  const r = await run(['bash', FLEET_SH, ...args]);
+  const r = await run(['bash', FLEET_SH, ...args], { ...process.env, ...(TEST_INGRESS_HAPROXY ? { SLIPWAY_INGRESS: 'haproxy' } : {}) });
   if (r.code !== 0) throw new Error(`deploy/fleet.sh ${args.join(' ')} failed (${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
 }
 
@@ -170,6 +171,8 @@ export async function startTestFleet(
     SLIPWAY_AGENT_CPUS: String(o.cpus ?? 2),
     DOCKER_SOCKET: path.join(FLEET_RUN, String(index), 'docker.sock'),
     SLIPWAY_CADDY_ADMIN_URL: 'http://127.0.0.1:2019',
+    // SLIPWAY_TEST_INGRESS=haproxy: each server's HAProxy in front of its Caddy (deploy/lib/fleet.sh), its map the agent's.
+    ...(TEST_INGRESS_HAPROXY ? { SLIPWAY_HAPROXY_DIR: path.join(FLEET_ROOT, String(index), 'haproxy') } : {}),
     SLIPWAY_READY_SETTLE_MS: '500',
     SLIPWAY_DISK_RESERVE_MB: '0',
     SLIPWAY_DISK_RESERVE_PERCENT: '0',

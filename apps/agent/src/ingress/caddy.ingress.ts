@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type { AppRoute, Logger, RemoteRoute } from '@slipway/core';
 import { agentTlsName } from '@slipway/pki';
 import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
+import { type HaproxyMap, type MapValue, WINDOW_BACKENDS } from './haproxy';
 
 const SERVER = 'ingress';
 const ROUTES = `/config/apps/http/servers/${SERVER}/routes`;
@@ -33,16 +34,23 @@ const FALLBACK_TRY_INTERVAL = '10ms';
 const FALLBACK_FAIL_DURATION = '10s';
 
 /**
- * The ingress of this server: Caddy, driven through its admin API. Each app route is `@id: app-<appId>`, matches
- * the app's host and proxies to 127.0.0.1:<host port>, and sits in front of the `slipway-fallback` route (404).
- * The routes this agent wants are kept in `<dataDir>/routes.json` as well as in Caddy, and a watchdog puts back
- * whatever Caddy lost (Caddy restarted with its bootstrap config, or the agent restarted): reconciliation
- * takes seconds, not a control-plane round.
+ * The ingress of this server, in one of two designs (decision 0040):
+ * - **HAProxy in front** (`haproxy` given, SLIPWAY_HAPROXY_DIR): each app route is an entry of HAProxy's map (host →
+ *   upstream port, or `w<n>`, a window backend holding a release in its settle window and the previous one behind it),
+ *   changed through HAProxy's runtime API in constant time whatever the number of routes; the map file is rewritten
+ *   after each change (what HAProxy loads at its next start). Hosts the map does not hold go to Caddy behind it:
+ *   other servers' apps (`remote-<appId>` routes, still Caddy config), custom domains' redirects and challenges, the 404.
+ * - **Caddy alone** (no `haproxy`): each app route is `@id: app-<appId>`, matches the app's host and proxies to
+ *   127.0.0.1:<host port>, and sits in front of the `slipway-fallback` route (404); every change reloads Caddy's config.
+ * The routes this agent wants are kept in `<dataDir>/routes.json` as well, and a watchdog puts back whatever the proxy
+ * lost (HAProxy or Caddy restarted, or the agent restarted): reconciliation takes seconds, not a control-plane round.
  */
 export class CaddyIngress {
   private readonly wanted = new Map<string, AppRoute>();
   /** The fallback upstream port of an app whose new release is inside its settle window (not saved: a window ends with the agent). */
   private readonly fallbacks = new Map<string, number>();
+  /** HAProxy only: the window backend (`w<n>`) of each app whose settle window has a warm previous release. */
+  private readonly windows = new Map<string, number>();
   /**
    * Other servers' apps (issue 31): their hosts are proxied to the owner's mesh listener over TLS, its certificate
    * checked against the platform's CA (`meshCaPem`). Without that CA (a server outside a fleet, tests) none is routed.
@@ -75,8 +83,18 @@ export class CaddyIngress {
     private readonly adminUrl: string,
     private readonly file: string,
     private readonly logger: Logger,
-    private readonly o: { recentMs?: number; now?: () => number } = {},
-  ) {}
+    private readonly o: {
+      recentMs?: number;
+      now?: () => number;
+      /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
+      haproxy?: HaproxyMap | null;
+    } = {},
+  ) {
+    this.haproxy = o.haproxy ?? null;
+  }
+
+  /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
+  private readonly haproxy: HaproxyMap | null;
 
   private touched(appId: string): void {
     this.changedAt.set(appId, (this.o.now ?? Date.now)());
@@ -143,13 +161,20 @@ export class CaddyIngress {
 
   remove(appId: string): Promise<void> {
     return this.serial(async () => {
+      const route = this.wanted.get(appId);
       this.wanted.delete(appId);
       this.fallbacks.delete(appId);
       this.touched(appId);
       await this.save();
-      await this.request('DELETE', `/id/${routeId(appId)}`).catch((e: Error) => {
-        if (!/404|unknown object ID/i.test(e.message)) throw e;
-      });
+      if (this.haproxy) {
+        if (route) await this.haproxy.del(route.host.toLowerCase());
+        await this.closeWindow(appId);
+        await this.saveMap();
+      } else {
+        await this.request('DELETE', `/id/${routeId(appId)}`).catch((e: Error) => {
+          if (!/404|unknown object ID/i.test(e.message)) throw e;
+        });
+      }
       this.owned.delete(appId);
       await this.save();
       await this.changed();
@@ -167,16 +192,25 @@ export class CaddyIngress {
       this.removal = null;
       const ids = [...this.pendingRemovals];
       this.pendingRemovals.clear();
+      const hosts: string[] = [];
       for (const id of ids) {
+        const route = this.wanted.get(id);
+        if (route) hosts.push(route.host.toLowerCase());
         this.wanted.delete(id);
         this.fallbacks.delete(id);
         this.touched(id);
       }
       await this.save();
-      const gone = new Set(ids.map(routeId));
-      const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
-      const kept = current.filter((r) => !gone.has(r['@id'] ?? ''));
-      if (kept.length !== current.length) await this.request('PATCH', ROUTES, kept);
+      if (this.haproxy) {
+        for (const host of hosts) await this.haproxy.del(host);
+        for (const id of ids) await this.closeWindow(id);
+        await this.saveMap();
+      } else {
+        const gone = new Set(ids.map(routeId));
+        const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
+        const kept = current.filter((r) => !gone.has(r['@id'] ?? ''));
+        if (kept.length !== current.length) await this.request('PATCH', ROUTES, kept);
+      }
       for (const id of ids) this.owned.delete(id);
       await this.save();
       await this.changed();
@@ -227,12 +261,23 @@ export class CaddyIngress {
   }
 
   private async reconcile(): Promise<{ added: number; removed: number }> {
+    // HAProxy's map first: it does not depend on Caddy being there.
+    const inMap = this.haproxy ? await this.reconcileMap() : { added: 0, removed: 0 };
     const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
     const seen = new Map<string, CaddyRoute>();
     for (const r of current) if (r['@id']?.startsWith('app-')) seen.set(r['@id'].slice(4), r);
-    let added = 0;
-    let removed = 0;
-    for (const route of this.wanted.values()) {
+    let added = inMap.added;
+    let removed = inMap.removed;
+    if (this.haproxy) {
+      // App routes live in HAProxy's map: this agent's routes left in Caddy (from before the switch) go.
+      for (const appId of seen.keys()) {
+        if (!this.owned.has(appId)) continue;
+        await this.request('DELETE', `/id/${routeId(appId)}`);
+        removed++;
+      }
+      seen.clear();
+    }
+    for (const route of this.haproxy ? [] : this.wanted.values()) {
       const have = seen.get(route.appId);
       if (have && same(have, route, this.fallbacks.get(route.appId))) continue;
       await this.apply(route, have !== undefined);
@@ -297,7 +342,87 @@ export class CaddyIngress {
     };
   }
 
+  /**
+   * HAProxy's map made exactly the wanted routes (entries missing or pointing elsewhere set, others removed: the map is
+   * this agent's alone), window backends set again when HAProxy's worker changed (a restart or reload forgets them).
+   */
+  private async reconcileMap(): Promise<{ added: number; removed: number }> {
+    const map = this.haproxy!;
+    const restarted = await map.workerChanged();
+    const have = await map.entries();
+    let added = 0;
+    let removed = 0;
+    const hosts = new Set<string>();
+    for (const route of this.wanted.values()) {
+      const host = route.host.toLowerCase();
+      hosts.add(host);
+      const window = this.windows.get(route.appId);
+      const fallbackPort = this.fallbacks.get(route.appId);
+      if (restarted && window !== undefined && fallbackPort) await map.openWindow(window, route.upstreamPort, fallbackPort);
+      if (have.get(host) === this.mapValue(route)) continue;
+      await this.applyMap(route);
+      added++;
+    }
+    for (const host of have.keys()) {
+      if (hosts.has(host)) continue;
+      await map.del(host);
+      removed++;
+    }
+    if (added || removed || restarted) await this.saveMap();
+    return { added, removed };
+  }
+
+  /** The app's map entry: its window backend during a settle window with a warm previous release, else its port. */
+  private mapValue(route: AppRoute): MapValue {
+    const window = this.windows.get(route.appId);
+    return window !== undefined && this.fallbacks.has(route.appId) ? `w${window}` : `${route.upstreamPort}`;
+  }
+
+  /**
+   * The app's entry in HAProxy's map. With a fallback (a settle window), a free window backend takes the new release
+   * and the previous one behind it and the host maps to it; without a free one, the host maps to the new release alone
+   * (as a first release). Without a fallback the host maps to the port and the app's window backend is freed after.
+   */
+  private async applyMap(route: AppRoute): Promise<void> {
+    const map = this.haproxy!;
+    const host = route.host.toLowerCase();
+    const fallbackPort = this.fallbacks.get(route.appId);
+    if (fallbackPort) {
+      let window = this.windows.get(route.appId);
+      if (window === undefined) {
+        const used = new Set(this.windows.values());
+        window = Array.from({ length: WINDOW_BACKENDS }, (_, i) => i).find((i) => !used.has(i));
+      }
+      if (window !== undefined) {
+        this.windows.set(route.appId, window);
+        await map.openWindow(window, route.upstreamPort, fallbackPort);
+        await map.set(host, `w${window}`);
+        return;
+      }
+      this.logger.info({ appId: route.appId }, 'every window backend of HAProxy is in use: this release takes its route without the previous one behind it');
+    }
+    await map.set(host, `${route.upstreamPort}`);
+    await this.closeWindow(route.appId);
+  }
+
+  private async closeWindow(appId: string): Promise<void> {
+    const window = this.windows.get(appId);
+    if (window === undefined || !this.haproxy) return;
+    this.windows.delete(appId);
+    await this.haproxy.closeWindow(window);
+  }
+
+  /** The map file HAProxy loads at its next start: every wanted route to its current upstream port (no windows). */
+  private saveMap(): Promise<void> {
+    return this.haproxy!.save([...this.wanted.values()].map((r) => [r.host.toLowerCase(), `${r.upstreamPort}`] as [string, string]));
+  }
+
   private async apply(route: AppRoute, exists?: boolean): Promise<void> {
+    if (this.haproxy) {
+      await this.applyMap(route);
+      await this.saveMap();
+      return;
+    }
     const body = toCaddy(route, this.fallbacks.get(route.appId));
     if (exists ?? (await this.exists(route.appId))) {
       // Replacing in place: Caddy swaps its config gracefully, requests in flight finish on the old upstream.

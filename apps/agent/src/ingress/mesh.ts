@@ -10,6 +10,11 @@ export interface MeshSettings {
   /** This server's agent certificate and key (issued by the platform's CA at enrollment), PEM. */
   certPem: string;
   keyPem: string;
+  /**
+   * With HAProxy in front (decision 0040): the socket of its `own` frontend (this server's own apps from the map, 404
+   * for any other host), where the mesh listener sends every host after this server's custom domains.
+   */
+  ownSocket?: string;
 }
 
 type CaddyObject = Record<string, unknown>;
@@ -106,7 +111,8 @@ export class MeshListener {
     const routes = (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/ingress/routes')) ?? [];
     const domains = domainRoutes ?? (await this.request<CaddyObject[]>('GET', '/config/apps/http/servers/slipway-https/routes').catch(() => null)) ?? [];
     const own = [...routes.filter((r) => String(r['@id'] ?? '').startsWith('app-')), ...domains.filter((r) => String(r['@id'] ?? '').startsWith('domains-app-'))];
-    return [...own.map(({ '@id': _id, ...rest }) => rest), FALLBACK];
+    const rest = this.settings.ownSocket ? [{ handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `unix/${this.settings.ownSocket}` }] }] }] : [FALLBACK];
+    return [...own.map(({ '@id': _id, ...route }) => route), ...rest];
   }
 
   /** PUT at a config path, creating the objects above it that are missing (Caddy refuses a path whose parent is absent). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor, waitUntil } from '@slipway/testing/worker';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 
@@ -315,21 +315,19 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect((await client.get(`${appsPath()}/${res.body.id}`)).body.currentDeployment).toMatchObject({ id: d.id, status: 'crashed' });
   });
 
-  it('routes come back after Caddy loses its config and after the agent restarts', async () => {
+  it('routes come back after the ingress loses them (Caddy its config, HAProxy its map) and after the agent restarts', async () => {
     const app = await newApp(p.images.v1);
     await settled(app.id, (await deploy(app.id)).id);
     await served(app.url, 'v1\n');
-    // What a Caddy restart does: the bootstrap config again, without the app routes.
-    const config = (await (await fetch(`${TEST_SERVICES.caddyAdminUrl}/config/`)).json()) as { apps: { http: { servers: { ingress: { routes: { '@id'?: string }[] } } } } };
-    config.apps.http.servers.ingress.routes = config.apps.http.servers.ingress.routes.filter((r) => r['@id'] === 'slipway-fallback');
-    await fetch(`${TEST_SERVICES.caddyAdminUrl}/load`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(config) });
+    // What a restart of the proxy holding the app routes does: Caddy's bootstrap config again, or HAProxy's map lost.
+    await p.dropAllRoutes();
     expect((await p.viaIngress(app.url)).status).toBe(404);
     await served(app.url, 'v1\n');
 
     await p.agent.restart();
     await served(app.url, 'v1\n');
     // And the control plane's sync puts back what the agent was told to forget.
-    await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/app-${app.id}`, { method: 'DELETE' });
+    await p.dropRoute(app.id);
     // (Right after its restart the agent may not answer yet: a skipped server is tried again next round.)
     await waitFor(async () => (await p.worker.services.routing.syncAllRoutes()).nodes === 1, 15_000, 'a sync that reaches the agent');
     await served(app.url, 'v1\n');

@@ -33,10 +33,13 @@ interface Answer {
   body: string;
 }
 
+/** The agent's ingress (Caddy's, or its own HAProxy's with SLIPWAY_TEST_INGRESS=haproxy): set once the platform started. */
+let ingressPort = TEST_SERVICES.ingressPort;
+
 /** GET through the ingress with a Host header and optional request headers; the raw body (not decompressed). */
 function viaIngress(url: string, p: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`http://127.0.0.1:${TEST_SERVICES.ingressPort}${p}`, { headers: { Host: new URL(url).host, ...headers }, timeout: 5_000, agent: false }, (res) => {
+    const req = request(`http://127.0.0.1:${ingressPort}${p}`, { headers: { Host: new URL(url).host, ...headers }, timeout: 5_000, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
@@ -55,6 +58,7 @@ describe('the frameworks’ starters: uploaded as .zip, built, served through th
 
   beforeAll(async () => {
     p = await startTestPlatform({ name: 'starters', readyTimeoutMs: 30_000, stopGraceMs: 2_000, build: { extraCaBundle: CA, cpus: 2, memoryMb: 3072 } });
+    ingressPort = p.agent.ingressPort;
     client = p.client();
     await signUp(client);
     ws = await createWorkspace(client);

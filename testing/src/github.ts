@@ -138,8 +138,11 @@ export interface GithubDouble {
 
 const ZERO = '0'.repeat(40);
 
-/** Starts the double on 127.0.0.1 (the agent, which downloads tarballs, runs on this host). */
-export async function startGithubDouble(o: { appId?: string; slug?: string } = {}): Promise<GithubDouble> {
+/**
+ * Starts the double on 127.0.0.1 (the agent, which downloads tarballs, runs on this host), or on `host` (a fleet's
+ * bridge address: its servers' agents reach the host there).
+ */
+export async function startGithubDouble(o: { appId?: string; slug?: string; host?: string } = {}): Promise<GithubDouble> {
   const appId = o.appId ?? String(100_000 + Math.floor(Math.random() * 800_000));
   const slug = o.slug ?? 'slipway-test';
   const webhookSecret = randomBytes(24).toString('hex');
@@ -318,8 +321,9 @@ export async function startGithubDouble(o: { appId?: string; slug?: string } = {
     return t && t.expiresAt > Date.now() ? t : null;
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = o.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  base = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   const sign = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 

@@ -18,7 +18,7 @@ import { zipOf } from '@slipway/testing/samples';
 import { waitFor } from '@slipway/testing/worker';
 import { FLEET_HOST_ADDRESS, httpsVia, startTestFleet, type FleetServer, type TestFleet } from '@slipway/testing/fleet';
 
-jest.setTimeout(600_000);
+jest.setTimeout(900_000);
 
 const FLEET_RUN = process.env.SLIPWAY_FLEET_RUN ?? '/run/slipway-fleet';
 const FLEET_ROOT = process.env.SLIPWAY_FLEET_ROOT ?? '/var/lib/slipway-fleet';

@@ -11,7 +11,6 @@ import type { Readiness } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
 import { CONF_DIR, ENGINES, TLS_DIR, type Engine, type EngineContext } from './engines';
 import { PublicListeners } from './public-listener';
-import { tarFolder, untarInto } from '../moves/tar';
 
 export const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
 /** Extra labels of a database container (beside slipway.database / workspace / platform). */
@@ -170,34 +169,34 @@ export class DatabasesRuntime {
   }
 
   /**
-   * The data folder as a tar, for a move to another server (issue 32, docs/decisions/0037): only while no container
-   * of the database runs here, so the copy is the engine's consistent state after a clean stop. null: no data here.
+   * Runs `use` on the database's data folder (`databases/<id>/data`, which may not exist) under the database's lock, for
+   * a move to or from another server (issue 32, docs/decisions/0037; the copying itself is apps/agent/src/moves'). Unless
+   * `whileRunning`, refused with `refusal` while a container of the database runs here: a copy made is then the engine's
+   * consistent state after a clean stop, and a folder replaced or patched is not one an engine uses.
    */
-  exportData(databaseId: string): Promise<AsyncIterable<Buffer> | null> {
+  withDataFolder<T>(databaseId: string, o: { whileRunning: boolean; refusal: string }, use: (data: string) => Promise<T>): Promise<T> {
     checkId(databaseId);
     return this.locked(databaseId, async () => {
-      const container = await this.container(databaseId);
-      if (container?.State === 'running') throw new AppError('invalid_state', 'The database runs: it is stopped before its data is copied');
-      const data = path.join(this.dir(databaseId), 'data');
-      return (await exists(data)) ? tarFolder(data, { changedOk: false }) : null;
+      if (!o.whileRunning && (await this.container(databaseId))?.State === 'running') throw new AppError('invalid_state', o.refusal);
+      return use(path.join(this.dir(databaseId), 'data'));
     });
   }
 
   /**
-   * A tar of `exportData` (a file) becomes the database's data folder here, replacing any earlier copy; refused while
-   * a container of it runs here. EnsureDatabase then starts the engine on it (a folder with data is never initialised).
+   * Has the running engine write what it holds in memory to its data folder (Engine.flush: PostgreSQL's CHECKPOINT),
+   * before a move's pass while it runs. Best effort: false when the engine has no such command, does not run here, or
+   * the command failed (the move goes on; its stop then writes more).
    */
-  importData(databaseId: string, tarFile: string): Promise<void> {
+  async flushData(databaseId: string): Promise<boolean> {
     checkId(databaseId);
-    return this.locked(databaseId, async () => {
-      const container = await this.container(databaseId);
-      if (container?.State === 'running') throw new AppError('invalid_state', 'The database already runs on this server: its data is not replaced');
-      const data = path.join(this.dir(databaseId), 'data');
-      await rm(data, { recursive: true, force: true });
-      await mkdir(data, { recursive: true, mode: 0o700 });
-      await untarInto(tarFile, data);
-      this.logger.info({ databaseId }, 'database data imported (workspace move)');
-    });
+    const db = await this.read(databaseId);
+    const engine = db ? ENGINES[db.engine] : undefined;
+    const container = await this.container(databaseId);
+    if (!db || !engine?.flush || container?.State !== 'running') return false;
+    const { password: _none, ...ctx } = contextOf(db, '');
+    const r = await this.docker.exec(container.Id, { ...engine.flush(ctx), timeoutMs: 300_000 });
+    if (r.exitCode !== 0) this.logger.warn({ databaseId, exitCode: r.exitCode, stderr: r.stderr.slice(0, 500) }, 'the engine did not flush before a move pass');
+    return r.exitCode === 0;
   }
 
   /** Every database of a deleted workspace: container, public port and data (RemoveWorkspace). */

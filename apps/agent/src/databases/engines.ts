@@ -64,6 +64,12 @@ export interface Engine {
   probe(ctx: EngineContext): ExecSpec;
   /** Applies a new password inside the live engine (run in order; each must exit 0). */
   rotate(ctx: EngineContext, next: string): ExecSpec[];
+  /**
+   * Has the live engine write what it holds in memory to its data folder (no password: the agent does not keep it), so
+   * a move's last copy while it runs carries it and the stop has little left to write (decision 0037). Engines without
+   * one are copied all the same; their stop writes more during the move's write gap.
+   */
+  flush?(ctx: Omit<EngineContext, 'password'>): ExecSpec;
 }
 
 /** What the official images' entrypoints need: chown the data folder, then switch to the engine's user. */
@@ -127,6 +133,9 @@ export const postgres: Engine = {
     env: { PGPASSWORD: ctx.password, PGCONNECT_TIMEOUT: '3' },
     ok: (out) => out.trim() === '1',
   }),
+  // A checkpoint writes the dirty shared buffers (up to shared_buffers) and recycles old WAL: otherwise the clean
+  // shutdown does it inside the move's write gap. By socket (trust), as the database's superuser.
+  flush: (ctx) => ({ cmd: ['psql', '-U', ctx.username, '-d', ctx.databaseName, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', 'CHECKPOINT'] }),
   rotate: (ctx, next) => [
     {
       cmd: ['psql', '-U', ctx.username, '-d', ctx.databaseName, '-X', '-v', 'ON_ERROR_STOP=1', '-q'],

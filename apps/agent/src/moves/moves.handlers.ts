@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type Logger } from '@slipway/core';
 import type { ImportChunk, MovesHandlers } from '@slipway/proto';
@@ -10,7 +10,9 @@ import type { DatabasesRuntime } from '../databases/databases.runtime';
 import { clientStream, serve, serverStream, unary, type Send } from '../rpc/handlers';
 import { openUpload, receiveInto, type UploadPart } from '../rpc/upload';
 import type { DiskGuard } from '../storage/disk-guard';
-import { tarFolder, untarInto } from './tar';
+import { applyDelta, checkBlockBytes, deltaOf, signatureOf, type FileMemo } from './block-delta';
+import { tarFolder, untarInto, untarStream } from './tar';
+import { committedData, unzstdOf, zstdOf } from './zstd';
 
 type Header = NonNullable<ImportChunk['header']>;
 
@@ -20,6 +22,21 @@ function databaseIdOf(id: string | undefined): string {
   return id;
 }
 
+const STOPPED_FOR_EXPORT = 'The database runs: it is stopped before its data is copied';
+const RUNNING_HERE = 'The database already runs on this server: its data is not replaced';
+/** Signature chunks sent per message. */
+const SIGNATURE_CHUNK_BYTES = 1024 * 1024;
+/** Export messages are at least this big (the control plane relays them as they come). */
+const SEND_MESSAGE_BYTES = 256 * 1024;
+
+function checkBlockBytesOf(n: number): number {
+  try {
+    return checkBlockBytes(n);
+  } catch (e) {
+    throw new AppError('validation_failed', (e as Error).message);
+  }
+}
+
 /**
  * The `slipway.agent.v1.Moves` service (moves.proto, issue 32): a workspace's images and project folders out of this
  * server, and into it. Imports are received into a file under `<dataDir>/moves/` first and used only once their
@@ -27,6 +44,8 @@ function databaseIdOf(id: string | undefined): string {
  */
 export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; databases: DatabasesRuntime; disk: DiskGuard; dataDir: string; logger: Logger }): MovesHandlers {
   const spool = path.join(deps.dataDir, 'moves');
+  /** Per database, what this server's passes of a move read of its data folder (block-delta.ts FileMemo). */
+  const memos = new Map<string, FileMemo>();
   /** A database's backup files (the Backups service's layout: `backups/<databaseId>/`). */
   const backupsOf = (databaseId: string) => path.join(deps.dataDir, 'backups', databaseIdOf(databaseId));
   const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -48,13 +67,29 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
       await rm(file, { force: true });
     }
   };
+  /**
+   * The body in messages of at least SEND_MESSAGE_BYTES (tar's pipe gives 64 KiB reads: four times fewer messages to
+   * frame, encrypt and relay per byte), then the `end` with the bytes sent.
+   */
   const sendAll = async (body: Iterable<Buffer> | AsyncIterable<Buffer>, send: Send<{ data?: Buffer; end?: { size: string } }>, signal: AbortSignal) => {
     let size = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      const data = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      await send({ data });
+    };
     for await (const data of body) {
       if (signal.aborted) return;
       size += data.length;
-      await send({ data });
+      pending.push(data);
+      pendingBytes += data.length;
+      if (pendingBytes >= SEND_MESSAGE_BYTES) await flush();
     }
+    if (signal.aborted) return;
+    if (pendingBytes > 0) await flush();
     await send({ end: { size: String(size) } });
   };
   return serve<MovesHandlers>(deps.logger, {
@@ -82,7 +117,14 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
 
     ExportFolder: serverStream(async (req, send, signal) => {
       let body: AsyncIterable<Buffer> | null;
-      if (req.folder === 'DATABASE_DATA') body = await deps.databases.exportData(databaseIdOf(req.databaseId));
+      if (req.folder === 'DATABASE_DATA') {
+        // `live`: a pre-copy while the engine runs (decision 0037); otherwise the final copy of a stopped engine.
+        body = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
+          if (!(await exists(data))) return null;
+          const tar = tarFolder(data, { changedOk: false, live: req.live });
+          return req.zstd ? zstdOf(tar) : tar;
+        });
+      }
       else if (req.folder === 'DATABASE_BACKUPS') {
         // Backup files are written once and renamed into place: partial ones (a dump under way) are left out.
         const dir = backupsOf(req.databaseId);
@@ -94,9 +136,38 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
     ImportFolder: clientStream(async (messages) => {
       const { header, parts } = await openUpload<Header>(messages, 'a folder import');
       if (header.folder === 'DATABASE_DATA') {
+        // Unpacked as it arrives into `data.incoming` (the bytes written once, not spooled then unpacked), which replaces
+        // the data folder only once the commit arrived: a copy cut halfway leaves the earlier folder as it was.
+        await deps.disk.assertRoom("A database's data import");
+        return deps.databases.withDataFolder(databaseIdOf(header.databaseId), { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
+          const incoming = `${data}.incoming`;
+          await rm(incoming, { recursive: true, force: true });
+          await mkdir(incoming, { recursive: true, mode: 0o700 });
+          try {
+            const upload = committedData(parts);
+            const unpacked = await untarStream(unzstdOf(upload.data), incoming);
+            const size = upload.done();
+            if (unpacked > 0) {
+              await rm(data, { recursive: true, force: true });
+              await rename(incoming, data);
+              deps.logger.info({ databaseId: header.databaseId, bytes: size, unpacked }, 'database data imported (workspace move)');
+            }
+            return { size: String(size), unpackedSize: String(unpacked) };
+          } finally {
+            await rm(incoming, { recursive: true, force: true });
+          }
+        });
+      }
+      if (header.folder === 'DATABASE_DATA_DELTA') {
+        // Applied as it arrives (its bytes written once). A delta cut halfway leaves this copy half patched: the move
+        // that sent it fails and removes the copy (a copy is started only after a complete final delta).
         const databaseId = databaseIdOf(header.databaseId);
-        return received(parts, "A database's data import", async (file, size) => {
-          if (size > 0) await deps.databases.importData(databaseId, file);
+        await deps.disk.assertRoom("A database's data delta");
+        return deps.databases.withDataFolder(databaseId, { whileRunning: false, refusal: RUNNING_HERE }, async (data) => {
+          const upload = committedData(parts);
+          const applied = await applyDelta(data, unzstdOf(upload.data));
+          const size = upload.done();
+          deps.logger.info({ databaseId, bytes: size, ...applied }, 'database data delta applied (workspace move)');
           return { size: String(size) };
         });
       }
@@ -115,6 +186,35 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
         if (size > 0) await deps.apps.importFolder(header.appId, header.diskMb || 512, header.seededImageRef, file);
         return { size: String(size) };
       });
+    }),
+
+    DataSignature: serverStream(async (req, send, signal) => {
+      const blockBytes = checkBlockBytesOf(req.blockSize);
+      const signature = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: false, refusal: RUNNING_HERE }, (data) => signatureOf(data, blockBytes));
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < signature.length; at += SIGNATURE_CHUNK_BYTES) chunks.push(signature.subarray(at, at + SIGNATURE_CHUNK_BYTES));
+      await sendAll(chunks, send, signal);
+    }),
+
+    ExportDataDelta: serverStream(async (req, send, signal) => {
+      const databaseId = databaseIdOf(req.databaseId);
+      // A pass while the engine runs first has it write its memory to disk (PostgreSQL: a checkpoint), so that this
+      // pass carries it and the stop that follows has little left to write.
+      if (req.live) await deps.databases.flushData(databaseId).catch((err: unknown) => deps.logger.warn({ err, databaseId }, 'could not flush the engine before a move pass'));
+      // What the passes read is remembered (in memory: an agent restarted reads everything again), so the final copy
+      // reads only the files changed since the last pass; it forgets it.
+      const memo = memos.get(databaseId) ?? (new Map() as FileMemo);
+      memos.set(databaseId, memo);
+      const body = await deps.databases.withDataFolder(databaseId, { whileRunning: req.live, refusal: STOPPED_FOR_EXPORT }, async (data) => {
+        if (!(await exists(data))) throw new AppError('not_found', `No data folder of the database ${databaseId} on this server`);
+        const delta = deltaOf(data, req.signature, undefined, memo);
+        return req.zstd ? zstdOf(delta) : delta;
+      });
+      try {
+        await sendAll(body, send, signal);
+      } finally {
+        if (!req.live) memos.delete(databaseId);
+      }
     }),
 
     RemoveBackupFolders: unary(async (req) => {

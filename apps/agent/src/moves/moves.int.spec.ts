@@ -1,11 +1,11 @@
 // The Moves service (issue 32) between two real agents over gRPC with mutual TLS, through the control plane's client
 // (MovesPool): a project folder copied and caught up (modes and links kept, files of the target kept), a missing folder
 // copied as nothing, image tags saved on one agent and loaded by the other, a database's data folder (owners kept, the
-// target's earlier copy replaced) and backup files (partial ones left out) copied and removed, and a target that is
-// down refusing the copy. The two agents share one Docker engine, so a database container moved end to end is the
+// target's earlier copy replaced; pre-copied, then only its changed blocks in a block delta) and backup files (partial
+// ones left out) copied and removed, and a target that is down refusing the copy. The two agents share one Docker engine, so a database container moved end to end is the
 // fleet spec's (testing/src/fleet/moves.fleet.spec.ts).
-import { randomUUID } from 'node:crypto';
-import { chown, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { chown, lstat, mkdir, open, readdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { AppError } from '@slipway/core';
@@ -15,6 +15,22 @@ import { TEST_SERVICES } from '@slipway/testing';
 import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE, type TestAgent } from '@slipway/testing/agent';
 
 jest.setTimeout(120_000);
+
+/** Every entry under `root`: kind, owner, mode, and a file's SHA-256 or a link's target. */
+async function treeOf(root: string, rel = ''): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const st = await lstat(path.join(root, rel));
+  out[rel || '.'] = `${st.uid}:${st.gid} ${(st.mode & 0o7777).toString(8)}`;
+  for (const name of (await readdir(path.join(root, rel))).sort()) {
+    const p = rel ? `${rel}/${name}` : name;
+    const full = path.join(root, p);
+    const e = await lstat(full);
+    if (e.isDirectory()) Object.assign(out, await treeOf(root, p));
+    else if (e.isSymbolicLink()) out[p] = `link ${await readlink(full)}`;
+    else out[p] = `${e.uid}:${e.gid} ${(e.mode & 0o7777).toString(8)} ${createHash('sha256').update(await readFile(full)).digest('hex')}`;
+  }
+  return out;
+}
 
 describe('Moves service over gRPC between two agents', () => {
   let ca: CertificateAuthority;
@@ -113,6 +129,40 @@ describe('Moves service over gRPC between two agents', () => {
     await expect(stat(backups(a))).rejects.toThrow(/ENOENT/);
     // A database the source holds no data of copies as nothing.
     expect(await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId: randomUUID(), folder: 'data' })).toEqual({ bytes: 0 });
+  });
+
+  it("pre-copies a database's data folder, then copies only the blocks changed since, in passes: the target ends byte-identical", async () => {
+    const databaseId = randomUUID();
+    const data = (t: TestAgent) => path.join(t.dataDir, 'databases', databaseId, 'data');
+    await mkdir(path.join(data(a), 'base', '1'), { recursive: true });
+    await chmod(data(a), 0o700);
+    await writeFile(path.join(data(a), 'base', '1', 'segment'), randomBytes(4 * 1024 * 1024));
+    await writeFile(path.join(data(a), 'base', '1', 'old'), 'dropped later');
+    await chown(path.join(data(a), 'base', '1', 'segment'), 999, 999);
+    const pre = await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'data', live: true });
+    expect(pre.bytes).toBeGreaterThan(4 * 1024 * 1024);
+
+    // Writes after the pre-copy: a page in the middle, an append, a new file, a dropped one.
+    const segment = await open(path.join(data(a), 'base', '1', 'segment'), 'r+');
+    await segment.write(randomBytes(8192), 0, 8192, 1024 * 1024);
+    await segment.close();
+    await writeFile(path.join(data(a), 'base', '1', 'segment'), randomBytes(100_000), { flag: 'a' });
+    await writeFile(path.join(data(a), 'pg_wal'), randomBytes(200_000));
+    await rm(path.join(data(a), 'base', '1', 'old'));
+    const blockBytes = 64 * 1024;
+    const live = await moves.copyDataDelta(a.target, b.target, { ...input, databaseId, signature: await moves.dataSignature(b.target, { databaseId, blockBytes }), live: true });
+    // The changed page's block, the appended blocks and the new file: not the 4 MB again.
+    expect(live.bytes).toBeGreaterThan(300_000);
+    expect(live.bytes).toBeLessThan(600_000);
+
+    await writeFile(path.join(data(a), 'pg_wal'), randomBytes(1000), { flag: 'a' });
+    const final = await moves.copyDataDelta(a.target, b.target, { ...input, databaseId, signature: await moves.dataSignature(b.target, { databaseId, blockBytes }), live: false });
+    expect(final.bytes).toBeLessThan(100_000);
+    expect(await treeOf(data(b))).toEqual(await treeOf(data(a)));
+    expect((await stat(path.join(data(b), 'base', '1', 'segment'))).uid).toBe(999);
+    // Nothing changed since: nothing but the entries travels.
+    const again = await moves.copyDataDelta(a.target, b.target, { ...input, databaseId, signature: await moves.dataSignature(b.target, { databaseId, blockBytes }), live: false });
+    expect(again.bytes).toBeLessThan(2_000);
   });
 
   it('a target that is down refuses the copy with node_unavailable', async () => {

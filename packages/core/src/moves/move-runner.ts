@@ -22,6 +22,22 @@ import { targetRefusal } from './move.service';
 const TARGET_HEALTH_TIMEOUT_MS = 5_000;
 /** Public ports of databases (databases.proto DatabasePublicAccess). */
 const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
+/** Passes of a database's changes while it runs, after its pre-copy; a pass of at most SMALL_PASS_BYTES is the last. */
+const LIVE_PASSES = 2;
+const SMALL_PASS_BYTES = 16 * 1024 * 1024;
+/** Blocks of a data folder's signature: 64 KiB, larger for big folders so a signature stays about 2 MB (131,072 blocks). */
+const blockBytesFor = (bytes: number) => Math.min(16 * 1024 * 1024, Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(Math.max(1, bytes) / 131_072))));
+
+/** What a database's pre-copy left on the target: its bytes, time, passes, and the target's signature (null: no data). */
+interface PreCopy {
+  /** Bytes sent (compressed), and unpacked on the target (about the data folder's size). */
+  bytes: number;
+  unpacked: number;
+  ms: number;
+  passes: number[];
+  signature: Uint8Array | null;
+}
+
 /** Statuses of a database whose own job is under way (it is moved once that job ended). */
 const DATABASE_BUSY: readonly string[] = ['provisioning', 'updating', 'restoring', 'deleting'];
 
@@ -345,7 +361,11 @@ export class MoveRunner {
           if (ctx.databases.length === 0) return { sentence: 'The workspace has no databases', skipped: true };
           const lines: string[] = [];
           try {
-            for (const db of ctx.databases) lines.push(await this.moveDatabase(db, ctx, opId));
+            // While the engines run: each data folder copied whole, then passes of what changed since (decision 0037).
+            const preCopies = new Map<string, PreCopy>();
+            for (const db of ctx.databases) preCopies.set(db.id, await this.preCopyDatabase(db, ctx, opId));
+            // Then one at a time: stopped on the source, only what changed since the last pass copied, started on the target.
+            for (const db of ctx.databases) lines.push(await this.moveDatabase(db, preCopies.get(db.id)!, ctx, opId));
           } catch (e) {
             // This step's own half-done work is reversed here (a failing step's undo is not called).
             throw new Error(`${sentenceOf(e)}; ${await this.undoDatabases(ctx, opId)}`, { cause: e });
@@ -468,11 +488,41 @@ export class MoveRunner {
   }
 
   /**
-   * One database to the target: stopped on the source (the engine's clean shutdown: writes are refused from here),
-   * its data folder copied (the final, consistent copy), then started on the target from that data with the row's
-   * spec, password and allowlist, on its public port there, and ready. Answers a sentence with its figures.
+   * A database's data folder copied to the target while the engine runs on the source (its writes go on): the whole
+   * folder first (a tar, possibly inconsistent: files change as they are read), then up to LIVE_PASSES block deltas of
+   * what changed meanwhile (each smaller than the one before, as long as the writes are slower than the copy), and the
+   * target's signature of what it now holds, which the final copy is made against once the engine is stopped.
    */
-  private async moveDatabase(db: DatabaseRecord, ctx: MoveContext, opId: (what: string) => string): Promise<string> {
+  private async preCopyDatabase(db: DatabaseRecord, ctx: MoveContext, opId: (what: string) => string): Promise<PreCopy> {
+    const { transfer } = this.deps;
+    const source = { name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress };
+    const target = { name: ctx.target!.name, grpcAddress: ctx.target!.grpcAddress };
+    const t0 = Date.now();
+    // Recorded before the copy: a copy cut halfway may have left a folder there.
+    ctx.onTarget.push(db);
+    const { bytes, unpacked } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true });
+    // No data on the source (an engine that never started): the final copy is the whole (empty) folder, as before.
+    if (bytes === 0) return { bytes, unpacked: 0, ms: Date.now() - t0, passes: [], signature: null };
+    // The block size from the folder's size (what was unpacked), not the bytes sent (compressed).
+    const blockBytes = blockBytesFor(unpacked ?? bytes);
+    let signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
+    const passes: number[] = [];
+    for (let pass = 1; pass <= LIVE_PASSES; pass++) {
+      const delta = await transfer.copyDataDelta(source, target, { operationId: opId(`db-pass${pass}-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, signature, live: true });
+      passes.push(delta.bytes);
+      signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
+      if (delta.bytes <= SMALL_PASS_BYTES) break;
+    }
+    return { bytes, unpacked: unpacked ?? bytes, ms: Date.now() - t0, passes, signature };
+  }
+
+  /**
+   * One database to the target, once pre-copied: stopped on the source (the engine's clean shutdown: writes are refused
+   * from here), what changed since the last pass copied (the final, consistent copy: a block delta against the target's
+   * signature), then started on the target from that data with the row's spec, password and allowlist, on its public
+   * port there, and ready. Answers a sentence with its figures.
+   */
+  private async moveDatabase(db: DatabaseRecord, pre: PreCopy, ctx: MoveContext, opId: (what: string) => string): Promise<string> {
     const { transfer, databaseAgent } = this.deps;
     const source = { name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress };
     const target = { name: ctx.target!.name, grpcAddress: ctx.target!.grpcAddress };
@@ -481,16 +531,21 @@ export class MoveRunner {
     ctx.stoppedOnSource.push(db);
     await databaseAgent.stopDatabase(source, { operationId: opId(`db-stop-${db.id}`), databaseId: db.id });
     const stopped = Date.now();
-    // Recorded before the copy: a copy cut halfway may have left a folder there.
-    ctx.onTarget.push(db);
-    const { bytes } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-data-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data' });
+    const input = { operationId: opId(`db-data-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id };
+    const { bytes } = pre.signature
+      ? await transfer.copyDataDelta(source, target, { ...input, signature: pre.signature, live: false })
+      : await transfer.copyDatabaseFolder(source, target, { ...input, folder: 'data' });
     const copied = Date.now();
     const tls = await this.deps.certificates.serverCertificate(ctx.target!);
-    const input = ensureInputOf(db, { operationId: opId(`db-start-${db.id}`), password: this.deps.secrets.open(db.passwordSealed), tls, publicPort: ctx.publicPorts.get(db.id) ?? null });
-    const on = await databaseAgent.ensureDatabase(target, input);
+    const ensure = ensureInputOf(db, { operationId: opId(`db-start-${db.id}`), password: this.deps.secrets.open(db.passwordSealed), tls, publicPort: ctx.publicPorts.get(db.id) ?? null });
+    const on = await databaseAgent.ensureDatabase(target, ensure);
     const wanted = db.desiredState === 'running' ? 'running' : 'stopped';
     if (on.state !== wanted) throw new Error(`${db.name} is ${on.state} on ${target.name}${on.message ? ` (${on.message})` : ''}`);
-    return `${db.name} (${db.engine}, ${mb(bytes)}: stop ${seconds(stopped - t0)}, copy ${seconds(copied - stopped)}, ${wanted === 'running' ? 'ready' : 'created'} ${seconds(Date.now() - copied)})`;
+    const passes = pre.passes.length ? ` and ${plural(pre.passes.length, 'pass')} of its changes (${pre.passes.map(mb).join(', ')} sent)` : '';
+    return (
+      `${db.name} (${db.engine}, pre-copied while it ran: ${mb(pre.unpacked)} (${mb(pre.bytes)} sent)${passes} in ${seconds(pre.ms)}; ` +
+      `stop ${seconds(stopped - t0)}, final copy ${mb(bytes)}${pre.signature ? ' of changes' : ''} sent ${seconds(copied - stopped)}, ${wanted === 'running' ? 'ready' : 'created'} ${seconds(Date.now() - copied)})`
+    );
   }
 
   /**
@@ -536,6 +591,6 @@ export class MoveRunner {
   }
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

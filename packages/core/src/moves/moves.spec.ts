@@ -288,9 +288,22 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
       calls.push(`folder ${from.name}→${to.name} ${input.appId} ${input.seededImageRef}`);
       return { bytes: 1024 * 1024 };
     },
-    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string }) => {
-      calls.push(`${input.folder} ${from.name}→${to.name} ${input.databaseId}`);
-      return { bytes: 3 * 1024 * 1024 };
+    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string; live?: boolean }) => {
+      calls.push(`${input.folder}${input.live ? ' (live)' : ''} ${from.name}→${to.name} ${input.databaseId}`);
+      if (failPreCopyOf === input.databaseId) throw new Error('b did not answer (connect ECONNREFUSED)');
+      if (emptyData.has(input.databaseId) && input.live) return { bytes: 0, unpacked: 0 };
+      return input.folder === 'data' ? { bytes: 3 * 1024 * 1024, unpacked: 9 * 1024 * 1024 } : { bytes: 3 * 1024 * 1024 };
+    },
+    dataSignature: async (on: { name: string | null }, input: { databaseId: string; blockBytes: number }) => {
+      calls.push(`signature ${on.name} ${input.databaseId} ${input.blockBytes}`);
+      return Buffer.from(`signature of ${input.databaseId}`);
+    },
+    copyDataDelta: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; signature: Uint8Array; live: boolean }) => {
+      calls.push(`delta${input.live ? ' (live)' : ''} ${from.name}→${to.name} ${input.databaseId}`);
+      expect(Buffer.from(input.signature).toString()).toBe(`signature of ${input.databaseId}`);
+      // The first live pass carries a lot (more passes follow), the second little; the final one the last changes.
+      const pass = calls.filter((c) => c === `delta (live) ${from.name}→${to.name} ${input.databaseId}`).length;
+      return { bytes: input.live ? (pass === 1 ? 40 * 1024 * 1024 : 2 * 1024 * 1024) : 512 * 1024 };
     },
     removeBackupFolders: async (on: { name: string | null }, ids: string[]) => {
       calls.push(`removeBackups ${on.name} ${ids.join(',')}`);
@@ -298,6 +311,8 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     },
   };
   let failDatabaseOn: string | null = null;
+  let failPreCopyOf: string | null = null;
+  const emptyData = new Set<string>();
   const databaseAgent = {
     stopDatabase: async (t: { name: string | null }, input: { databaseId: string }) => void calls.push(`stopDb ${t.name} ${input.databaseId}`),
     removeDatabase: async (t: { name: string | null }, input: { databaseId: string }) => {
@@ -410,7 +425,9 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     store.domains.set(workspaceId, [...(store.domains.get(workspaceId) ?? []), hostname]);
     if (server) storageOf(server).set(hostname, { hostname, issuerKey: 'acme.test-dir', certificatePem: `chain of ${hostname}`, keyPem: `key of ${hostname}`, metaJson: '{"sans":["' + hostname + '"]}' });
   };
-  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, addDomain, storageOf };
+  const failPreCopy = (databaseId: string) => (failPreCopyOf = databaseId);
+  const noData = (databaseId: string) => emptyData.add(databaseId);
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, noData, addDomain, storageOf };
 }
 
 /** A health check that the server of that name refuses. */
@@ -590,11 +607,26 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
       'backups a→b pg',
       'backups a→b gone',
+      // Both pre-copied while they run: the whole folder, then passes of the changes until one is small, the target's
+      // signature of what it holds before each (64 KiB blocks for a small folder).
+      'data (live) a→b pg',
+      'signature b pg 65536',
+      'delta (live) a→b pg',
+      'signature b pg 65536',
+      'delta (live) a→b pg',
+      'signature b pg 65536',
+      'data (live) a→b cache',
+      'signature b cache 65536',
+      'delta (live) a→b cache',
+      'signature b cache 65536',
+      'delta (live) a→b cache',
+      'signature b cache 65536',
+      // Then each stopped only for the changes since the last pass.
       'stopDb a pg',
-      'data a→b pg',
+      'delta a→b pg',
       'ensureDb b pg pw-pg 20001 203.0.113.0/24 cert-id-b',
       'stopDb a cache',
-      'data a→b cache',
+      'delta a→b cache',
       'ensureDb b cache pw-cache private cert-id-b',
       'syncRoutes b',
       'syncAllRoutes',
@@ -606,7 +638,9 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(f.store.events).toEqual(["Moved with its workspace from server a to server b by the platform's operator"]);
     expect(ended.steps[0]!.sentence).toBe('b answers and can take the workspace (1 app, 2 databases, backups of 2 databases)');
     expect(ended.steps.find((st) => st.step === 'copy-backups')!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
-    expect(ended.steps.find((st) => st.step === 'move-databases')!.sentence).toMatch(/^Stopped on a, copied and started on b with their credentials: pg \(postgres, 3\.0 MB: stop 0\.\d s, copy 0\.\d s, ready 0\.\d s\); cache/);
+    expect(ended.steps.find((st) => st.step === 'move-databases')!.sentence).toMatch(
+      /^Stopped on a, copied and started on b with their credentials: pg \(postgres, pre-copied while it ran: 9\.0 MB \(3\.0 MB sent\) and 2 passes of its changes \(40\.0 MB, 2\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 0\.5 MB of changes sent 0\.\d s, ready 0\.\d s\); cache/,
+    );
     expect(ended.steps.find((st) => st.step === 'routes')!.sentence).toMatch(/^2 servers route the workspace's apps to b; the databases were out of the apps' reach for \d+\.\d s \(from their stop on a\)$/);
     expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 2 databases' data, 3 backup folders");
   });
@@ -635,7 +669,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(ended.steps.map((s) => `${s.step} ${s.outcome}`).slice(5)).toEqual(['copy-backups done', 'move-databases failed', 'copy-backups undone', 'copy-certificates undone', 'copy-images undone']);
     expect(f.calls.slice(f.calls.indexOf('stopDb a pg'))).toEqual([
       'stopDb a pg',
-      'data a→b pg',
+      'delta a→b pg',
       'ensureDb b pg pw-pg 20001 203.0.113.0/24 cert-id-b',
       'removeDb b pg',
       // Started again on the source as it was: its own port and certificate.
@@ -645,6 +679,30 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     ]);
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
     expect(f.store.switched).toEqual([]);
+  });
+
+  it('when a pre-copy fails, no database was stopped: the copies on the target are removed and everything stays on the source', async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addApp('ws-data', 'web1');
+    f.addDatabase('ws-data', 'pg');
+    f.addDatabase('ws-data', 'cache');
+    f.failPreCopy('cache');
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toBe('move-databases failed: b did not answer (connect ECONNREFUSED); The databases run on a again; the workspace stays on its source server as it was');
+    expect(f.calls.filter((c) => /^(stopDb|removeDb|ensureDb)/.test(c))).toEqual(['removeDb b cache', 'removeDb b pg']);
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+    expect(f.store.switched).toEqual([]);
+  });
+
+  it('copies a database whose source has no data folder whole once it is stopped (nothing to make a delta against)', async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addDatabase('ws-data', 'pg');
+    f.noData('pg');
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended.state).toBe('succeeded');
+    expect(f.calls.filter((c) => /^(data|signature|delta|stopDb|ensureDb)/.test(c))).toEqual(['data (live) a→b pg', 'stopDb a pg', 'data a→b pg', 'ensureDb b pg pw-pg private cert-id-b']);
+    expect(ended.steps.find((st) => st.step === 'move-databases')!.sentence).toMatch(/pg \(postgres, pre-copied while it ran: 0\.0 MB \(0\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 3\.0 MB sent 0\.\d s, ready 0\.\d s\)$/);
   });
 
   it('refuses, in words, a workspace whose database or app is being changed, or whose engine the target lacks, and leaves it on its source', async () => {

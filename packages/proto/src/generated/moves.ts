@@ -1,6 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { DataSignatureRequest as _slipway_agent_v1_DataSignatureRequest, DataSignatureRequest__Output as _slipway_agent_v1_DataSignatureRequest__Output } from './slipway/agent/v1/DataSignatureRequest';
+import type { ExportDataDeltaRequest as _slipway_agent_v1_ExportDataDeltaRequest, ExportDataDeltaRequest__Output as _slipway_agent_v1_ExportDataDeltaRequest__Output } from './slipway/agent/v1/ExportDataDeltaRequest';
 import type { ExportFolderRequest as _slipway_agent_v1_ExportFolderRequest, ExportFolderRequest__Output as _slipway_agent_v1_ExportFolderRequest__Output } from './slipway/agent/v1/ExportFolderRequest';
 import type { ExportImagesRequest as _slipway_agent_v1_ExportImagesRequest, ExportImagesRequest__Output as _slipway_agent_v1_ExportImagesRequest__Output } from './slipway/agent/v1/ExportImagesRequest';
 import type { ImportChunk as _slipway_agent_v1_ImportChunk, ImportChunk__Output as _slipway_agent_v1_ImportChunk__Output } from './slipway/agent/v1/ImportChunk';
@@ -22,6 +24,8 @@ export interface ProtoGrpcType {
   slipway: {
     agent: {
       v1: {
+        DataSignatureRequest: MessageTypeDefinition<_slipway_agent_v1_DataSignatureRequest, _slipway_agent_v1_DataSignatureRequest__Output>
+        ExportDataDeltaRequest: MessageTypeDefinition<_slipway_agent_v1_ExportDataDeltaRequest, _slipway_agent_v1_ExportDataDeltaRequest__Output>
         ExportFolderRequest: MessageTypeDefinition<_slipway_agent_v1_ExportFolderRequest, _slipway_agent_v1_ExportFolderRequest__Output>
         ExportImagesRequest: MessageTypeDefinition<_slipway_agent_v1_ExportImagesRequest, _slipway_agent_v1_ExportImagesRequest__Output>
         ImportChunk: MessageTypeDefinition<_slipway_agent_v1_ImportChunk, _slipway_agent_v1_ImportChunk__Output>

@@ -2,6 +2,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { DataSignatureRequest as _slipway_agent_v1_DataSignatureRequest, DataSignatureRequest__Output as _slipway_agent_v1_DataSignatureRequest__Output } from '../../../slipway/agent/v1/DataSignatureRequest';
+import type { ExportDataDeltaRequest as _slipway_agent_v1_ExportDataDeltaRequest, ExportDataDeltaRequest__Output as _slipway_agent_v1_ExportDataDeltaRequest__Output } from '../../../slipway/agent/v1/ExportDataDeltaRequest';
 import type { ExportFolderRequest as _slipway_agent_v1_ExportFolderRequest, ExportFolderRequest__Output as _slipway_agent_v1_ExportFolderRequest__Output } from '../../../slipway/agent/v1/ExportFolderRequest';
 import type { ExportImagesRequest as _slipway_agent_v1_ExportImagesRequest, ExportImagesRequest__Output as _slipway_agent_v1_ExportImagesRequest__Output } from '../../../slipway/agent/v1/ExportImagesRequest';
 import type { ImportChunk as _slipway_agent_v1_ImportChunk, ImportChunk__Output as _slipway_agent_v1_ImportChunk__Output } from '../../../slipway/agent/v1/ImportChunk';
@@ -12,6 +14,40 @@ import type { RemoveBackupFoldersRequest as _slipway_agent_v1_RemoveBackupFolder
 import type { RemoveBackupFoldersResponse as _slipway_agent_v1_RemoveBackupFoldersResponse, RemoveBackupFoldersResponse__Output as _slipway_agent_v1_RemoveBackupFoldersResponse__Output } from '../../../slipway/agent/v1/RemoveBackupFoldersResponse';
 
 export interface MovesClient extends grpc.Client {
+  /**
+   * What this server holds of a database's data folder (a pre-copy received earlier), as a block signature
+   * (apps/agent/src/moves/block-delta.ts: every entry, and each file's SHA-256 per `block_size` block), in data chunks
+   * then an `end`. Refused while a container of the database runs here. No folder: an empty signature.
+   */
+  DataSignature(argument: _slipway_agent_v1_DataSignatureRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  DataSignature(argument: _slipway_agent_v1_DataSignatureRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  /**
+   * What this server holds of a database's data folder (a pre-copy received earlier), as a block signature
+   * (apps/agent/src/moves/block-delta.ts: every entry, and each file's SHA-256 per `block_size` block), in data chunks
+   * then an `end`. Refused while a container of the database runs here. No folder: an empty signature.
+   */
+  dataSignature(argument: _slipway_agent_v1_DataSignatureRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  dataSignature(argument: _slipway_agent_v1_DataSignatureRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  
+  /**
+   * The block delta that makes a folder described by `signature` equal to this server's data folder of the database:
+   * paths to remove, every entry with its owner and mode, and only the blocks whose hash differs. Refused while the
+   * database's container runs here unless `live` (a pass made while the engine runs: possibly inconsistent, corrected
+   * by the last pass, made stopped; the engine is first asked to write its memory to disk where it has a command for
+   * it: PostgreSQL's CHECKPOINT). Imported with ImportFolder(DATABASE_DATA_DELTA).
+   */
+  ExportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  ExportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  /**
+   * The block delta that makes a folder described by `signature` equal to this server's data folder of the database:
+   * paths to remove, every entry with its owner and mode, and only the blocks whose hash differs. Refused while the
+   * database's container runs here unless `live` (a pass made while the engine runs: possibly inconsistent, corrected
+   * by the last pass, made stopped; the engine is first asked to write its memory to disk where it has a command for
+   * it: PostgreSQL's CHECKPOINT). Imported with ImportFolder(DATABASE_DATA_DELTA).
+   */
+  exportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  exportDataDelta(argument: _slipway_agent_v1_ExportDataDeltaRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_slipway_agent_v1_MoveChunk__Output>;
+  
   /**
    * The app's project folder as a tar (numeric owners, modes, times, links as links), then an `end` with the bytes
    * sent. A server without the folder sends only the end (0 bytes).
@@ -95,6 +131,22 @@ export interface MovesClient extends grpc.Client {
 
 export interface MovesHandlers extends grpc.UntypedServiceImplementation {
   /**
+   * What this server holds of a database's data folder (a pre-copy received earlier), as a block signature
+   * (apps/agent/src/moves/block-delta.ts: every entry, and each file's SHA-256 per `block_size` block), in data chunks
+   * then an `end`. Refused while a container of the database runs here. No folder: an empty signature.
+   */
+  DataSignature: grpc.handleServerStreamingCall<_slipway_agent_v1_DataSignatureRequest__Output, _slipway_agent_v1_MoveChunk>;
+  
+  /**
+   * The block delta that makes a folder described by `signature` equal to this server's data folder of the database:
+   * paths to remove, every entry with its owner and mode, and only the blocks whose hash differs. Refused while the
+   * database's container runs here unless `live` (a pass made while the engine runs: possibly inconsistent, corrected
+   * by the last pass, made stopped; the engine is first asked to write its memory to disk where it has a command for
+   * it: PostgreSQL's CHECKPOINT). Imported with ImportFolder(DATABASE_DATA_DELTA).
+   */
+  ExportDataDelta: grpc.handleServerStreamingCall<_slipway_agent_v1_ExportDataDeltaRequest__Output, _slipway_agent_v1_MoveChunk>;
+  
+  /**
    * The app's project folder as a tar (numeric owners, modes, times, links as links), then an `end` with the bytes
    * sent. A server without the folder sends only the end (0 bytes).
    */
@@ -128,6 +180,8 @@ export interface MovesHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface MovesDefinition extends grpc.ServiceDefinition {
+  DataSignature: MethodDefinition<_slipway_agent_v1_DataSignatureRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_DataSignatureRequest__Output, _slipway_agent_v1_MoveChunk__Output>
+  ExportDataDelta: MethodDefinition<_slipway_agent_v1_ExportDataDeltaRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_ExportDataDeltaRequest__Output, _slipway_agent_v1_MoveChunk__Output>
   ExportFolder: MethodDefinition<_slipway_agent_v1_ExportFolderRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_ExportFolderRequest__Output, _slipway_agent_v1_MoveChunk__Output>
   ExportImages: MethodDefinition<_slipway_agent_v1_ExportImagesRequest, _slipway_agent_v1_MoveChunk, _slipway_agent_v1_ExportImagesRequest__Output, _slipway_agent_v1_MoveChunk__Output>
   ImportFolder: MethodDefinition<_slipway_agent_v1_ImportChunk, _slipway_agent_v1_ImportFolderResponse, _slipway_agent_v1_ImportChunk__Output, _slipway_agent_v1_ImportFolderResponse__Output>

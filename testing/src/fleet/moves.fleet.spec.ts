@@ -125,8 +125,9 @@ describe('moving a workspace between servers', () => {
   let installation: { id: number };
 
   beforeAll(async () => {
-    // GitHub's double on the bridge address: the servers' agents download the repository's tarball from it.
-    gh = await startGithubDouble({ host: FLEET_HOST_ADDRESS });
+    // GitHub's double at the bridge address, where the servers' agents download the repository's tarball (the bridge is
+    // made by startTestFleet, after the control plane's settings that name the double: it listens on every address).
+    gh = await startGithubDouble({ host: FLEET_HOST_ADDRESS, listen: '0.0.0.0' });
     repo = await GitRepo.create();
     await repo.commit({ Dockerfile: builtFrom('github') }, 'first version');
     installation = gh.addInstallation('acme', [gh.addRepository('acme/shop', repo).id]);

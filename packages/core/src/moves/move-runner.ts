@@ -307,9 +307,21 @@ export class MoveRunner {
           if (done) return done;
           const storage = this.deps.domainCertificates;
           if (!storage || ctx.hostnames.length === 0) return { sentence: 'The workspace has no custom domains', skipped: true };
-          // Into the target's storage before the switch: Caddy there finds them the moment it manages the names.
-          ctx.certificates = await storage.exportCertificates(source(), ctx.hostnames);
-          if (ctx.certificates.length) await storage.importCertificates(target(), ctx.certificates);
+          // Into the target's storage before the switch: Caddy there finds them the moment it manages the names. A
+          // certificate can be ordered again, so one that cannot be carried (an older agent, a storage refusing it)
+          // does not stop the move: the step says so and the target orders its own once it owns the domain.
+          let found: StoredCertificate[];
+          try {
+            found = await storage.exportCertificates(source(), ctx.hostnames);
+          } catch (e) {
+            return { sentence: `The custom domains' certificates could not be read on ${move.fromNode} (${sentenceOf(e)}): ${move.toNode} orders its own once it owns them` };
+          }
+          try {
+            if (found.length) await storage.importCertificates(target(), found);
+          } catch (e) {
+            return { sentence: `The custom domains' certificates could not be stored on ${move.toNode} (${sentenceOf(e)}): it orders its own once it owns them` };
+          }
+          ctx.certificates = found;
           const without = ctx.hostnames.filter((h) => !ctx.certificates.some((c) => c.hostname === h));
           return {
             sentence:

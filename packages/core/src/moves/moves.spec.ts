@@ -325,12 +325,14 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
       return { databaseId: input.databaseId, containerId: 'c', state: 'running', publicPort: input.public?.port ?? 0, message: '', replayed: false };
     },
   } as unknown as MoveRunnerDeps['databaseAgent'];
+  let certificatesRefused: string | null = null;
   /** The certificates each server's Caddy storage holds, by server name and hostname. */
   const stored = new Map<string, Map<string, StoredCertificate>>();
   const storageOf = (name: string | null) => stored.get(name ?? '') ?? stored.set(name ?? '', new Map()).get(name ?? '')!;
   const domainCertificates: DomainCertificateStorage = {
     exportCertificates: async (t, hostnames) => {
       calls.push(`exportCerts ${t.name} ${hostnames.join(',')}`);
+      if (certificatesRefused) throw new Error(certificatesRefused);
       return hostnames.flatMap((h) => (storageOf(t.name).has(h) ? [storageOf(t.name).get(h)!] : []));
     },
     importCertificates: async (t, certs) => {
@@ -427,7 +429,7 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
   };
   const failPreCopy = (databaseId: string) => (failPreCopyOf = databaseId);
   const noData = (databaseId: string) => emptyData.add(databaseId);
-  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, noData, addDomain, storageOf };
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, noData, addDomain, storageOf, refuseCertificates: (why: string) => (certificatesRefused = why) };
 }
 
 /** A health check that the server of that name refuses. */
@@ -549,6 +551,20 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     });
     expect([...f.storageOf('a').keys()]).toEqual([]);
     expect(step('clean-source').sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 0 databases' data, 0 backup folders, 1 stored certificate");
+  });
+
+  it("moves the workspace all the same when its certificates cannot be carried (an older agent): the target orders its own, the step says why", async () => {
+    const f = fleet([ws('shop', 'id-a')]);
+    f.addApp('ws-shop', 'web1');
+    f.addDomain('ws-shop', 'shop.example.test', 'a');
+    f.refuseCertificates('12 UNIMPLEMENTED: The server does not implement the method ExportCertificates');
+    const ended = await f.runner.run((await f.service.request('shop', 'b')).id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null });
+    expect(ended.steps.find((s) => s.step === 'copy-certificates')).toMatchObject({
+      outcome: 'done',
+      sentence: "The custom domains' certificates could not be read on a (12 UNIMPLEMENTED: The server does not implement the method ExportCertificates): b orders its own once it owns them",
+    });
+    expect([...f.storageOf('b').keys()]).toEqual([]);
   });
 
   it("removes the certificates it copied from the target when the move fails before the switch; the source keeps its own", async () => {

@@ -175,20 +175,46 @@ export function checkBlockBytes(blockBytes: number): number {
 }
 
 /**
- * What the target holds under `root`, as frames: `{ v: 1, block }`, then one frame per entry (`p`, `t`, a file's `s`)
+ * What earlier reads of a folder learnt of each file: its status when looked at (before the read) and its blocks'
+ * hashes. On the source, a later delta skips reading a file whose status is still the same and whose hashes are the
+ * target's: the final copy then reads only what changed since the last pass, not the whole folder, in the write gap.
+ * On the target, a later signature reuses the hashes of a file unchanged since.
+ */
+export type FileMemo = Map<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; dev: number; statAt: number; hashes: Buffer }>;
+/**
+ * A file modified this close before it was looked at may have been written again within the same timestamp (times are
+ * kept at a clock tick's precision, 1 s on some filesystems): it is read again ("racily clean", as git says). A write
+ * after the look gets a newer time than an older one; a change of owner or mode (not of content) shows in the ctime.
+ */
+const RACY_MS = 2_000;
+const unchangedSince = (m: NonNullable<ReturnType<FileMemo['get']>>, st: Stats) =>
+  m.size === st.size && m.mtimeMs === st.mtimeMs && m.ctimeMs === st.ctimeMs && m.ino === st.ino && m.dev === st.dev && m.mtimeMs < m.statAt - RACY_MS;
+
+/**
+ * What the target holds under `root`, as frames (files unchanged since an earlier signature with `memo` are not read
+ * again): `{ v: 1, block }`, then one frame per entry (`p`, `t`, a file's `s`)
  * whose data, for a file, is the 16-byte hash of each block in order. A missing `root` is described as empty.
  */
-export async function signatureOf(root: string, blockBytes = DEFAULT_BLOCK_BYTES): Promise<Buffer> {
+export async function signatureOf(root: string, blockBytes = DEFAULT_BLOCK_BYTES, memo?: FileMemo): Promise<Buffer> {
   checkBlockBytes(blockBytes);
   const out: Buffer[] = [frame({ v: 1, block: blockBytes })];
   const exists = await lstat(root).then((st) => st.isDirectory(), () => false);
   if (!exists) return Buffer.concat(out);
   const buf = Buffer.allocUnsafe(readBytesFor(blockBytes));
-  for await (const { p, full, st } of walk(root)) {
+  const seen = new Set<string>();
+  for await (const { p, full, st, statAt } of walk(root)) {
     const t = kindOf(st);
     const meta = { m: st.mode & 0o7777, u: st.uid, g: st.gid, mt: st.mtimeMs };
     if (t !== 'f') {
       out.push(frame({ p, t, ...meta, ...(t === 'l' ? { to: await readlink(full).catch(() => '') } : {}) }));
+      continue;
+    }
+    seen.add(p);
+    // Unchanged since an earlier signature read it: its hashes then. Here the time that tells is the ctime (a delta
+    // sets a file's mtime to the source's, in the past; its ctime is when it was written here).
+    const before = memo?.get(p);
+    if (before && before.hashes.length === Math.ceil(st.size / blockBytes) * HASH_BYTES && unchangedSince(before, st) && before.ctimeMs < before.statAt - RACY_MS) {
+      out.push(frame({ p, t, s: st.size, ...meta }, before.hashes));
       continue;
     }
     const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -199,11 +225,15 @@ export async function signatureOf(root: string, blockBytes = DEFAULT_BLOCK_BYTES
         hashes.push(blockHash(block));
         size += block.length;
       }
-      out.push(frame({ p, t, s: size, ...meta }, Buffer.concat(hashes)));
+      const all = Buffer.concat(hashes);
+      out.push(frame({ p, t, s: size, ...meta }, all));
+      if (memo && size === st.size) memo.set(p, { size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev, statAt, hashes: all });
+      else memo?.delete(p);
     } finally {
       await handle.close();
     }
   }
+  for (const p of memo?.keys() ?? []) if (!seen.has(p)) memo!.delete(p);
   return Buffer.concat(out);
 }
 
@@ -225,21 +255,6 @@ async function parseSignature(signature: Uint8Array): Promise<{ blockBytes: numb
   if (!blockBytes) throw new Error('The signature has no block size: it is not a signature');
   return { blockBytes, entries };
 }
-
-/**
- * What the source's earlier deltas of a folder learnt of each file they read: its status when looked at (before the
- * read) and its blocks' hashes. A later delta skips reading a file whose status is still the same and whose hashes are
- * the target's: the final copy then reads only what changed since the last pass, not the whole folder, in the write gap.
- */
-export type FileMemo = Map<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; dev: number; statAt: number; hashes: Buffer }>;
-/**
- * A file modified this close before it was looked at may have been written again within the same timestamp (times are
- * kept at a clock tick's precision, 1 s on some filesystems): it is read again ("racily clean", as git says). A write
- * after the look gets a newer time than an older one; a change of owner or mode (not of content) shows in the ctime.
- */
-const RACY_MS = 2_000;
-const unchangedSince = (m: NonNullable<ReturnType<FileMemo['get']>>, st: Stats) =>
-  m.size === st.size && m.mtimeMs === st.mtimeMs && m.ctimeMs === st.ctimeMs && m.ino === st.ino && m.dev === st.dev && m.mtimeMs < m.statAt - RACY_MS;
 
 /** How many changed-block bytes a delta frame batches before it is yielded (fewer, larger messages). */
 const YIELD_BYTES = 1024 * 1024;

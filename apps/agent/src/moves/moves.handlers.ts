@@ -46,6 +46,8 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
   const spool = path.join(deps.dataDir, 'moves');
   /** Per database, what this server's passes of a move read of its data folder (block-delta.ts FileMemo). */
   const memos = new Map<string, FileMemo>();
+  /** Per database and block size, what this server's signatures of its copy read (the 8 most recent). */
+  const signatureMemos = new Map<string, FileMemo>();
   /** A database's backup files (the Backups service's layout: `backups/<databaseId>/`). */
   const backupsOf = (databaseId: string) => path.join(deps.dataDir, 'backups', databaseIdOf(databaseId));
   const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -190,7 +192,14 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
 
     DataSignature: serverStream(async (req, send, signal) => {
       const blockBytes = checkBlockBytesOf(req.blockSize);
-      const signature = await deps.databases.withDataFolder(databaseIdOf(req.databaseId), { whileRunning: false, refusal: RUNNING_HERE }, (data) => signatureOf(data, blockBytes));
+      const databaseId = databaseIdOf(req.databaseId);
+      // The passes of a move describe the same copy again and again: files unchanged since are not read again.
+      const key = `${databaseId}/${blockBytes}`;
+      const memo = signatureMemos.get(key) ?? (new Map() as FileMemo);
+      signatureMemos.delete(key);
+      signatureMemos.set(key, memo);
+      for (const old of [...signatureMemos.keys()].slice(0, Math.max(0, signatureMemos.size - 8))) signatureMemos.delete(old);
+      const signature = await deps.databases.withDataFolder(databaseId, { whileRunning: false, refusal: RUNNING_HERE }, (data) => signatureOf(data, blockBytes, memo));
       const chunks: Buffer[] = [];
       for (let at = 0; at < signature.length; at += SIGNATURE_CHUNK_BYTES) chunks.push(signature.subarray(at, at + SIGNATURE_CHUNK_BYTES));
       await sendAll(chunks, send, signal);

@@ -442,9 +442,11 @@ describe('moving a workspace between servers', () => {
     // The database was started again on A with its rows; it reads as running.
     expect(await queryInContainer(a.docker, cache.id, 'redis', cache.conn, 'LLEN moved')).toBe('1');
     expect((await client.get(`${base}/databases/${cache.id}`)).body.status).toBe('running');
-    // What B got before it died (images, a folder, maybe a container) goes at the next reconcile pass once B answers.
+    // What B got before it died (images, a folder, maybe a container) goes at the next reconcile pass once B answers:
+    // B's restarted agent sends its container snapshot, which queues a pass at once (it holds the workspace's lock while
+    // it removes them, and this pass then leaves the workspace to it), so polled until gone.
     const pass = await reconcileWith(b);
     expect(pass.nodesCompared).toContain(b.name);
-    expect(await containersOf(b, ws.id)).toEqual([]);
+    expect(await until(() => containersOf(b, ws.id), (left) => left.length === 0, 60_000, `${b.name} to hold nothing of the workspace`)).toEqual([]);
   });
 });

@@ -358,9 +358,13 @@ describe('moving a workspace between servers', () => {
     expect(await containersOf(a, ws.id)).toEqual([]);
     expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${app.id}`] } })).map((c) => c.State)).toEqual(['running']);
     expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${worker.id}`] } })).map((c) => c.State)).toEqual(['running']);
-    for (const id of [app.id, worker.id, upload.id, github.id]) expect({ id, images: await a.docker.listImages({ filters: { reference: [`slipway-app-${id}:*`] } }) }).toEqual({ id, images: [] });
-    for (const web of [upload, github]) expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${web.id}`] } })).map((c) => c.State)).toEqual(['running']);
     const agentDir = (server: FleetServer, ...p: string[]) => path.join(FLEET_ROOT, String(server.index), 'agent', ...p);
+    for (const id of [app.id, worker.id, upload.id, github.id]) {
+      // Its image tags, its project folder (the ext4 image and its mount point) are gone from A.
+      const left = { images: await a.docker.listImages({ filters: { reference: [`slipway-app-${id}:*`] } }), folder: await exists(agentDir(a, 'storage', 'images', `${id}.ext4`)), mount: await exists(agentDir(a, 'volumes', id)) };
+      expect({ id, ...left }).toEqual({ id, images: [], folder: false, mount: false });
+    }
+    for (const web of [upload, github]) expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${web.id}`] } })).map((c) => c.State)).toEqual(['running']);
     for (const id of [pg.id, cache.id]) {
       expect({ id, data: await exists(agentDir(a, 'databases', id)), backups: await exists(agentDir(a, 'backups', id)) }).toEqual({ id, data: false, backups: false });
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -57,6 +58,33 @@ describe('startTestS3: s3rver behind a SigV4-checking front', () => {
       c.destroy();
       await skewed.close();
     }
+  });
+
+  it("keeps S3's SHA-256 checksums: a part or object whose bytes differ is refused (BadDigest, XAmzContentSHA256Mismatch), an upload's composite answered by HEAD", async () => {
+    const c = client(SECRET);
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest();
+    const wrong = sha(Buffer.from('other bytes')).toString('base64');
+    await expect(c.send(new PutObjectCommand({ Bucket: 'b', Key: 'sum/bad', Body: 'hello', ChecksumSHA256: wrong }))).rejects.toMatchObject({ name: 'BadDigest', $metadata: { httpStatusCode: 400 } });
+    // A payload hash that is not the body's (what a corrupted body looks like to S3) is refused too.
+    c.middlewareStack.add((next) => (args) => ((args.request as { headers: Record<string, string> }).headers['x-amz-content-sha256'] = sha(Buffer.from('x')).toString('hex'), next(args)), { step: 'build', name: 'forgePayloadHash' });
+    await expect(c.send(new PutObjectCommand({ Bucket: 'b', Key: 'sum/bad', Body: 'hello' }))).rejects.toMatchObject({ name: 'XAmzContentSHA256Mismatch' });
+    c.middlewareStack.remove('forgePayloadHash');
+    expect((await s3.objects('b')).has('sum/bad')).toBe(false);
+
+    const part = 5 * 1024 * 1024;
+    const big = Buffer.concat([Buffer.alloc(part, 1), Buffer.alloc(part, 2), Buffer.alloc(17, 3)]);
+    const withSums = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET }, maxAttempts: 1, requestChecksumCalculation: 'WHEN_SUPPORTED' });
+    await new Upload({ client: withSums, params: { Bucket: 'b', Key: 'sum/big', Body: big, ChecksumAlgorithm: 'SHA256' }, partSize: part, queueSize: 2 }).done();
+    const composite = `${sha(Buffer.concat([0, 1, 2].map((i) => sha(big.subarray(i * part, (i + 1) * part))))).toString('base64')}-3`;
+    expect(await c.send(new HeadObjectCommand({ Bucket: 'b', Key: 'sum/big', ChecksumMode: 'ENABLED' }))).toMatchObject({ ContentLength: big.length, ChecksumSHA256: composite, ChecksumType: 'COMPOSITE' });
+    expect((await c.send(new HeadObjectCommand({ Bucket: 'b', Key: 'sum/big' }))).ChecksumSHA256).toBeUndefined();
+    await c.send(new PutObjectCommand({ Bucket: 'b', Key: 'sum/small', Body: 'hello', ChecksumSHA256: sha(Buffer.from('hello')).toString('base64') }));
+    expect((await c.send(new HeadObjectCommand({ Bucket: 'b', Key: 'sum/small', ChecksumMode: 'ENABLED' }))).ChecksumSHA256).toBe(sha(Buffer.from('hello')).toString('base64'));
+    // One after the other: s3rver removes emptied folders on delete, and two deletes in one folder at once race there.
+    for (const Key of ['sum/big', 'sum/small']) await c.send(new DeleteObjectCommand({ Bucket: 'b', Key }));
+    expect([s3.refusals('BadDigest'), s3.refusals('XAmzContentSHA256Mismatch')]).toEqual([1, 1]);
+    withSums.destroy();
+    c.destroy();
   });
 
   it('fails at once with the address when it cannot listen (a taken port, an address not on this machine)', async () => {

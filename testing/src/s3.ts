@@ -4,13 +4,19 @@
 // checks access key ids but not V4 signatures. A wrong secret key is `403 SignatureDoesNotMatch`, an unknown key id
 // `403 InvalidAccessKeyId`, a request dated more than 15 minutes from the server's clock `403 RequestTimeTooSkewed`
 // (the clock can be set off with `clockSkewMs`), a request `forbid` matches `403 AccessDenied`; anything signed right
-// goes on to s3rver unchanged but for its Authorization header.
+// goes on to s3rver unchanged but for its Authorization header. The front also keeps S3's additional checksums
+// (SHA-256), which s3rver ignores: a part or object sent with `x-amz-checksum-sha256` is checked against its bytes
+// (`400 BadDigest`) and the checksum kept; a multipart upload created with that algorithm gets the composite checksum
+// S3 computes (the SHA-256 of the parts' SHA-256s, then `-N`), answered by HEAD and GET in checksum mode. A signed
+// payload hash (`x-amz-content-sha256`) is checked against the body too (`400 XAmzContentSHA256Mismatch`), and
+// AbortMultipartUpload, which s3rver lacks, removes the upload's parts.
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { createServer as createTlsServer } from 'node:tls';
 import { createCertificateAuthority, issueKeyAndCert } from '@slipway/pki';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -36,6 +42,14 @@ export interface TestS3Options {
   clockSkewMs?: number;
   /** A signed request this says no to is `403 AccessDenied` (a key that may not use the bucket, or not write to it). */
   forbid?: (r: { method: string; path: string; accessKeyId: string }) => boolean;
+  /**
+   * S3's additional checksums (SHA-256): `keep` (default) checks and keeps them as S3 does; `ignore` lets them through
+   * to s3rver, which ignores them (a storage without the feature: HEAD answers no checksum); `refuse` answers
+   * `501 NotImplemented` to any request that carries one (a storage that rejects the headers).
+   */
+  checksums?: 'keep' | 'ignore' | 'refuse';
+  /** With `keep`: HEAD and GET answer a wrong checksum for these keys (a storage that holds other bytes than sent). */
+  forgeChecksum?: (key: string) => boolean;
 }
 
 export interface TestS3 {
@@ -49,6 +63,8 @@ export interface TestS3 {
   refused(): Record<string, number>;
   /** How many requests the front refused with this S3 error code so far. */
   refusals(code: string): number;
+  /** How many requests of this method reached the front so far (signed or not): `requests('GET')`. */
+  requests(method: string): number;
   close(): Promise<void>;
 }
 
@@ -68,8 +84,11 @@ export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> 
     throw e;
   }
   const refused: Record<string, number> = {};
+  const methods: Record<string, number> = {};
+  const kept = new Checksums();
   const front = createHttpServer((req, res) => {
-    void handle(req, res, backPort, options, refused).catch((err: unknown) => {
+    methods[req.method ?? ''] = (methods[req.method ?? ''] ?? 0) + 1;
+    void handle(req, res, backPort, directory, options, refused, kept).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String((err as Error).message));
       else res.destroy();
     });
@@ -88,6 +107,7 @@ export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> 
     objects: (bucket) => readObjects(join(directory, bucket)),
     refused: () => ({ ...refused }),
     refusals: (code) => refused[code] ?? 0,
+    requests: (method) => methods[method] ?? 0,
     close: async () => {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));
@@ -178,24 +198,128 @@ async function check(req: IncomingMessage, options: TestS3Options): Promise<{ co
   return null;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, backPort: number, options: TestS3Options, refused: Record<string, number>): Promise<void> {
-  const refusal = await check(req, options);
-  if (refusal) {
-    refused[refusal.code] = (refused[refusal.code] ?? 0) + 1;
+/** The checksums the front keeps for s3rver (which keeps none): per upload in progress and per object. */
+class Checksums {
+  /** `/bucket/key` of multipart uploads created with the SHA-256 algorithm (the latest CreateMultipartUpload of each). */
+  readonly created = new Set<string>();
+  /** Upload id → part number → SHA-256 of the part as received. */
+  readonly parts = new Map<string, Map<number, Buffer>>();
+  /** `/bucket/key` → the object's checksum (base64, `-N` for a composite one) and its type. */
+  readonly objects = new Map<string, { value: string; type: 'FULL_OBJECT' | 'COMPOSITE' }>();
+}
+
+const CHECKSUM_HEADER = /^x-amz-(checksum-|sdk-checksum-algorithm$)/;
+
+async function handle(req: IncomingMessage, res: ServerResponse, backPort: number, directory: string, options: TestS3Options, refused: Record<string, number>, kept: Checksums): Promise<void> {
+  const refuse = async (status: number, code: string, message: string) => {
+    refused[code] = (refused[code] ?? 0) + 1;
     // The request's body is read to its end first, as S3 does, so that the client sees the answer, not a reset.
     req.resume();
     if (!req.readableEnded) await new Promise((resolve) => req.once('end', resolve).once('error', resolve));
-    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${refusal.message}</Message><RequestId>${randomUUID()}</RequestId></Error>`;
-    res.writeHead(403, { 'content-type': 'application/xml', date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() });
+    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>${randomUUID()}</RequestId></Error>`;
+    res.writeHead(status, { 'content-type': 'application/xml', date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() });
     res.end(req.method === 'HEAD' ? undefined : body);
+  };
+  const refusal = await check(req, options);
+  if (refusal) return refuse(403, refusal.code, refusal.message);
+  const mode = options.checksums ?? 'keep';
+  if (mode === 'refuse' && Object.keys(req.headers).some((h) => CHECKSUM_HEADER.test(h))) {
+    return refuse(501, 'NotImplemented', 'A header you provided implies functionality that is not implemented.');
+  }
+  const url = new URL(req.url ?? '/', 'http://front');
+  const path = url.pathname;
+  const uploadId = url.searchParams.get('uploadId');
+  const method = req.method ?? 'GET';
+  if (method === 'DELETE' && uploadId) {
+    // AbortMultipartUpload, which s3rver lacks (405): its parts are removed, as S3 does.
+    kept.parts.delete(uploadId);
+    if (!/^[0-9a-f]+$/.test(uploadId)) return refuse(404, 'NoSuchUpload', 'The specified upload does not exist.');
+    const bucket = decodeURIComponent(path.split('/')[1] ?? '');
+    await rm(join(directory, bucket, '._S3rver_uploads', uploadId), { recursive: true, force: true });
+    res.writeHead(204, { date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() }).end();
     return;
   }
+  if (mode === 'ignore') return proxy(req, res, backPort, options);
+
+  if (method === 'POST' && url.searchParams.has('uploads')) {
+    // CreateMultipartUpload: the parts of an upload created with SHA-256 carry their checksums.
+    if (String(req.headers['x-amz-checksum-algorithm'] ?? '').toUpperCase() === 'SHA256') kept.created.add(path);
+    else kept.created.delete(path);
+    return proxy(req, res, backPort, options);
+  }
+  if (method === 'PUT' && !req.headers['x-amz-copy-source']) {
+    const body = await buffer(req);
+    const digest = createHash('sha256').update(body).digest();
+    const signedHash = String(req.headers['x-amz-content-sha256'] ?? '');
+    if (/^[0-9a-f]{64}$/.test(signedHash) && signedHash !== digest.toString('hex')) {
+      return refuse(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.");
+    }
+    const checksum = req.headers['x-amz-checksum-sha256'] as string | undefined;
+    if (checksum !== undefined && checksum !== digest.toString('base64')) return refuse(400, 'BadDigest', 'The SHA256 you specified did not match the calculated checksum.');
+    if (uploadId && checksum !== undefined && !kept.created.has(path)) {
+      return refuse(400, 'InvalidRequest', 'Checksum Type mismatch occurred, expected checksum Type: null, actual checksum Type: sha256');
+    }
+    return proxy(req, res, backPort, options, body, (): Record<string, string> => {
+      if (uploadId) {
+        if (checksum === undefined) return {};
+        const parts = kept.parts.get(uploadId) ?? new Map<number, Buffer>();
+        kept.parts.set(uploadId, parts.set(Number(url.searchParams.get('partNumber')), digest));
+        return { 'x-amz-checksum-sha256': checksum };
+      }
+      if (checksum === undefined) kept.objects.delete(path);
+      else kept.objects.set(path, { value: checksum, type: 'FULL_OBJECT' });
+      return checksum === undefined ? {} : { 'x-amz-checksum-sha256': checksum };
+    });
+  }
+  if (method === 'POST' && uploadId) {
+    // CompleteMultipartUpload: the parts listed must be the ones kept (and their checksums, when listed, theirs).
+    const body = await buffer(req);
+    const listed = [...String(body).matchAll(/<Part>([\s\S]*?)<\/Part>/g)].map((m) => ({
+      number: Number(/<PartNumber>(\d+)<\/PartNumber>/.exec(m[1]!)?.[1]),
+      checksum: /<ChecksumSHA256>([^<]*)<\/ChecksumSHA256>/.exec(m[1]!)?.[1],
+    }));
+    const parts = kept.parts.get(uploadId);
+    const withChecksums = kept.created.has(path) && !!parts && listed.every((p) => parts.has(p.number));
+    if (withChecksums && listed.some((p) => p.checksum !== undefined && p.checksum !== parts.get(p.number)!.toString('base64'))) {
+      return refuse(400, 'InvalidPart', 'One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part\'s entity tag.');
+    }
+    return proxy(req, res, backPort, options, body, () => {
+      kept.parts.delete(uploadId);
+      if (!withChecksums) return void kept.objects.delete(path);
+      const ofDigests = createHash('sha256');
+      for (const p of listed) ofDigests.update(parts.get(p.number)!);
+      kept.objects.set(path, { value: `${ofDigests.digest('base64')}-${listed.length}`, type: 'COMPOSITE' });
+    });
+  }
+  if (method === 'DELETE') {
+    kept.objects.delete(path);
+    return proxy(req, res, backPort, options);
+  }
+  if ((method === 'HEAD' || method === 'GET') && String(req.headers['x-amz-checksum-mode'] ?? '').toUpperCase() === 'ENABLED') {
+    return proxy(req, res, backPort, options, undefined, (): Record<string, string> => {
+      const object = kept.objects.get(path);
+      if (!object) return {};
+      const key = decodeURIComponent(path.split('/').slice(2).join('/'));
+      const value = options.forgeChecksum?.(key) ? `${createHash('sha256').update('forged').digest('base64')}${object.value.replace(/^[^-]*/, '')}` : object.value;
+      return { 'x-amz-checksum-sha256': value, 'x-amz-checksum-type': object.type };
+    });
+  }
+  return proxy(req, res, backPort, options);
+}
+
+/**
+ * The request on to s3rver (its body as it comes, or `body` read already), its answer back; `answered` runs on a 2xx
+ * answer before it is passed on and gives headers to add to it.
+ */
+function proxy(req: IncomingMessage, res: ServerResponse, backPort: number, options: TestS3Options, body?: Buffer, answered?: () => Record<string, string> | void): void {
   const headers = { ...req.headers };
   delete headers.authorization;
   delete headers.expect;
   const back = httpRequest({ host: '127.0.0.1', port: backPort, method: req.method, path: req.url, headers }, (answer) => {
+    const status = answer.statusCode ?? 502;
+    const added = status >= 200 && status < 300 ? (answered?.() ?? {}) : {};
     // Its clock is the front's (the SDK sets its own clock by the Date of every answer).
-    res.writeHead(answer.statusCode ?? 502, { ...answer.headers, date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() });
+    res.writeHead(status, { ...answer.headers, ...added, date: new Date(Date.now() + (options.clockSkewMs ?? 0)).toUTCString() });
     answer.pipe(res);
   });
   back.on('error', () => res.destroy());
@@ -203,7 +327,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, backPort: numbe
   res.on('close', () => {
     if (!res.writableFinished) back.destroy();
   });
-  req.pipe(back);
+  if (body) back.end(body);
+  else req.pipe(back);
 }
 
 const OBJECT_SUFFIX = '._S3rver_object';

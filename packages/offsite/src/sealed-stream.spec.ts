@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { HEADER_BYTES, OpenStream, SealStream, TAG_BYTES } from './sealed-stream';
@@ -44,6 +44,21 @@ describe('sealed backup stream (AES-256-GCM in chunks)', () => {
     await expect(open(reordered)).rejects.toThrow(/does not open at chunk 0/);
     await expect(open(Buffer.from('PGDMP plain dump'))).rejects.toThrow(/shorter than its header/);
     await expect(open(Buffer.concat([Buffer.from('PGDMP'), randomBytes(64)]))).rejects.toThrow(/not a sealed Slipway backup \(no SWBK header\)/);
+    // A header that declares chunks larger than any we write (it would be held whole in memory) is refused.
+    const huge = Buffer.from(sealed);
+    huge.writeUInt32BE(0xffffffff, 5);
+    await expect(open(huge)).rejects.toThrow(/declares chunks of 4294967295 bytes: it is not a sealed Slipway backup this agent reads/);
+  });
+
+  it('with `measure`, counts and hashes what went in and what came out', async () => {
+    const plain = randomBytes(3000);
+    const sealer = new SealStream(KEY, 1024, { measure: true });
+    const sealed = await buffer(Readable.from(splitInto(plain, 100)).pipe(sealer));
+    expect(sealer.plain).toMatchObject({ bytes: plain.length });
+    expect(sealer.plain!.hash.digest('hex')).toBe(createHash('sha256').update(plain).digest('hex'));
+    expect(sealer.sealed).toMatchObject({ bytes: sealed.length });
+    expect(sealer.sealed!.hash.digest('hex')).toBe(createHash('sha256').update(sealed).digest('hex'));
+    expect(new SealStream(KEY).plain).toBeNull();
   });
 
   it('never seals two objects alike (salt and nonce per object)', async () => {

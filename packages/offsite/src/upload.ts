@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { PartChecksums, refusesChecksums } from './checksums';
+import { MultipartWriter } from './multipart';
 import { explainFailure, objectKey, s3Client, type FailureKind, type S3Target } from './s3';
-import { OpenStream, SealStream } from './sealed-stream';
+import { DEFAULT_CHUNK_BYTES, OpenStream, SealStream } from './sealed-stream';
 
 /** A failure to reach or use the destination, with a sentence a user can act on. */
 export class OffsiteError extends Error {
@@ -22,11 +23,17 @@ export interface StoredBackup {
   key: string;
   /** Bytes of the sealed object, as read back from the storage. */
   sizeBytes: number;
-  /** SHA-256 of the sealed object, computed on the way up and again on a full read back. */
+  /** SHA-256 of the sealed object, computed on the way up (and again on a full read back). */
   sha256: string;
   /** Bytes and SHA-256 of the dump before encryption (the local backup's own checksum). */
   plainSizeBytes: number;
   plainSha256: string;
+  /**
+   * How the storage proved it holds the bytes sent: `checksum` — the SHA-256 it computed of every part as it received
+   * them, and of the object from those, read back by HEAD (S3's additional checksums); `read back` — the object
+   * downloaded whole and hashed again (a storage that keeps no checksums).
+   */
+  verifiedBy: 'checksum' | 'read back';
 }
 
 export interface UploadOptions {
@@ -45,7 +52,7 @@ export interface UploadTimings {
   uploadMs?: number;
   /** Of which: until the last part was sent (the rest is the storage assembling the object). */
   partsMs?: number;
-  /** HEAD and the full GET with its SHA-256. */
+  /** The verification: HEAD with the storage's checksum, or HEAD and the full GET with its SHA-256. */
   readBackMs?: number;
   manifestMs?: number;
 }
@@ -69,59 +76,39 @@ const sentence = (what: string, err: unknown, target: S3Target): OffsiteError =>
 
 /**
  * Streams `source` (a dump) to `<prefix><name>` as a multipart upload, encrypted with the workspace's backup key
- * (SealStream) and hashed on the way; then reads the object back whole (size and SHA-256 must match) and writes the
- * manifest `<name>.json`. Nothing is kept on local disk; memory is bounded by the part size and queue.
- * A failure aborts the multipart upload (no parts left behind) and throws an OffsiteError with a sentence.
+ * (SealStream) and hashed on the way, every part with its SHA-256 for the storage to check and keep (PartChecksums);
+ * then reads back the object's size and the checksum the storage computed (HEAD) — or, from a storage that keeps no
+ * checksums, the whole object — which must match what was sent, and writes the manifest `<name>.json`. Nothing is
+ * kept on local disk; memory is bounded by the part size and queue. A failure aborts the multipart upload (no parts
+ * left behind) and throws an OffsiteError with a sentence.
  */
 export async function uploadSealed(target: S3Target, name: string, source: Readable, workspaceKey: Buffer, options: UploadOptions = {}): Promise<StoredBackup> {
   const key = objectKey(target, name);
   const client = s3Client(target);
-  const plain = new Tap();
-  const sealed = new Tap();
-  const body = new PassThrough();
+  const checksums = new PartChecksums(client, key);
+  // One stream seals, counts and hashes the dump on its way; the parts are cut from a pool of buffers (MultipartWriter).
+  const seal = new SealStream(workspaceKey, DEFAULT_CHUNK_BYTES, { measure: true });
   const started = performance.now();
+  let lastPart = started;
   try {
-    const upload = new Upload({
-      client,
-      params: { Bucket: target.bucket, Key: key, Body: body, ContentType: 'application/octet-stream' },
-      partSize: options.partBytes ?? 8 * 1024 * 1024,
-      queueSize: options.queueSize ?? 2,
-      leavePartsOnError: false,
-    });
-    let lastPart = started;
-    upload.on('httpUploadProgress', () => (lastPart = performance.now()));
-    const feeding = pipeline(source, plain, new SealStream(workspaceKey), sealed, body);
-    // Either side failing stops the other: a dump that fails aborts the upload; an upload that fails ends the dump.
-    // Both are waited for; when the upload failed, its sentence is the reason (the feeding side then only saw its
-    // streams cut), else the feeding side's error.
-    const done = upload.done().catch((err: unknown) => {
-      source.destroy();
-      body.destroy();
-      throw sentence('Uploading the backup', err, target);
-    });
-    const [fed, sent] = await Promise.allSettled([
-      feeding.catch(async (err: unknown) => {
-        // An upload that failed cuts its input too: it is let end with its own error (an abort now would race it
-        // and hide the storage's reason). An upload still waiting for bytes after a moment is aborted.
-        const ended = await Promise.race([done.then(() => true, () => true), delay(2000).then(() => false)]);
-        if (!ended) void upload.abort().catch(() => undefined);
-        throw err;
-      }),
-      done,
-    ]);
-    if (sent.status === 'rejected' && (fed.status === 'fulfilled' || !aborted(sent.reason))) throw sent.reason;
-    if (fed.status === 'rejected') throw fed.reason;
-    if (sent.status === 'rejected') throw sent.reason;
-    const stored: StoredBackup = {
+    const writer = new MultipartWriter(client, {
+      bucket: target.bucket,
       key,
-      sizeBytes: sealed.bytes,
-      sha256: sealed.hash.digest('hex'),
-      plainSizeBytes: plain.bytes,
-      plainSha256: plain.hash.digest('hex'),
-    };
+      contentType: 'application/octet-stream',
+      partBytes: options.partBytes ?? 8 * 1024 * 1024,
+      queueSize: options.queueSize ?? 2,
+      checksums: true,
+      onPart: () => (lastPart = performance.now()),
+      explain: (err) => sentence('Uploading the backup', err, target),
+    });
+    // Either side failing stops the other: a dump that fails aborts the upload (no parts left); a storage that fails
+    // ends the dump, and its sentence is the error.
+    await pipeline(source, seal, writer);
+    const object: Sent = { key, sizeBytes: seal.sealed!.bytes, sha256: seal.sealed!.hash.digest('hex') };
     const uploaded = performance.now();
     if (options.timings) Object.assign(options.timings, { uploadMs: Math.round(uploaded - started), partsMs: Math.round(lastPart - started) });
-    await verifyStored(target, stored);
+    const verifiedBy = await verify(client, target, object, checksums.expected());
+    const stored: StoredBackup = { ...object, plainSizeBytes: seal.plain!.bytes, plainSha256: seal.plain!.hash.digest('hex'), verifiedBy };
     const readBack = performance.now();
     if (options.timings) options.timings.readBackMs = Math.round(readBack - uploaded);
     const manifest = JSON.stringify({ format: 'slipway-sealed-v1', ...options.manifest, ...stored });
@@ -137,34 +124,64 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
   }
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+type Sent = Pick<StoredBackup, 'key' | 'sizeBytes' | 'sha256'>;
 
-/** The upload was aborted by us (the feeding side failed first): its error says nothing of the storage. */
-const aborted = (err: unknown): boolean => err instanceof OffsiteError && /\bAbort/i.test(err.message);
+/**
+ * A backup is completed only when the storage proves it holds the bytes sent. HEAD (with checksum mode) reads back
+ * the object's size, which must be the bytes sent, and the SHA-256 the storage computed from the parts it checked on
+ * receipt (`checksum`, the expected value from PartChecksums) — or, when it answers no checksum, the object is read
+ * back whole and hashed again (`read back`).
+ */
+async function verify(client: S3Client, target: S3Target, sent: Sent, expected: string | null): Promise<StoredBackup['verifiedBy']> {
+  const ask = (checksumMode: boolean) => client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: sent.key, ...(checksumMode ? { ChecksumMode: 'ENABLED' as const } : {}) }));
+  // A storage that took the checksums but refuses the checksum mode of HEAD is asked again without it.
+  const head = await (expected ? ask(true).catch((err: unknown) => (refusesChecksums(err) ? ask(false) : Promise.reject(err))) : ask(false)).catch((err: unknown) => {
+    throw sentence('Reading the uploaded backup back', err, target);
+  });
+  checkSize(target, sent, head.ContentLength);
+  const reported = head.ChecksumSHA256;
+  if (!reported || !expected) {
+    await readBack(client, target, sent);
+    return 'read back';
+  }
+  if (reported !== expected) {
+    throw new OffsiteError('verification', `The uploaded backup ${sent.key} in ${target.bucket} is not the bytes sent: the storage's checksum of it (SHA-256 ${reported.slice(0, 12)}…) is not that of the parts sent (${expected.slice(0, 12)}…). It is not kept as a completed backup.`);
+  }
+  return 'checksum';
+}
 
-/** HEAD (size) then a full read back (SHA-256) of the object: a backup is completed only when both match. */
-export async function verifyStored(target: S3Target, stored: Pick<StoredBackup, 'key' | 'sizeBytes' | 'sha256'>): Promise<void> {
+function checkSize(target: S3Target, sent: Sent, stored: number | undefined): void {
+  if (stored !== sent.sizeBytes) {
+    throw new OffsiteError('verification', `The uploaded backup ${sent.key} is ${stored ?? 'of unknown'} bytes in ${target.bucket}, not the ${sent.sizeBytes} sent: it is not kept as a completed backup.`);
+  }
+}
+
+/** HEAD (size) then a full read back (SHA-256) of the object, whatever checksums the storage keeps. */
+export async function verifyStored(target: S3Target, stored: Sent): Promise<void> {
   const client = s3Client(target);
   try {
     const head = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
       throw sentence('Reading the uploaded backup back', err, target);
     });
-    if (head.ContentLength !== stored.sizeBytes) {
-      throw new OffsiteError('verification', `The uploaded backup ${stored.key} is ${head.ContentLength ?? 'of unknown'} bytes in ${target.bucket}, not the ${stored.sizeBytes} sent: it is not kept as a completed backup.`);
-    }
-    const got = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
-      throw sentence('Reading the uploaded backup back', err, target);
-    });
-    const tap = new Tap();
-    await pipeline(got.Body as Readable, tap, new PassThrough().resume()).catch((err: unknown) => {
-      throw sentence('Reading the uploaded backup back', err, target);
-    });
-    const sha256 = tap.hash.digest('hex');
-    if (tap.bytes !== stored.sizeBytes || sha256 !== stored.sha256) {
-      throw new OffsiteError('verification', `The uploaded backup ${stored.key} read back from ${target.bucket} differs from what was sent (SHA-256 ${sha256.slice(0, 12)}…, expected ${stored.sha256.slice(0, 12)}…): it is not kept as a completed backup.`);
-    }
+    checkSize(target, stored, head.ContentLength);
+    await readBack(client, target, stored);
   } finally {
     client.destroy();
+  }
+}
+
+/** The object downloaded whole: its bytes and SHA-256 must be the ones sent. */
+async function readBack(client: S3Client, target: S3Target, stored: Sent): Promise<void> {
+  const got = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
+    throw sentence('Reading the uploaded backup back', err, target);
+  });
+  const tap = new Tap();
+  await pipeline(got.Body as Readable, tap, new PassThrough().resume()).catch((err: unknown) => {
+    throw sentence('Reading the uploaded backup back', err, target);
+  });
+  const sha256 = tap.hash.digest('hex');
+  if (tap.bytes !== stored.sizeBytes || sha256 !== stored.sha256) {
+    throw new OffsiteError('verification', `The uploaded backup ${stored.key} read back from ${target.bucket} differs from what was sent (SHA-256 ${sha256.slice(0, 12)}…, expected ${stored.sha256.slice(0, 12)}…): it is not kept as a completed backup.`);
   }
 }
 

@@ -62,6 +62,12 @@ export class CaddyIngress {
   );
   private readonly pendingRemovals = new Set<string>();
   private removal: Promise<void> | null = null;
+  /**
+   * When this agent last put or removed each app's route itself (a rollout, a revert, a removal). A sync is the
+   * control plane's view read some time before it arrives: for an app changed here since (within `recentMs`), the
+   * change made here is the newer intent and the sync's route for it is left to the next sync.
+   */
+  private readonly changedAt = new Map<string, number>();
   /** Told after the app routes changed (custom domains follow their app's upstream); their failures never fail a change. */
   private readonly listeners: (() => Promise<void>)[] = [];
 
@@ -69,7 +75,12 @@ export class CaddyIngress {
     private readonly adminUrl: string,
     private readonly file: string,
     private readonly logger: Logger,
+    private readonly o: { recentMs?: number; now?: () => number } = {},
   ) {}
+
+  private touched(appId: string): void {
+    this.changedAt.set(appId, (this.o.now ?? Date.now)());
+  }
 
   async load(): Promise<this> {
     const saved = await loadJson<{ routes: AppRoute[]; owned: string[]; remote?: RemoteRoute[]; remoteOwned?: string[] }>(this.file);
@@ -115,6 +126,7 @@ export class CaddyIngress {
       else this.fallbacks.delete(route.appId);
       this.wanted.set(route.appId, route);
       this.owned.add(route.appId);
+      this.touched(route.appId);
       await this.save();
       await this.apply(route);
       await this.changed();
@@ -133,6 +145,7 @@ export class CaddyIngress {
     return this.serial(async () => {
       this.wanted.delete(appId);
       this.fallbacks.delete(appId);
+      this.touched(appId);
       await this.save();
       await this.request('DELETE', `/id/${routeId(appId)}`).catch((e: Error) => {
         if (!/404|unknown object ID/i.test(e.message)) throw e;
@@ -157,6 +170,7 @@ export class CaddyIngress {
       for (const id of ids) {
         this.wanted.delete(id);
         this.fallbacks.delete(id);
+        this.touched(id);
       }
       await this.save();
       const gone = new Set(ids.map(routeId));
@@ -170,14 +184,23 @@ export class CaddyIngress {
     return this.removal;
   }
 
-  /** Makes the wanted set exactly `routes` (and `remote`, other servers' apps), then brings Caddy in line. */
+  /**
+   * Makes the wanted set `routes` (and `remote`, other servers' apps), then brings Caddy in line — except for apps
+   * whose route this agent changed itself within `recentMs` (default 15 s): the sync was read before that change, so
+   * the change stands (a rollout's new upstream is not put back to the old one, a removed route does not come back).
+   */
   async sync(routes: AppRoute[], remote: RemoteRoute[] = []): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
-      // A settle window's fallback stays only while the control plane routes the app to the same (new) container.
-      const asked = new Map(routes.map((r) => [r.appId, r.upstreamPort]));
-      for (const appId of this.fallbacks.keys()) if (asked.get(appId) !== this.wanted.get(appId)?.upstreamPort) this.fallbacks.delete(appId);
+      const now = (this.o.now ?? Date.now)();
+      const recentMs = this.o.recentMs ?? 15_000;
+      for (const [appId, at] of this.changedAt) if (now - at >= recentMs) this.changedAt.delete(appId);
+      const next = new Map<string, AppRoute>();
+      for (const r of routes) if (!this.changedAt.has(r.appId)) next.set(r.appId, r);
+      for (const [appId, r] of this.wanted) if (this.changedAt.has(appId)) next.set(appId, r);
+      // A settle window's fallback stays only while the app is routed to the same (new) container.
+      for (const appId of this.fallbacks.keys()) if (next.get(appId)?.upstreamPort !== this.wanted.get(appId)?.upstreamPort) this.fallbacks.delete(appId);
       this.wanted.clear();
-      for (const r of routes) {
+      for (const r of next.values()) {
         this.wanted.set(r.appId, r);
         this.owned.add(r.appId);
       }

@@ -149,7 +149,8 @@ export class BackupsRuntime {
       const sink = new Writable({
         highWaterMark: 1 << 20,
         write(chunk: Buffer, _enc, cb) {
-          hash.update(chunk);
+          // An upload hashes the dump as it seals it: its checksum is the file's (the same bytes), not hashed twice.
+          if (!upload) hash.update(chunk);
           size += chunk.length;
           if (headBytes < 256) {
             head.push(chunk.subarray(0, 256 - headBytes));
@@ -193,8 +194,11 @@ export class BackupsRuntime {
         }
         const problem = checkDump(t.engine as DatabaseEngine, Buffer.concat(head), tail, size);
         if (problem) throw failed(`The ${t.engine} dump is not complete: ${problem}. Back up again; if it repeats, the engine's log says why.`);
-        // The dump is whole: the upload ends, is read back (size, SHA-256) and gets its manifest before it counts.
+        // The dump is whole: the upload ends, its size and checksum are read back from the storage (or the whole object,
+        // from a storage that keeps no checksums) and it gets its manifest before it counts.
         if (upload) stored = await upload.finish();
+        // The checksum recorded is the upload's hash of the dump: it must have seen every byte the dump gave.
+        if (stored && stored.plainSizeBytes !== size) throw failed(`The upload took ${stored.plainSizeBytes} bytes of a dump of ${size}: it is not kept as a completed backup. Back up again.`);
         if (fh) {
           await fh.sync();
           await fh.close();
@@ -215,12 +219,12 @@ export class BackupsRuntime {
         engine: t.engine as DatabaseEngine,
         path: fh ? path.relative(this.o.dataDir, final) : '',
         sizeBytes: size,
-        sha256: hash.digest('hex'),
+        sha256: stored ? stored.plainSha256 : hash.digest('hex'),
         format: dumper.format,
         remote,
       };
       if (!fh) {
-        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, ...timings }, 'database backed up to its destination');
+        this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, verifiedBy: stored?.verifiedBy, ...timings }, 'database backed up to its destination');
         return { ...file, remote, replayed: false };
       }
       try {
@@ -230,7 +234,7 @@ export class BackupsRuntime {
         if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw failed(`The server's disk is full: the backup's record could not be written in backups/${t.databaseId}/. Free space on the server and back up again.`);
         throw e;
       }
-      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, ...timings }, 'database backed up');
+      this.logger.info({ databaseId: t.databaseId, backupId: t.backupId, sizeBytes: size, remoteKey: remote?.key, verifiedBy: stored?.verifiedBy, ...timings }, 'database backed up');
       return { ...file, remote, replayed: false };
     });
   }

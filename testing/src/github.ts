@@ -138,8 +138,12 @@ export interface GithubDouble {
 
 const ZERO = '0'.repeat(40);
 
-/** Starts the double on 127.0.0.1 (the agent, which downloads tarballs, runs on this host). */
-export async function startGithubDouble(o: { appId?: string; slug?: string } = {}): Promise<GithubDouble> {
+/**
+ * Starts the double on 127.0.0.1 (the agent, which downloads tarballs, runs on this host), or at `host` (a fleet's
+ * bridge address: its servers' agents reach the host there), listening on `listen` (default `host`; `0.0.0.0` when the
+ * address does not exist yet: a fleet's bridge is made after the control plane's settings that name the double's URL).
+ */
+export async function startGithubDouble(o: { appId?: string; slug?: string; host?: string; listen?: string } = {}): Promise<GithubDouble> {
   const appId = o.appId ?? String(100_000 + Math.floor(Math.random() * 800_000));
   const slug = o.slug ?? 'slipway-test';
   const webhookSecret = randomBytes(24).toString('hex');
@@ -318,8 +322,9 @@ export async function startGithubDouble(o: { appId?: string; slug?: string } = {
     return t && t.expiresAt > Date.now() ? t : null;
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = o.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, o.listen ?? host, resolve));
+  base = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   const sign = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 

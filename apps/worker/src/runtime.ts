@@ -187,9 +187,10 @@ export async function startWorkerRuntime(
     logger,
   });
   // Custom domains (issue 14): re-checks from the app's server, routes and certificate states per server.
+  const domainsPool = new DomainsPool(agents);
   const domains = new DomainCheckService({
     store: stores.domains,
-    agents: new DomainsPool(agents),
+    agents: domainsPool,
     appsDomain: config.apps,
     clock: systemClock,
     logger,
@@ -226,6 +227,8 @@ export async function startWorkerRuntime(
     apps: stores.apps,
     env: control.env,
     domains,
+    // Issue 32: the custom domains' certificates move with the workspace (the target serves and renews them).
+    domainCertificates: domainsPool,
     databases: stores.databases,
     databaseAgent,
     certificates: databaseCertificates,

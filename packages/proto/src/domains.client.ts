@@ -1,16 +1,19 @@
-import type { AgentTarget, CertificateState, DnsObservation, DomainsGateway, IssuedCertificate, RemoteDomain, RoutedDomain } from '@slipway/core';
+import type { AgentTarget, CertificateState, DnsObservation, DomainCertificateStorage, DomainsGateway, IssuedCertificate, RemoteDomain, RoutedDomain, StoredCertificate } from '@slipway/core';
 import type { AgentPool } from './client';
 import { unary } from './unary';
 import type { CheckDomainResponse__Output } from './generated/slipway/agent/v1/CheckDomainResponse';
 import type { DomainCertificatesResponse__Output } from './generated/slipway/agent/v1/DomainCertificatesResponse';
 import type { DomainsClient } from './generated/slipway/agent/v1/Domains';
+import type { ImportCertificatesResponse__Output } from './generated/slipway/agent/v1/ImportCertificatesResponse';
+import type { RemoveCertificatesResponse__Output } from './generated/slipway/agent/v1/RemoveCertificatesResponse';
+import type { StoredCertificates__Output } from './generated/slipway/agent/v1/StoredCertificates';
 import type { SyncDomainsResponse__Output } from './generated/slipway/agent/v1/SyncDomainsResponse';
 import { loadDomainsProto } from './load';
 
 export type { DomainsClient };
 
 /** The `slipway.agent.v1.Domains` service of each server over the pool's connection; the DomainsGateway port of @slipway/core. */
-export class DomainsPool implements DomainsGateway {
+export class DomainsPool implements DomainsGateway, DomainCertificateStorage {
   constructor(private readonly agents: AgentPool) {}
 
   client(target: AgentTarget): DomainsClient {
@@ -31,6 +34,19 @@ export class DomainsPool implements DomainsGateway {
   async issuedCertificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, IssuedCertificate>> {
     const r = await unary<DomainCertificatesResponse__Output>(target, (cb, o) => this.client(target).domainCertificates({ hostnames, withKeys: true }, o, cb));
     return new Map(r.certificates.filter((c) => c.certificatePem && c.keyPem).map((c) => [c.hostname, { certificatePem: c.certificatePem, keyPem: c.keyPem }]));
+  }
+
+  async exportCertificates(target: AgentTarget, hostnames: string[]): Promise<StoredCertificate[]> {
+    const r = await unary<StoredCertificates__Output>(target, (cb, o) => this.client(target).exportCertificates({ hostnames }, o, cb));
+    return r.certificates.map((c) => ({ hostname: c.hostname, issuerKey: c.issuerKey, certificatePem: c.certificatePem, keyPem: c.keyPem, metaJson: c.metaJson }));
+  }
+
+  async importCertificates(target: AgentTarget, certificates: StoredCertificate[]): Promise<{ stored: number }> {
+    return unary<ImportCertificatesResponse__Output>(target, (cb, o) => this.client(target).importCertificates({ certificates }, o, cb));
+  }
+
+  async removeCertificates(target: AgentTarget, hostnames: string[]): Promise<{ removed: number; kept: string[] }> {
+    return unary<RemoveCertificatesResponse__Output>(target, (cb, o) => this.client(target).removeCertificates({ hostnames }, o, cb));
   }
 
   async certificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, CertificateState>> {

@@ -3,36 +3,11 @@
 // that is not the app's, the app on server C is served by its custom domain over HTTPS through A's, B's and C's
 // ingress, and its certificate comes from ONE order (Pebble, a real ACME CA): the same serial through every server.
 import { randomBytes } from 'node:crypto';
-import https from 'node:https';
-import type { TLSSocket } from 'node:tls';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { waitFor } from '@slipway/testing/worker';
-import { startTestFleet, type FleetServer, type TestFleet } from '@slipway/testing/fleet';
+import { httpsVia, startTestFleet, type FleetServer, type ServedOverHttps as Served, type TestFleet } from '@slipway/testing/fleet';
 
 jest.setTimeout(420_000);
-
-interface Served {
-  status: number;
-  body: string;
-  serial: string;
-  issuer: string;
-}
-
-/** GET https://<hostname>/ through `address`:443 (SNI and Host the hostname), trusting only `ca`. */
-function httpsVia(address: string, hostname: string, ca: string): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const req = https.request({ host: address, port: 443, path: '/', servername: hostname, headers: { Host: hostname }, ca, agent: false, timeout: 5_000 }, (res) => {
-      const cert = (res.socket as TLSSocket).getPeerCertificate();
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), serial: cert.serialNumber, issuer: String(cert.issuer?.CN ?? '') }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${hostname} through ${address} within 5 s`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The answer through a server's plain ingress once it is a 200; else null (polled). */
 const okThrough = async (s: FleetServer, url: string) => {

@@ -5,6 +5,8 @@
 // What this proves and what only a second machine would: docs/decisions/0031-fleet-on-one-machine.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { agentGateways, settingsDeps, type ContractViolation, type Services } from '@slipway/api';
@@ -277,4 +279,28 @@ export async function startTestFleet(
       assertNoViolations(violations);
     },
   };
+}
+
+/** What `httpsVia` got: the answer and the certificate it was served with. */
+export interface ServedOverHttps {
+  status: number;
+  body: string;
+  serial: string;
+  issuer: string;
+}
+
+/** GET https://<hostname><path> through `address`:443 (SNI and Host the hostname), trusting only `ca` (a custom domain's). */
+export function httpsVia(address: string, hostname: string, ca: string, path = '/'): Promise<ServedOverHttps> {
+  return new Promise((resolve, reject) => {
+    const req = https.request({ host: address, port: 443, path, servername: hostname, headers: { Host: hostname }, ca, agent: false, timeout: 5_000 }, (res) => {
+      const cert = (res.socket as TLSSocket).getPeerCertificate();
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), serial: cert.serialNumber, issuer: String(cert.issuer?.CN ?? '') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${hostname} through ${address} within 5 s`)));
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,20 +1,24 @@
-// Moving a workspace between servers (issue 32). A workspace with a web app (two releases, so a rollback exists) and a
-// project file, a worker, a PostgreSQL and a Redis holding rows (PostgreSQL public, with an allowlist) and a backup of
-// each is moved A → B with `slipway-admin workspaces move` while requests hit the app's URL through both servers'
-// ingress and rows are written to both databases, counting the failed requests and the longest write gap; after the
-// move the apps serve/run from B only, the file, the rollback, every row, the credentials and URLs, the public port and
-// allowlist and the backups are there, and nothing of the workspace is left on A. Then a move whose target's agent is
-// killed while a database is being moved leaves everything running on A. Not covered (not built or too slow for the
-// fleet project's budget): upload and GitHub sources (their images are copied like any other), custom domains.
+// Moving a workspace between servers (issue 32). A workspace with three web apps — one from an image (two releases, so
+// a rollback exists, a project file, and a custom domain with its certificate from Pebble, a real ACME CA), one built
+// from an uploaded .zip that writes into its project folder, one built from a GitHub repository through the GitHub
+// double —, a worker, a PostgreSQL and a Redis holding rows (PostgreSQL public, with an allowlist) and a backup of each
+// is moved A → B with `slipway-admin workspaces move` while requests hit the apps' URLs through both servers' ingress
+// and rows are written to both databases, counting the failed requests and the longest write gap; after the move the
+// apps serve/run from B only, the files, the rollback, every row, the credentials and URLs, the public port and
+// allowlist and the backups are there, the domain is served from B with the same certificate (no second order in
+// Pebble: the certificate moved with the workspace), and nothing of the workspace is left on A. Then a move whose
+// target's agent is killed while a database is being moved leaves everything running on A.
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { queryInContainer, type TestEngine } from '@slipway/testing/databases';
+import { GitRepo, startGithubDouble, type GithubDouble } from '@slipway/testing/github';
+import { zipOf } from '@slipway/testing/samples';
 import { waitFor } from '@slipway/testing/worker';
-import { startTestFleet, type FleetServer, type TestFleet } from '@slipway/testing/fleet';
+import { FLEET_HOST_ADDRESS, httpsVia, startTestFleet, type FleetServer, type TestFleet } from '@slipway/testing/fleet';
 
-jest.setTimeout(600_000);
+jest.setTimeout(900_000);
 
 const FLEET_RUN = process.env.SLIPWAY_FLEET_RUN ?? '/run/slipway-fleet';
 const FLEET_ROOT = process.env.SLIPWAY_FLEET_ROOT ?? '/var/lib/slipway-fleet';
@@ -92,6 +96,14 @@ type Figures = Awaited<ReturnType<ReturnType<typeof loadGenerator>['stop']>>;
 /** One load generator's figures as a line. */
 const report = (via: string, f: Figures) => `through ${via}'s ingress ${f.failed}/${f.total} failed (window ${f.windowMs} ms${f.lastFailure ? `, last: ${f.lastFailure}` : ''})`;
 
+/** Built on the fleet's servers FROM the test app image they hold (no registry here), answering GET / with its VERSION. */
+const builtFrom = (version: string, ...more: string[]) => ['FROM slipway-test/app:v1', `ENV VERSION=${version}`, ...more].join('\n') + '\n';
+// The uploaded app appends a line to a file of its project folder (/app) at each start: files written by the app.
+const UPLOAD_DOCKERFILE = builtFrom(
+  'upload',
+  `CMD ["node", "-e", "require('node:fs').appendFileSync('/app/starts.log', 'started in ' + require('node:os').hostname() + '\\\\n'); require('/app/server.js')"]`,
+);
+
 /** Polls every 10 ms (a step can be short) until `probe` answers something. */
 async function soon<T>(probe: () => Promise<T | null | undefined>, ms: number, what: string): Promise<T> {
   const end = Date.now() + ms;
@@ -108,9 +120,27 @@ describe('moving a workspace between servers', () => {
   let client: ApiClient;
   let a: FleetServer;
   let b: FleetServer;
+  let gh: GithubDouble;
+  let repo: GitRepo;
+  let installation: { id: number };
 
   beforeAll(async () => {
-    fleet = await startTestFleet({ servers: 2, name: 'fleet-moves', images: ['slipway/postgres:15', 'slipway/redis:7.0'] });
+    // GitHub's double at the bridge address, where the servers' agents download the repository's tarball (the bridge is
+    // made by startTestFleet, after the control plane's settings that name the double: it listens on every address).
+    gh = await startGithubDouble({ host: FLEET_HOST_ADDRESS, listen: '0.0.0.0' });
+    repo = await GitRepo.create();
+    await repo.commit({ Dockerfile: builtFrom('github') }, 'first version');
+    installation = gh.addInstallation('acme', [gh.addRepository('acme/shop', repo).id]);
+    fleet = await startTestFleet({
+      servers: 2,
+      name: 'fleet-moves',
+      images: ['slipway/postgres:15', 'slipway/redis:7.0'],
+      acme: true,
+      env: gh.env(),
+      // The classic builder: BuildKit's bound is written to the cgroup of the engine named `docker`, which on this one
+      // machine is the host's engine, not the fleet server's (the build's engine does not matter to a move).
+      agentEnv: { SLIPWAY_BUILD_ENGINE: 'classic' },
+    });
     client = fleet.client();
     await signUp(client);
     [a, b] = [fleet.servers[0]!, fleet.servers[1]!];
@@ -118,6 +148,8 @@ describe('moving a workspace between servers', () => {
 
   afterAll(async () => {
     await fleet?.close();
+    await gh?.close();
+    await repo?.remove();
   });
 
   /** The move's row once it ended. */
@@ -161,6 +193,67 @@ describe('moving a workspace between servers', () => {
       return v !== null && done(v) ? { v } : null;
     }, ms, what).then((x) => x.v);
 
+  /** The deployment once it settled: live, else its reason and build log in the error. */
+  async function deployed(base: string, appId: string, deploymentId: string) {
+    const path = `${base}/apps/${appId}/deployments/${deploymentId}`;
+    const d = await until(() => client.get(path).then((r) => r.body), (x) => ['live', 'failed', 'cancelled', 'superseded'].includes(x.status), 240_000, `${path} to settle`);
+    if (d.status !== 'live') {
+      const log = ((await client.get(`${path}/logs?limit=1000`)).body.data as { text: string }[]).map((l) => l.text).join('\n');
+      throw new Error(`${path} ${d.status}: ${d.failureReason}\n${log}`);
+    }
+    return d;
+  }
+
+  /** A web app built from an uploaded .zip (a Dockerfile) that writes `starts.log` into its project folder; live on A. */
+  async function uploadApp(base: string) {
+    const app = (await client.post(`${base}/apps`, { name: `upload ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'upload', memoryMb: 128 })).body;
+    const up = await client.request('POST', `${base}/apps/${app.id}/deployments/upload`, { raw: zipOf({ Dockerfile: UPLOAD_DOCKERFILE }), headers: { 'content-type': 'application/zip' } });
+    expect(up.status).toBe(201);
+    await deployed(base, app.id, up.body.id);
+    return app as { id: string; url: string };
+  }
+
+  /** A web app built from the double's acme/shop (the installation linked to the workspace first); live on A. */
+  async function githubApp(base: string) {
+    const { state } = (await client.get(`${base}/github/install-url`)).body;
+    const linked = await client.get(`/v1/github/setup?installation_id=${installation.id}&state=${encodeURIComponent(state)}&setup_action=install`);
+    expect(linked.status).toBe(200);
+    const app = (await client.post(`${base}/apps`, { name: `gh ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'github', memoryMb: 128, github: { installationId: installation.id, repoFullName: 'acme/shop', branch: 'main' } })).body;
+    await deployed(base, app.id, (await client.post(`${base}/apps/${app.id}/deployments`, {})).body.id);
+    return app as { id: string; url: string };
+  }
+
+  /** The answer through `address` once it is a 200 with a certificate the CA vouches for; else null (polled). */
+  const servedVia = async (address: string, hostname: string, ca: string) => {
+    const r = await httpsVia(address, hostname, ca).catch(() => null);
+    return r?.status === 200 ? r : null;
+  };
+
+  /**
+   * A custom domain of the app, verified (its A record at A, the app's server) and its certificate issued by Pebble to
+   * A's Caddy: the serial A serves it with.
+   */
+  async function customDomain(base: string, appId: string) {
+    const hostname = `shop-${randomBytes(3).toString('hex')}.example.test`;
+    const created = (await client.post(`${base}/apps/${appId}/domains`, { hostname })).body;
+    await fleet.acme!.dns.set(hostname, { a: [a.address] });
+    await fleet.acme!.dns.set(`_svc.${hostname}`, { txt: [created.dns.txtValue] });
+    const verified = (await client.post(`${base}/apps/${appId}/domains/${created.id}/verify`, {})).body;
+    expect(verified).toMatchObject({ status: 'verified', routed: true });
+    await until(() => client.get(`${base}/apps/${appId}/domains/${created.id}`).then((r) => r.body), (x) => x.certificate.status === 'issued', 120_000, `the certificate of ${hostname}`);
+    const root = await fleet.acme!.issuingRoot();
+    const served = await waitFor(() => servedVia(a.address, hostname, root), 30_000, `https://${hostname} through ${a.name}`);
+    return { hostname, root, serial: served.serial };
+  }
+
+  /** The issuers' folders of a server's Caddy certificate storage that hold an entry for the hostname. */
+  const storedOn = async (server: FleetServer, hostname: string) => {
+    const root = path.join(FLEET_ROOT, String(server.index), 'agent', 'caddy-certs', 'certificates');
+    const issuers = await readdir(root).catch(() => [] as string[]);
+    const holding = await Promise.all(issuers.map(async (i) => ((await exists(path.join(root, i, hostname, `${hostname}.crt`))) ? i : null)));
+    return holding.filter((i) => i !== null);
+  };
+
   /** A running database of the workspace, its connection, and a completed backup of it. */
   async function databaseWithBackup(base: string, name: string, engine: 'postgres' | 'redis') {
     const created = (await client.post(`${base}/databases`, { name, engine, memoryMb: engine === 'postgres' ? 256 : 64 })).body;
@@ -197,10 +290,18 @@ describe('moving a workspace between servers', () => {
     return { ws, base, app, first, second };
   }
 
-  it('moves a workspace with a web app, a worker, a PostgreSQL and a Redis A → B under load: served from B, every row, credential, backup, file and rollback kept, nothing left on A', async () => {
+  it('moves a workspace with image, upload and GitHub web apps, a custom domain, a worker, a PostgreSQL and a Redis A → B under load: served from B with the same certificate, every row, credential, backup, file and rollback kept, nothing left on A', async () => {
     const { ws, base, app, first } = await workspaceOnA();
     const worker = (await client.post(`${base}/apps`, { name: 'jobs', kind: 'worker', source: 'image', image: fleet.images.v1, memoryMb: 128 })).body;
     await liveSoon(`${base}/apps/${worker.id}/deployments/${(await client.post(`${base}/apps/${worker.id}/deployments`, {})).body.id}`);
+    const upload = await uploadApp(base);
+    const github = await githubApp(base);
+    expect(await a.viaIngress(upload.url)).toEqual({ status: 200, body: 'upload\n' });
+    expect(await a.viaIngress(github.url)).toEqual({ status: 200, body: 'github\n' });
+    const written = (await client.request('GET', `${base}/apps/${upload.id}/files/content?path=starts.log`)).text;
+    expect(written).toMatch(/^started in \w+\n$/);
+    const domain = await customDomain(base, app.id);
+    expect(await storedOn(a, domain.hostname)).toHaveLength(1);
     const pg = await databaseWithBackup(base, 'main', 'postgres');
     const cache = await databaseWithBackup(base, 'cache', 'redis');
     const opened = await client.put(`${base}/databases/${pg.id}/public`, { enabled: true, allowedCidrs: ['198.18.0.0/15'] });
@@ -211,6 +312,8 @@ describe('moving a workspace between servers', () => {
     // Through the source's ingress and through the target's (which proxies to the owner before the move); rows into both.
     const viaA = loadGenerator(a, app.url, (body) => body === 'v2\n');
     const viaB = loadGenerator(b, app.url, (body) => body === 'v2\n');
+    const uploadViaA = loadGenerator(a, upload.url, (body) => body === 'upload\n', 200);
+    const githubViaA = loadGenerator(a, github.url, (body) => body === 'github\n', 200);
     const pgWriter = dbWriter([a, b], pg.id, 'postgres', pg.conn);
     const redisWriter = dbWriter([a, b], cache.id, 'redis', cache.conn);
     const started = Date.now();
@@ -220,8 +323,10 @@ describe('moving a workspace between servers', () => {
     // Keep hitting a little after the move: the URL must stay served from B.
     await new Promise((r) => setTimeout(r, 3_000));
     const [fromA, fromB, pgWrites, redisWrites] = [await viaA.stop(), await viaB.stop(), await pgWriter.stop(), await redisWriter.stop()];
+    const [uploadFromA, githubFromA] = [await uploadViaA.stop(), await githubViaA.stop()];
     console.log(
-      `move of 2 apps + PostgreSQL + Redis A → B: ${tookMs} ms; ${report('A', fromA)}; ${report('B', fromB)}; ` +
+      `move of 4 apps + PostgreSQL + Redis + a custom domain A → B: ${tookMs} ms; image app ${report('A', fromA)}, ${report('B', fromB)}; ` +
+        `upload app ${report('A', uploadFromA)}; GitHub app ${report('A', githubFromA)}; ` +
         `PostgreSQL ${pgWrites.written} rows written, longest write gap ${pgWrites.gapMs} ms; Redis ${redisWrites.written} written, gap ${redisWrites.gapMs} ms\n` +
         (move.steps as { step: string; sentence: string }[]).map((st) => `  ${st.step}: ${st.sentence}`).join('\n'),
     );
@@ -230,6 +335,7 @@ describe('moving a workspace between servers', () => {
       'check done',
       'copy-images done',
       'copy-folders done',
+      'copy-certificates done',
       'start-target done',
       'copy-backups done',
       'move-databases done',
@@ -242,6 +348,8 @@ describe('moving a workspace between servers', () => {
     // Generous slack on the issue's 2 s and 15 s: the failed-request window of each ingress, the write gaps (printed above).
     expect(fromA.windowMs).toBeLessThan(10_000);
     expect(fromB.windowMs).toBeLessThan(10_000);
+    expect(uploadFromA.windowMs).toBeLessThan(10_000);
+    expect(githubFromA.windowMs).toBeLessThan(10_000);
     expect(pgWrites.gapMs).toBeLessThan(60_000);
     expect(redisWrites.gapMs).toBeLessThan(60_000);
 
@@ -250,13 +358,35 @@ describe('moving a workspace between servers', () => {
     expect(await containersOf(a, ws.id)).toEqual([]);
     expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${app.id}`] } })).map((c) => c.State)).toEqual(['running']);
     expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${worker.id}`] } })).map((c) => c.State)).toEqual(['running']);
-    expect(await a.docker.listImages({ filters: { reference: [`slipway-app-${app.id}:*`] } })).toEqual([]);
     const agentDir = (server: FleetServer, ...p: string[]) => path.join(FLEET_ROOT, String(server.index), 'agent', ...p);
+    for (const id of [app.id, worker.id, upload.id, github.id]) {
+      // Its image tags, its project folder (the ext4 image and its mount point) are gone from A.
+      const left = { images: await a.docker.listImages({ filters: { reference: [`slipway-app-${id}:*`] } }), folder: await exists(agentDir(a, 'storage', 'images', `${id}.ext4`)), mount: await exists(agentDir(a, 'volumes', id)) };
+      expect({ id, ...left }).toEqual({ id, images: [], folder: false, mount: false });
+    }
+    for (const web of [upload, github]) expect((await b.docker.listContainers({ filters: { label: [`slipway.app=${web.id}`] } })).map((c) => c.State)).toEqual(['running']);
     for (const id of [pg.id, cache.id]) {
       expect({ id, data: await exists(agentDir(a, 'databases', id)), backups: await exists(agentDir(a, 'backups', id)) }).toEqual({ id, data: false, backups: false });
     }
     expect(await b.viaIngress(app.url)).toEqual({ status: 200, body: 'v2\n' });
     expect(await a.viaIngress(app.url)).toEqual({ status: 200, body: 'v2\n' });
+    expect(await b.viaIngress(upload.url)).toEqual({ status: 200, body: 'upload\n' });
+    expect(await b.viaIngress(github.url)).toEqual({ status: 200, body: 'github\n' });
+    // What the uploaded app wrote on A is in its project folder on B (read through the API and by the app itself).
+    expect((await client.request('GET', `${base}/apps/${upload.id}/files/content?path=starts.log`)).text).toContain(written);
+    expect((await b.viaIngress(upload.url, '/file/starts.log')).body).toContain(written);
+
+    // The custom domain is served from B with the certificate A obtained: the same serial through B's ingress and A's
+    // (which now proxies it to B), one certificate issued by Pebble in all, B's Caddy managing it (its policy names
+    // it, the entry in its storage, where it renews it), nothing of it left in A's storage.
+    for (const s of [b, a]) {
+      const served = await waitFor(() => servedVia(s.address, domain.hostname, domain.root), 30_000, `https://${domain.hostname} through ${s.name}`);
+      expect({ through: s.name, status: served.status, body: served.body, serial: served.serial }).toEqual({ through: s.name, status: 200, body: 'v2\n', serial: domain.serial });
+    }
+    expect((await fleet.acme!.log()).match(/Issued certificate serial/g)).toHaveLength(1);
+    expect((await b.exec(['curl', '-fsS', 'http://127.0.0.1:2019/config/apps/tls/automation/policies'])).stdout).toContain(domain.hostname);
+    expect((await a.exec(['curl', '-fsS', 'http://127.0.0.1:2019/config/apps/tls/automation/policies'])).stdout).not.toContain(domain.hostname);
+    expect({ a: await storedOn(a, domain.hostname), b: (await storedOn(b, domain.hostname)).length }).toEqual({ a: [], b: 1 });
     // The project file came along; the apps and databases read as running.
     expect((await client.request('GET', `${base}/apps/${app.id}/files/content?path=notes%2Fkept.txt`)).text).toBe('written before the move');
     expect((await client.get(`${base}/apps/${app.id}`)).body.status).toBe('running');
@@ -279,7 +409,7 @@ describe('moving a workspace between servers', () => {
     }
 
     // Owners see the move on the app and on each database.
-    for (const path of [`apps/${app.id}`, `apps/${worker.id}`, `databases/${pg.id}`, `databases/${cache.id}`]) {
+    for (const path of [`apps/${app.id}`, `apps/${worker.id}`, `apps/${upload.id}`, `apps/${github.id}`, `databases/${pg.id}`, `databases/${cache.id}`]) {
       expect((await client.get(`${base}/${path}/events`)).body.data).toEqual([
         { id: expect.any(String), kind: 'moved', message: `Moved with its workspace from server ${a.name} to server ${b.name} by the platform's operator`, at: expect.any(String) },
       ]);
@@ -316,9 +446,11 @@ describe('moving a workspace between servers', () => {
     // The database was started again on A with its rows; it reads as running.
     expect(await queryInContainer(a.docker, cache.id, 'redis', cache.conn, 'LLEN moved')).toBe('1');
     expect((await client.get(`${base}/databases/${cache.id}`)).body.status).toBe('running');
-    // What B got before it died (images, a folder, maybe a container) goes at the next reconcile pass once B answers.
+    // What B got before it died (images, a folder, maybe a container) goes at the next reconcile pass once B answers:
+    // B's restarted agent sends its container snapshot, which queues a pass at once (it holds the workspace's lock while
+    // it removes them, and this pass then leaves the workspace to it), so polled until gone.
     const pass = await reconcileWith(b);
     expect(pass.nodesCompared).toContain(b.name);
-    expect(await containersOf(b, ws.id)).toEqual([]);
+    expect(await until(() => containersOf(b, ws.id), (left) => left.length === 0, 60_000, `${b.name} to hold nothing of the workspace`)).toEqual([]);
   });
 });

@@ -24,6 +24,18 @@ export function domainsHandlers(deps: { domains: CustomDomains; logger: Logger }
       }),
     ),
     DomainCertificates: unary(async (req) => ({ certificates: await domains.certificates(req.hostnames, { withKeys: req.withKeys }) })),
+    // A workspace move carries its domains' certificates from the old owner's Caddy storage to the new owner's (issue 32).
+    ExportCertificates: unary(async (req) => ({ certificates: await domains.storedCertificates(req.hostnames) })),
+    ImportCertificates: unary(async (req) => {
+      const stored = await domains.storeCertificates(req.certificates.map((c) => ({ hostname: c.hostname, issuerKey: c.issuerKey, certificatePem: c.certificatePem, keyPem: c.keyPem, metaJson: c.metaJson })));
+      if (stored) logger.info({ hostnames: req.certificates.map((c) => c.hostname) }, 'custom-domain certificates stored (workspace move)');
+      return { stored };
+    }),
+    RemoveCertificates: unary(async (req) => {
+      const { removed, kept } = await domains.removeCertificates(req.hostnames);
+      if (removed) logger.info({ hostnames: req.hostnames, removed, kept }, 'custom-domain certificates removed (workspace moved away)');
+      return { removed, kept };
+    }),
   };
   return serve<DomainsHandlers>(logger, table);
 }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@slipway/core';
 import type { CaddyIngress } from './caddy.ingress';
+import { writeStoredCertificates } from './cert-storage';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS } from './custom-domains';
 import { MeshListener } from './mesh';
 
@@ -152,5 +153,27 @@ describe("CustomDomains' writes to Caddy: one order per hostname, never cut shor
     expect(hostsOf(caddy.config, 'slipway-https')).toEqual([]);
 
     expect(caddy.writes.filter((w) => unmeant(w.config).length > 0).map((w) => `${w.method} ${w.path}: ${unmeant(w.config).join(', ')}`)).toEqual([]);
+  });
+
+  it("after its workspace moved away (issue 32): the hostname it owned is served with the certificate it obtained until the new owner's is relayed; its stored copy can go then", async () => {
+    const domains = await new CustomDomains(admin, path.join(dir, 'domains.json'), ingress, DEFAULT_DOMAIN_SETTINGS, quiet).load();
+    const owned = { domainId: 'd1', appId: 'x', hostname: 'shop.example.test' };
+    await domains.sync([owned]);
+    // What Caddy obtained while this server owned it, in the policy's storage.
+    const chain = '-----BEGIN CERTIFICATE-----\nOWN\n-----END CERTIFICATE-----\n';
+    const key = '-----BEGIN EC PRIVATE KEY-----\nOWN\n-----END EC PRIVATE KEY-----\n';
+    await writeStoredCertificates(domains.certDir, [{ hostname: 'shop.example.test', issuerKey: 'acme-v02.api.letsencrypt.org-directory', certificatePem: chain, keyPem: key, metaJson: '{}' }]);
+    // Owned: its stored certificate is kept whatever is asked.
+    expect(await domains.removeCertificates(['shop.example.test'])).toEqual({ removed: 0, kept: ['shop.example.test'] });
+
+    // The workspace moved to fleet-2: the sweep gives it back as fleet-2's, with no certificate yet.
+    await domains.sync([], [{ ...owned, ownerAddress: '198.18.0.12:7444', ownerName: 'fleet-2', challengeAddress: '198.18.0.12:80' }]);
+    const loaded = (caddy.config as { apps: { tls: { certificates: { load_pem: { certificate: string; key: string }[] } } } }).apps.tls.certificates.load_pem;
+    expect(loaded.map((c) => [c.certificate, c.key])).toEqual([[chain, key]]);
+    expect(unmeant(caddy.config)).toEqual([]);
+    // Its stored copy removed (the move's cleanup): still served, from what the agent keeps for the relayed ones.
+    expect(await domains.removeCertificates(['shop.example.test'])).toEqual({ removed: 1, kept: [] });
+    await domains.sync([], [{ ...owned, ownerAddress: '198.18.0.12:7444', ownerName: 'fleet-2', challengeAddress: '198.18.0.12:80' }]);
+    expect(((caddy.config as { apps: { tls: { certificates: { load_pem: { certificate: string }[] } } } }).apps.tls.certificates.load_pem).map((c) => c.certificate)).toEqual([chain]);
   });
 });

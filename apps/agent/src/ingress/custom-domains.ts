@@ -5,6 +5,7 @@ import tls from 'node:tls';
 import type { Logger } from '@slipway/core';
 import { agentTlsName } from '@slipway/pki';
 import { caddyRequest, loadJson, saveJson, SerialQueue, Watchdog } from './caddy-admin';
+import { readStoredCertificates, removeStoredCertificates, writeStoredCertificates, type StoredCertificate } from './cert-storage';
 import type { CaddyIngress } from './caddy.ingress';
 
 /** A custom domain this server routes (SyncDomains). */
@@ -159,12 +160,36 @@ export class CustomDomains {
     return null;
   }
 
+  /** The stored certificates (Caddy's storage entries) of those hostnames: what a workspace move carries (issue 32). */
+  storedCertificates(hostnames: string[]): Promise<StoredCertificate[]> {
+    return readStoredCertificates(this.certDir, hostnames);
+  }
+
+  /**
+   * Entries written into this server's storage, where Caddy looks before it orders a certificate for a hostname it
+   * manages: once this server owns the hostname it serves and renews that certificate (issue 32). Serial with the
+   * reconciliations: written before any later one names the hostname in a policy.
+   */
+  storeCertificates(entries: StoredCertificate[]): Promise<number> {
+    return this.serial(() => writeStoredCertificates(this.certDir, entries));
+  }
+
+  /** The stored certificates of those hostnames removed, but those of the hostnames this server owns now. */
+  removeCertificates(hostnames: string[]): Promise<{ removed: number; kept: string[] }> {
+    return this.serial(async () => {
+      const own = new Set([...this.wanted.values()].map((d) => d.hostname));
+      const kept = hostnames.filter((h) => own.has(h.toLowerCase()));
+      return { removed: await removeStoredCertificates(this.certDir, hostnames.filter((h) => !own.has(h.toLowerCase()))), kept };
+    });
+  }
+
   /**
    * Makes the wanted set exactly `domains` and `remote` (other servers' domains; a remote one without a certificate
    * keeps the one already loaded for its hostname), then brings Caddy in line.
    */
   sync(domains: CustomDomain[], remote: (RemoteCustomDomain & Partial<PemPair>)[] = []): Promise<{ added: number; removed: number }> {
     return this.serial(async () => {
+      const wasOwn = new Set([...this.wanted.values()].map((d) => d.hostname));
       this.wanted.clear();
       for (const d of domains) this.wanted.set(d.domainId, { domainId: d.domainId, appId: d.appId, hostname: d.hostname.toLowerCase() });
       this.remote.clear();
@@ -173,6 +198,12 @@ export class CustomDomains {
         if ([...this.wanted.values()].some((w) => w.hostname === hostname)) continue; // its own: served and certified here
         this.remote.set(d.domainId, { domainId: d.domainId, appId: d.appId, hostname, ownerAddress: d.ownerAddress, ownerName: d.ownerName, challengeAddress: d.challengeAddress });
         if (d.certificatePem && d.keyPem) this.remoteCerts.set(hostname, { certificatePem: d.certificatePem, keyPem: d.keyPem });
+        else if (wasOwn.has(hostname) && !this.remoteCerts.has(hostname)) {
+          // This server owned it until now (its workspace moved away, issue 32): the certificate it obtained, which
+          // the new owner now serves too, is served here until the sweep relays the new owner's.
+          const own = await this.issued(hostname);
+          if (own) this.remoteCerts.set(hostname, own);
+        }
       }
       const remoteHosts = new Set([...this.remote.values()].map((d) => d.hostname));
       for (const host of [...this.remoteCerts.keys()]) if (!remoteHosts.has(host)) this.remoteCerts.delete(host);

@@ -138,3 +138,26 @@ export interface DomainsGateway {
   /** The chain and key of each hostname's certificate the server obtained (hostnames without one are absent). */
   issuedCertificates(target: AgentTarget, hostnames: string[]): Promise<Map<string, IssuedCertificate>>;
 }
+
+/**
+ * A custom domain's certificate as a server's Caddy stores it (certmagic's entry: chain, key and metadata under its
+ * issuer's folder): what a workspace move carries from the old owner to the new one (issue 32,
+ * docs/decisions/0037-drain-and-moves.md), so the new owner serves and renews the same certificate.
+ */
+export interface StoredCertificate {
+  hostname: string;
+  issuerKey: string;
+  certificatePem: string;
+  keyPem: string;
+  metaJson: string;
+}
+
+/** The servers' certificate storage of custom domains (domains.proto ExportCertificates / ImportCertificates / RemoveCertificates). */
+export interface DomainCertificateStorage {
+  /** The stored entries of those hostnames (those without one are absent). */
+  exportCertificates(target: AgentTarget, hostnames: string[]): Promise<StoredCertificate[]>;
+  /** Written into the server's storage, where its Caddy looks before ordering one. */
+  importCertificates(target: AgentTarget, certificates: StoredCertificate[]): Promise<{ stored: number }>;
+  /** Removed from the server's storage, but those of hostnames it owns now (`kept`). */
+  removeCertificates(target: AgentTarget, hostnames: string[]): Promise<{ removed: number; kept: string[] }>;
+}

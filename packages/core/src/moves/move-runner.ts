@@ -13,6 +13,7 @@ import { appHost, type AppsDomain } from '../apps/dto';
 import { openEnvironment } from '../apps/environment';
 import { ensureInputOf } from '../databases/database-converge.service';
 import type { DatabaseAgent, DatabaseCertificates, DatabaseJobStore, DatabaseRecord } from '../databases/database.ports';
+import type { DomainCertificateStorage, StoredCertificate } from '../domains/domain.ports';
 import { isMoveFinished, moveSourcesOf, runMoveSteps, sentenceOf, type MoveStep } from './move-state';
 import type { AppToMove, MoveRecord, MovesGateway, MoveStore, MoveWorkspaceStore, SwitchedApp, SwitchedDatabase } from './move.ports';
 import { targetRefusal } from './move.service';
@@ -63,6 +64,12 @@ export interface MoveRunnerDeps {
    * run right after the apps' routes so the domains follow the workspace at once rather than at the next sweep.
    */
   domains?: { sweep(): Promise<unknown> };
+  /**
+   * The custom domains' certificates, carried from the source's Caddy storage into the target's before the switch: the
+   * target serves and later renews the same certificates, no new ACME order (docs/decisions/0037-drain-and-moves.md).
+   * Absent: the target orders its own once it owns the domains.
+   */
+  domainCertificates?: DomainCertificateStorage;
   locks: ResourceLocks;
   jobs: JobQueue;
   clock: Clock;
@@ -91,12 +98,16 @@ interface MoveContext {
   onTarget: DatabaseRecord[];
   /** When the first database was stopped on the source (the apps' write gap starts there). */
   databasesStoppedAt: number | null;
+  /** The workspace's custom domains, and the certificates the target got of them (what an undo removes). */
+  hostnames: string[];
+  certificates: StoredCertificate[];
 }
 
 /**
  * The work of the `workspace.move` job (issue 32): one move, under the workspace's lock and every one of its apps'
  * locks, step by step, each step's outcome recorded on the move's row (docs/decisions/0037-drain-and-moves.md):
- * check → copy-images → copy-folders (while the apps run) → start-target (each app's current deployment started
+ * check → copy-images → copy-folders (while the apps run) → copy-certificates (the custom domains', into the
+ * target's Caddy storage) → start-target (each app's current deployment started
  * on the target and ready) → switch (the commit: the workspace's server and each current deployment's container, in
  * one transaction) → routes (every server's, at once) → stop-source → catch-up-folders (the source stopped) →
  * clean-source. Before the switch a failure or a cancel removes what the target got and leaves the source as it was.
@@ -172,6 +183,8 @@ export class MoveRunner {
       stoppedOnSource: [],
       onTarget: [],
       databasesStoppedAt: null,
+      hostnames: [],
+      certificates: [],
     };
     const opId = (what: string) => `move-${move.id}-${what}`;
     const source = (): AgentTarget => ({ name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress });
@@ -213,6 +226,7 @@ export class MoveRunner {
           ctx.apps = await workspaces.appsToMove(move.workspaceId);
           ctx.databases = (await this.deps.databases.listOfWorkspace(move.workspaceId)).filter((d) => !d.deletedAt);
           ctx.backupFolders = await workspaces.backupFoldersOn(move.workspaceId, move.fromNodeId);
+          ctx.hostnames = await workspaces.domainHostnames(move.workspaceId);
           for (const app of ctx.apps) {
             const record = await this.deps.apps.getById(app.appId);
             if (record) ctx.records.set(app.appId, record);
@@ -285,6 +299,41 @@ export class MoveRunner {
       {
         name: 'copy-folders',
         run: async () => skipIfSwitched('Project folders') ?? { sentence: `Project folders copied while the apps run: ${mb(await copyFolders('folders'))}` },
+      },
+      {
+        name: 'copy-certificates',
+        run: async () => {
+          const done = skipIfSwitched('Certificates');
+          if (done) return done;
+          const storage = this.deps.domainCertificates;
+          if (!storage || ctx.hostnames.length === 0) return { sentence: 'The workspace has no custom domains', skipped: true };
+          // Into the target's storage before the switch: Caddy there finds them the moment it manages the names. A
+          // certificate can be ordered again, so one that cannot be carried (an older agent, a storage refusing it)
+          // does not stop the move: the step says so and the target orders its own once it owns the domain.
+          let found: StoredCertificate[];
+          try {
+            found = await storage.exportCertificates(source(), ctx.hostnames);
+          } catch (e) {
+            return { sentence: `The custom domains' certificates could not be read on ${move.fromNode} (${sentenceOf(e)}): ${move.toNode} orders its own once it owns them` };
+          }
+          try {
+            if (found.length) await storage.importCertificates(target(), found);
+          } catch (e) {
+            return { sentence: `The custom domains' certificates could not be stored on ${move.toNode} (${sentenceOf(e)}): it orders its own once it owns them` };
+          }
+          ctx.certificates = found;
+          const without = ctx.hostnames.filter((h) => !ctx.certificates.some((c) => c.hostname === h));
+          return {
+            sentence:
+              `${plural(ctx.certificates.length, 'custom-domain certificate')} copied into ${move.toNode}'s certificate storage (served and renewed there from the switch, no new order)` +
+              (without.length ? `; none issued on ${move.fromNode} for ${without.join(', ')} (${move.toNode} orders it)` : ''),
+          };
+        },
+        undo: async () => {
+          if (!this.deps.domainCertificates || ctx.certificates.length === 0) return 'No certificate to remove from the target';
+          await this.deps.domainCertificates.removeCertificates(target(), ctx.certificates.map((c) => c.hostname));
+          return `Removed the copied certificates from ${move.toNode}`;
+        },
       },
       {
         name: 'start-target',
@@ -408,8 +457,15 @@ export class MoveRunner {
           // on the source in the rows (they were switched), but their files are still there.
           const folders = [...new Set([...ctx.backupFolders.map((b) => b.databaseId), ...ctx.databases.map((d) => d.id)])];
           const backups = folders.length ? (await transfer.removeBackupFolders(source(), folders)).removed : 0;
+          // The custom domains' certificates in its Caddy storage (it serves them as relayed ones from now on, like
+          // every server that does not own them); one it still owns (its routes not synced yet) is kept, said so.
+          const hostnames = this.deps.domainCertificates ? await workspaces.domainHostnames(move.workspaceId) : [];
+          const certs = hostnames.length ? await this.deps.domainCertificates!.removeCertificates(source(), hostnames) : null;
           return {
-            sentence: `Removed from ${ctx.source.name}: ${plural(removed.containers, 'container')}, ${plural(removed.images, 'image')}, ${plural(removed.networks, 'network')}, ${plural(ctx.databases.length, 'database')}' data, ${plural(backups, 'backup folder')}`,
+            sentence:
+              `Removed from ${ctx.source.name}: ${plural(removed.containers, 'container')}, ${plural(removed.images, 'image')}, ${plural(removed.networks, 'network')}, ${plural(ctx.databases.length, 'database')}' data, ${plural(backups, 'backup folder')}` +
+              (certs ? `, ${plural(certs.removed, 'stored certificate')}` : '') +
+              (certs?.kept.length ? `; kept the certificates of ${certs.kept.join(', ')} (${ctx.source.name} still routes them as their owner)` : ''),
           };
         },
       },

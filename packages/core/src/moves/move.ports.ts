@@ -107,6 +107,8 @@ export interface MoveWorkspaceStore {
   backupFoldersOn(workspaceId: string, nodeId: string): Promise<{ databaseId: string; backups: number }[]>;
   /** Every app id the workspace ever had (deleted ones too): what the source's cleanup looks for. */
   appIds(workspaceId: string): Promise<string[]>;
+  /** The hostnames of the workspace's custom domains (any status): their certificates move with it. */
+  domainHostnames(workspaceId: string): Promise<string[]>;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { JobName, JobPayloads } from '../jobs';
 import { canMoveMove, moveSourcesOf, runMoveSteps, type MoveState, type MoveStep, type MoveStepRecord } from './move-state';
 import type { AppWithDeployment } from '../apps/app.ports';
 import type { DatabaseRecord } from '../databases/database.ports';
+import type { DomainCertificateStorage, StoredCertificate } from '../domains/domain.ports';
 import type { AppToMove, MoveRecord, MoveStore, MoveWorkspace, MoveWorkspaceStore, NewMove, SwitchedApp, SwitchedDatabase } from './move.ports';
 import { MoveRunner, type MoveRunnerDeps } from './move-runner';
 import { MoveService } from './move.service';
@@ -197,6 +198,11 @@ class MemoryWorkspaces implements MoveWorkspaceStore {
   async appIds() {
     return ['old-app'];
   }
+  /** Custom domains' hostnames by workspace id. */
+  domains = new Map<string, string[]>();
+  async domainHostnames(workspaceId: string) {
+    return this.domains.get(workspaceId) ?? [];
+  }
 }
 
 const node = (name: string, o: Partial<NodeWithUsage> = {}): NodeWithUsage => ({
@@ -319,6 +325,27 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
       return { databaseId: input.databaseId, containerId: 'c', state: 'running', publicPort: input.public?.port ?? 0, message: '', replayed: false };
     },
   } as unknown as MoveRunnerDeps['databaseAgent'];
+  let certificatesRefused: string | null = null;
+  /** The certificates each server's Caddy storage holds, by server name and hostname. */
+  const stored = new Map<string, Map<string, StoredCertificate>>();
+  const storageOf = (name: string | null) => stored.get(name ?? '') ?? stored.set(name ?? '', new Map()).get(name ?? '')!;
+  const domainCertificates: DomainCertificateStorage = {
+    exportCertificates: async (t, hostnames) => {
+      calls.push(`exportCerts ${t.name} ${hostnames.join(',')}`);
+      if (certificatesRefused) throw new Error(certificatesRefused);
+      return hostnames.flatMap((h) => (storageOf(t.name).has(h) ? [storageOf(t.name).get(h)!] : []));
+    },
+    importCertificates: async (t, certs) => {
+      calls.push(`importCerts ${t.name} ${certs.map((c) => c.hostname).join(',')}`);
+      for (const c of certs) storageOf(t.name).set(c.hostname, c);
+      return { stored: certs.length };
+    },
+    removeCertificates: async (t, hostnames) => {
+      calls.push(`removeCerts ${t.name} ${hostnames.join(',')}`);
+      const removed = hostnames.filter((h) => storageOf(t.name).delete(h)).length;
+      return { removed, kept: [] };
+    },
+  };
   const records = new Map<string, AppWithDeployment>();
   const service = new MoveService({ moves, workspaces: store, nodes: repo, jobs, clock });
   const runner = new MoveRunner({
@@ -341,6 +368,7 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
         return { nodes: 2 };
       },
     },
+    domainCertificates,
     locks: new InProcessResourceLocks(),
     jobs,
     clock,
@@ -394,9 +422,14 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     store.rows.find((w) => w.id === workspaceId)!.databases++;
   };
   const failDatabaseStartOn = (name: string) => (failDatabaseOn = name);
+  /** A custom domain of the workspace, its certificate stored on `server` when given (as that server's Caddy obtained it). */
+  const addDomain = (workspaceId: string, hostname: string, server?: string) => {
+    store.domains.set(workspaceId, [...(store.domains.get(workspaceId) ?? []), hostname]);
+    if (server) storageOf(server).set(hostname, { hostname, issuerKey: 'acme.test-dir', certificatePem: `chain of ${hostname}`, keyPem: `key of ${hostname}`, metaJson: '{"sans":["' + hostname + '"]}' });
+  };
   const failPreCopy = (databaseId: string) => (failPreCopyOf = databaseId);
   const noData = (databaseId: string) => emptyData.add(databaseId);
-  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, noData };
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, noData, addDomain, storageOf, refuseCertificates: (why: string) => (certificatesRefused = why) };
 }
 
 /** A health check that the server of that name refuses. */
@@ -425,6 +458,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'check done',
       'copy-images skipped',
       'copy-folders skipped',
+      'copy-certificates skipped',
       'start-target skipped',
       'copy-backups skipped',
       'move-databases skipped',
@@ -438,7 +472,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(f.store.rows[0]!.nodeId).toBe('id-b');
     expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-blue', appIds: ['old-app'] }]);
     // A job delivered again does nothing.
-    expect((await f.runner.run(move.id)).steps).toHaveLength(11);
+    expect((await f.runner.run(move.id)).steps).toHaveLength(12);
   });
 
   it('moves a workspace with apps: images and folders copied, the target started and ready before the source stops, then the switch, routes, catch-up, cleanup', async () => {
@@ -451,6 +485,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'check done',
       'copy-images done',
       'copy-folders done',
+      'copy-certificates skipped',
       'start-target done',
       'copy-backups skipped',
       'move-databases skipped',
@@ -483,6 +518,68 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(f.removed).toEqual([{ node: 'a', workspaceId: 'ws-apps', appIds: ['old-app'] }]);
   });
 
+  it("carries the custom domains' certificates into the target's storage before the switch, and removes them from the source's after it", async () => {
+    const f = fleet([ws('shop', 'id-a')]);
+    f.addApp('ws-shop', 'web1');
+    f.addDomain('ws-shop', 'shop.example.test', 'a');
+    f.addDomain('ws-shop', 'new.example.test');
+    const ended = await f.runner.run((await f.service.request('shop', 'b')).id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null });
+    const step = (name: string) => ended.steps.find((s) => s.step === name)!;
+    expect(step('copy-certificates')).toMatchObject({
+      outcome: 'done',
+      sentence: "1 custom-domain certificate copied into b's certificate storage (served and renewed there from the switch, no new order); none issued on a for new.example.test (b orders it)",
+    });
+    // Exported from the source and imported into the target before the target starts anything (and before the
+    // switch makes it the owner), removed from the source only in its cleanup, after the routes moved.
+    const certCalls = f.calls.filter((c) => /Certs|rollout|syncAllRoutes|stop a/.test(c));
+    expect(certCalls).toEqual([
+      'exportCerts a shop.example.test,new.example.test',
+      'importCerts b shop.example.test',
+      'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
+      'syncAllRoutes',
+      'stop a web1 c-a-web1',
+      'removeCerts a shop.example.test,new.example.test',
+    ]);
+    // The same entry (chain, key, metadata, issuer's folder) is in the target's storage; none is left on the source.
+    expect(f.storageOf('b').get('shop.example.test')).toEqual({
+      hostname: 'shop.example.test',
+      issuerKey: 'acme.test-dir',
+      certificatePem: 'chain of shop.example.test',
+      keyPem: 'key of shop.example.test',
+      metaJson: '{"sans":["shop.example.test"]}',
+    });
+    expect([...f.storageOf('a').keys()]).toEqual([]);
+    expect(step('clean-source').sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 0 databases' data, 0 backup folders, 1 stored certificate");
+  });
+
+  it("moves the workspace all the same when its certificates cannot be carried (an older agent): the target orders its own, the step says why", async () => {
+    const f = fleet([ws('shop', 'id-a')]);
+    f.addApp('ws-shop', 'web1');
+    f.addDomain('ws-shop', 'shop.example.test', 'a');
+    f.refuseCertificates('12 UNIMPLEMENTED: The server does not implement the method ExportCertificates');
+    const ended = await f.runner.run((await f.service.request('shop', 'b')).id);
+    expect(ended).toMatchObject({ state: 'succeeded', error: null });
+    expect(ended.steps.find((s) => s.step === 'copy-certificates')).toMatchObject({
+      outcome: 'done',
+      sentence: "The custom domains' certificates could not be read on a (12 UNIMPLEMENTED: The server does not implement the method ExportCertificates): b orders its own once it owns them",
+    });
+    expect([...f.storageOf('b').keys()]).toEqual([]);
+  });
+
+  it("removes the certificates it copied from the target when the move fails before the switch; the source keeps its own", async () => {
+    const f = fleet([ws('shop', 'id-a')]);
+    f.addApp('ws-shop', 'web1');
+    f.addDomain('ws-shop', 'shop.example.test', 'a');
+    f.failRolloutOf('web1');
+    const ended = await f.runner.run((await f.service.request('shop', 'b')).id);
+    expect(ended.state).toBe('failed');
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'copy-images done', 'copy-folders done', 'copy-certificates done', 'start-target failed', 'copy-certificates undone', 'copy-images undone']);
+    expect(f.calls.filter((c) => c.includes('Certs'))).toEqual(['exportCerts a shop.example.test', 'importCerts b shop.example.test', 'removeCerts b shop.example.test']);
+    expect([...f.storageOf('b').keys()]).toEqual([]);
+    expect([...f.storageOf('a').keys()]).toEqual(['shop.example.test']);
+  });
+
   it('when the target cannot start an app, removes what the target got and leaves every app running on the source', async () => {
     const f = fleet([ws('apps', 'id-a')]);
     f.addApp('ws-apps', 'web1');
@@ -491,7 +588,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     const ended = await f.runner.run((await f.service.request('apps', 'b')).id);
     expect(ended.state).toBe('failed');
     expect(ended.error).toBe('start-target failed: The container never answered on its port; the workspace stays on its source server as it was');
-    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'copy-images done', 'copy-folders done', 'start-target failed', 'copy-images undone']);
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['check done', 'copy-images done', 'copy-folders done', 'copy-certificates skipped', 'start-target failed', 'copy-certificates undone', 'copy-images undone']);
     expect(f.calls.filter((c) => c.startsWith('stopDb'))).toEqual([]);
     // Nothing was stopped on the source; the target lost all it got.
     expect(f.calls.filter((c) => /^(stop|removeApp|syncAllRoutes)/.test(c))).toEqual(['removeApp b web1', 'removeApp b web2']);
@@ -511,6 +608,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'check done',
       'copy-images done',
       'copy-folders done',
+      'copy-certificates skipped',
       'start-target done',
       'copy-backups done',
       'move-databases done',
@@ -555,11 +653,11 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     // Owners see it on each app and database.
     expect(f.store.events).toEqual(["Moved with its workspace from server a to server b by the platform's operator"]);
     expect(ended.steps[0]!.sentence).toBe('b answers and can take the workspace (1 app, 2 databases, backups of 2 databases)');
-    expect(ended.steps[4]!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
-    expect(ended.steps[5]!.sentence).toMatch(
+    expect(ended.steps.find((st) => st.step === 'copy-backups')!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
+    expect(ended.steps.find((st) => st.step === 'move-databases')!.sentence).toMatch(
       /^Stopped on a, copied and started on b with their credentials: pg \(postgres, pre-copied while it ran: 9\.0 MB \(3\.0 MB sent\) and 2 passes of its changes \(40\.0 MB, 2\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 0\.5 MB of changes sent 0\.\d s, ready 0\.\d s\); cache/,
     );
-    expect(ended.steps[7]!.sentence).toMatch(/^2 servers route the workspace's apps to b; the databases were out of the apps' reach for \d+\.\d s \(from their stop on a\)$/);
+    expect(ended.steps.find((st) => st.step === 'routes')!.sentence).toMatch(/^2 servers route the workspace's apps to b; the databases were out of the apps' reach for \d+\.\d s \(from their stop on a\)$/);
     expect(ended.steps.at(-1)!.sentence).toBe("Removed from a: 0 containers, 0 images, 1 network, 2 databases' data, 3 backup folders");
   });
 
@@ -584,7 +682,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(ended.error).toBe(
       'move-databases failed: The engine did not accept an authenticated connection within 120 s; The databases run on a again; the workspace stays on its source server as it was',
     );
-    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`).slice(4)).toEqual(['copy-backups done', 'move-databases failed', 'copy-backups undone', 'copy-images undone']);
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`).slice(5)).toEqual(['copy-backups done', 'move-databases failed', 'copy-backups undone', 'copy-certificates undone', 'copy-images undone']);
     expect(f.calls.slice(f.calls.indexOf('stopDb a pg'))).toEqual([
       'stopDb a pg',
       'delta a→b pg',
@@ -620,7 +718,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     const ended = await f.runner.run((await f.service.request('data', 'b')).id);
     expect(ended.state).toBe('succeeded');
     expect(f.calls.filter((c) => /^(data|signature|delta|stopDb|ensureDb)/.test(c))).toEqual(['data (live) a→b pg', 'stopDb a pg', 'data a→b pg', 'ensureDb b pg pw-pg private cert-id-b']);
-    expect(ended.steps[5]!.sentence).toMatch(/pg \(postgres, pre-copied while it ran: 0\.0 MB \(0\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 3\.0 MB sent 0\.\d s, ready 0\.\d s\)$/);
+    expect(ended.steps.find((st) => st.step === 'move-databases')!.sentence).toMatch(/pg \(postgres, pre-copied while it ran: 0\.0 MB \(0\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 3\.0 MB sent 0\.\d s, ready 0\.\d s\)$/);
   });
 
   it('refuses, in words, a workspace whose database or app is being changed, or whose engine the target lacks, and leaves it on its source', async () => {
@@ -702,6 +800,7 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'check skipped',
       'copy-images skipped',
       'copy-folders skipped',
+      'copy-certificates skipped',
       'start-target skipped',
       'copy-backups skipped',
       'move-databases skipped',

@@ -178,6 +178,10 @@ export class PrismaMoveWorkspaceStore implements MoveWorkspaceStore {
   async appIds(workspaceId: string): Promise<string[]> {
     return (await this.db.app.findMany({ where: { workspaceId }, select: { id: true }, orderBy: { id: 'asc' } })).map((a) => a.id);
   }
+
+  async domainHostnames(workspaceId: string): Promise<string[]> {
+    return (await this.db.domain.findMany({ where: { workspaceId }, select: { hostname: true }, orderBy: { hostname: 'asc' } })).map((d) => d.hostname);
+  }
 }
 
 const IN_USE = ['live', 'crashed'];

@@ -34,7 +34,7 @@ const worthRetry = (e: unknown): boolean => isTransient(e) || (e instanceof AppE
  * What a try worth another one throws: the job runner tries again only what is transient (an AppError that is not is
  * failed for good at once), so a busy database's refusal goes back as a plain error carrying its sentence.
  */
-export class BusyTryAgain extends Error {
+class BusyTryAgain extends Error {
   override readonly name = 'BusyTryAgain';
 }
 const again = (e: unknown): unknown => (e instanceof AppError && e.code === 'database_busy' ? new BusyTryAgain(e.message) : e);

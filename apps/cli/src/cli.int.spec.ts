@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import { NOOP_JOB, type Logger } from '@slipway/core';
 import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
+import { adminCli } from '@slipway/testing/admin-cli';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(180_000);
 
-const run = promisify(execFile);
-const BIN = path.resolve(__dirname, '../bin/slipway-admin');
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
 
 describe('slipway-admin against real Redis with real jobs', () => {
@@ -26,20 +22,8 @@ describe('slipway-admin against real Redis with real jobs', () => {
   let doneId: string;
   const prefix = uniquePrefix('cli');
 
-  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(BIN, args, { env: { ...process.env, ...env } });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code: number; stdout: string; stderr: string };
-      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-    }
-  }
-  const adminJson = async (...args: string[]) => {
-    const r = await admin(...args, '--json');
-    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    return JSON.parse(r.stdout);
-  };
+  let admin: ReturnType<typeof adminCli>['admin'];
+  let adminJson: ReturnType<typeof adminCli>['adminJson'];
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -49,6 +33,7 @@ describe('slipway-admin against real Redis with real jobs', () => {
     agent = await startTestAgent(opened.ca, { nodeName: 'cli-node' });
     const node = await insertNode(db, agent);
     env = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir });
+    ({ admin, adminJson } = adminCli(env));
     runtime = await startWorkerRuntime(testConfig(env), quiet, { events: false, schedule: false });
 
     // A job that succeeds and one that fails for good (an operation kind nothing handles).

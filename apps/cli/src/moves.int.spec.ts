@@ -2,22 +2,18 @@
 // a real worker runtime (the `workspace.move` job under the workspace's lock) and two real agents over mutual TLS.
 // Workspaces here hold no deployed app (the fleet spec moves running apps and databases); one whose database is being
 // restored is refused in words.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/agent';
 import type { Logger } from '@slipway/core';
 import { createDb, type Db } from '@slipway/db';
 import { createTestDatabase, TEST_SERVICES, type TestDatabase } from '@slipway/testing';
+import { adminCli } from '@slipway/testing/admin-cli';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import { dropRedisPrefix, insertNode, testConfig, testEnv, uniquePrefix, waitFor } from '@slipway/testing/worker';
 
 jest.setTimeout(180_000);
 
-const run = promisify(execFile);
-const BIN = path.resolve(__dirname, '../bin/slipway-admin');
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, child: () => quiet };
 
 describe('slipway-admin moves a workspace between two real agents', () => {
@@ -33,20 +29,8 @@ describe('slipway-admin moves a workspace between two real agents', () => {
   let nodeB: string;
   const prefix = uniquePrefix('moves');
 
-  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(BIN, args, { env: { ...process.env, ...env } });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code: number; stdout: string; stderr: string };
-      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-    }
-  }
-  const adminJson = async (...args: string[]) => {
-    const r = await admin(...args, '--json');
-    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    return JSON.parse(r.stdout);
-  };
+  let admin: ReturnType<typeof adminCli>['admin'];
+  let adminJson: ReturnType<typeof adminCli>['adminJson'];
   const ended = (id: string) =>
     waitFor(
       async () => {
@@ -72,6 +56,7 @@ describe('slipway-admin moves a workspace between two real agents', () => {
       await db.plan.create({ data: { slug: `p-${randomUUID()}`, version: 1, name: 'P', kind: 'trial', priceCents: 0, currency: 'EUR', cpuMillis: 1000, memoryMb: 1024, maxMembers: 1 } })
     ).id;
     env = testEnv({ databaseUrl: database.url, redisUrl: TEST_SERVICES.redisUrl, prefix, dataDir: caDir });
+    ({ admin, adminJson } = adminCli(env));
     runtime = await startWorkerRuntime(testConfig(env), quiet, { events: false, schedule: false });
   });
 

@@ -17,6 +17,7 @@ import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import Docker from 'dockerode';
 import { startTestAcme, type TestAcme } from '../acme';
+import { adminCli, runProcess } from '../admin-cli';
 import { ensureTestImage, openTestCa } from '../agent';
 import { ApiClient } from '../api-client';
 import { TEST_SESSION_KEY } from '../api';
@@ -83,17 +84,8 @@ export interface TestFleet {
 }
 
 /** Runs argv (no shell) and resolves with its exit code and output; rejects only when it cannot start. */
-export function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+/** A process's exit code and output (kept whatever the code): `runProcess` of `@slipway/testing/admin-cli`. */
+export const run = runProcess;
 
 async function fleetSh(...args: string[]): Promise<void> {
   const r = await run(['bash', FLEET_SH, ...args], { ...process.env, ...(TEST_INGRESS_HAPROXY ? { SLIPWAY_INGRESS: 'haproxy' } : {}) });
@@ -261,7 +253,7 @@ export async function startTestFleet(
     acme,
     violations,
     client: () => new ApiClient(base, { origin: TEST_PUBLIC_ORIGIN }),
-    admin: (...args) => run([path.join(REPO_ROOT, 'apps/cli/bin/slipway-admin'), ...args], { ...process.env, ...controlEnv }),
+    admin: adminCli(controlEnv).admin,
     addServer,
     async close() {
       await served.close();

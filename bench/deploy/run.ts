@@ -161,7 +161,7 @@ async function main() {
     const live = (await client.get(`${apps}/${app.id}`)).body as { currentDeployment: { id: string } };
     const row = await p.db.deployment.findUnique({ where: { id: live.currentDeployment.id } });
     const direct = `http://127.0.0.1:${row!.hostPort}/`;
-    // The agent's ingress: Caddy's, or its own HAProxy in front of it with SLIPWAY_TEST_INGRESS=haproxy (decision 0040).
+    // The agent's ingress: its own HAProxy in front of Caddy (the default, decision 0040), or Caddy's with SLIPWAY_TEST_INGRESS=caddy.
     const ingress = `http://127.0.0.1:${p.agent.ingressPort}/`;
     const host = new URL(app.url).host;
     const load = async (url: string, headers: Record<string, string>) => {

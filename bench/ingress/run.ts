@@ -23,7 +23,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import type { AppRoute, Logger } from '@slipway/core';
 import { freePort } from '@slipway/testing/acme';
-import { spawnHaProxy } from './haproxy';
+import { spawnHaProxy } from '@slipway/testing/haproxy';
 import { saveJson } from '../../apps/agent/src/ingress/caddy-admin';
 import { CaddyIngress, toCaddy } from '../../apps/agent/src/ingress/caddy.ingress';
 import { HaproxyMap } from '../../apps/agent/src/ingress/haproxy';

@@ -15,7 +15,7 @@
 // Usage: npx tsx bench/ingress/run.ts [--sizes 10,500,5000] [--changes 5] [--duration 5] [--connections 32] [--refresh 1s]
 //        [--designs config,table,haproxy] [--haproxy BINARY]
 // Variants of the HAProxy config, measured beside it in the same run: designs `haproxy:<edit>[+<edit>…]`, the edits in
-// HAPROXY_EDITS below (e.g. `--designs haproxy,haproxy:nbthread1,haproxy:reuse-always --sizes 500 --changes 1`).
+// HAPROXY_EDITS below (e.g. `--designs haproxy,haproxy:nbthread2,haproxy:reuse-always --sizes 500 --changes 1`).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -176,9 +176,9 @@ function tableConfig(adminPort: string, httpPort: number, notFoundPort: number, 
  */
 /** Edits of deploy/haproxy/haproxy.cfg a design `haproxy:<edit>+…` measures (throughput; open point 7 of decision 0040). */
 const HAPROXY_EDITS: Record<string, (cfg: string) => string> = {
-  // One worker thread (default: one per CPU) where the load generator and the upstreams share the cores.
-  nbthread1: (cfg) => cfg.replace(/^global\n/m, 'global\n  nbthread 1\n'),
-  nbthread2: (cfg) => cfg.replace(/^global\n/m, 'global\n  nbthread 2\n'),
+  // Worker threads (the product's: SLIPWAY_HAPROXY_THREADS, unset here: 1; HAProxy's own default: one per CPU).
+  nbthread2: (cfg) => cfg.replace(/^ {2}nbthread .*$/m, '  nbthread 2'),
+  nbthread4: (cfg) => cfg.replace(/^ {2}nbthread .*$/m, '  nbthread 4'),
   // Idle upstream connections shared by every client connection (default `safe`: not for a connection's first request).
   'reuse-always': (cfg) => cfg.replace(/^backend apps\n/m, 'backend apps\n  http-reuse always\n'),
   // What the forwarded headers cost (not a candidate: apps need them).

@@ -15,6 +15,8 @@ SLIPWAY_INGRESS=${SLIPWAY_INGRESS:-haproxy}
 [[ $SLIPWAY_INGRESS == haproxy || $SLIPWAY_INGRESS == caddy ]] ||
   { printf 'error: SLIPWAY_INGRESS is "%s": it is haproxy (the default) or caddy\n' "$SLIPWAY_INGRESS" >&2; exit 1; }
 SLIPWAY_HAPROXY_DIR=${SLIPWAY_HAPROXY_DIR:-/var/lib/slipway/haproxy}
+# HAProxy's worker threads: half the CPUs, at least one (the apps share the cores; decision 0040).
+SLIPWAY_HAPROXY_THREADS=${SLIPWAY_HAPROXY_THREADS:-$(($(nproc 2>/dev/null || echo 2) / 2 > 1 ? $(nproc 2>/dev/null || echo 2) / 2 : 1))}
 # Caddy's HTTP listener behind HAProxy (loopback only).
 SLIPWAY_CADDY_INTERNAL_HTTP_PORT=${SLIPWAY_CADDY_INTERNAL_HTTP_PORT:-8079}
 REPO_ROOT=${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -296,7 +298,7 @@ ingress_to_caddy() {
 
 # haproxy_env DIR PORT CADDY_ADDRESS: the environment deploy/haproxy/haproxy.cfg reads.
 haproxy_env() {
-  echo "SLIPWAY_HAPROXY_DIR=$1" "SLIPWAY_INGRESS_HTTP_ADDRESS=" "SLIPWAY_INGRESS_HTTP_PORT=$2" "SLIPWAY_CADDY_HTTP_ADDRESS=$3"
+  echo "SLIPWAY_HAPROXY_DIR=$1" "SLIPWAY_INGRESS_HTTP_ADDRESS=" "SLIPWAY_INGRESS_HTTP_PORT=$2" "SLIPWAY_CADDY_HTTP_ADDRESS=$3" "SLIPWAY_HAPROXY_THREADS=$SLIPWAY_HAPROXY_THREADS"
 }
 
 haproxy_running() {

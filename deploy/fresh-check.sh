@@ -5,7 +5,10 @@
 # the platform's Node, so that nothing there knows Node. There, in a fresh clone of this repository, it
 # runs `bash deploy/setup.sh` (the platform of this machine is stopped first) and passes when
 #   - /readyz answers 200,
-#   - an image app created and deployed through the API serves its page through the ingress,
+#   - an image app created and deployed through the API serves its page through the ingress (HAProxy in front of
+#     Caddy by default, its route in HAProxy's map; SLIPWAY_INGRESS=caddy: Caddy alone, its route in Caddy's config),
+#   - setup run again with the other SLIPWAY_INGRESS switches the ingress over and back, the app served each time
+#     (SLIPWAY_FRESH_SWITCH=0 leaves this out),
 #   - every platform process runs the Node that setup installed.
 # The platform it started is stopped at the end. Run by CI from deploy/test.sh; as root.
 #   deploy/fresh-check.sh            (set SLIPWAY_FRESH_KEEP=1 to keep the clone and its logs)
@@ -101,6 +104,8 @@ inside() {
   check_image_app
   check_supervision
   check_rerun
+  [[ ${SLIPWAY_FRESH_SWITCH:-1} == 0 ]] || check_ingress_switch
+  curl -fsS -o /dev/null "${app_auth[@]}" -X DELETE "$app_api" || true
   say "fresh check passed: setup ${took}s to /readyz 200, image app served, every process on $("$SLIPWAY_NODE_DIR/bin/node" --version) from $SLIPWAY_NODE_DIR"
 }
 
@@ -163,10 +168,13 @@ check_rerun() {
 
 json() { "$SLIPWAY_NODE_DIR/bin/node" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);process.stdout.write(String(eval("v"+process.argv[1])??""))})' "$1"; }
 
+# The image app of check_image_app: its host, its API path and the token's headers (it is removed at the end).
+app_host='' app_id='' app_api='' app_auth=()
+
 # Signs up, creates a workspace, a token and a web app from the local static image, deploys it
-# through the API and reads its page through Caddy.
+# through the API and reads its page through the ingress.
 check_image_app() {
-  local api=http://localhost:$API_PORT jar email ws token app dep status url body
+  local api=http://localhost:$API_PORT jar email ws token app dep status url
   jar=$(mktemp)
   email="fresh-$(date +%s)-$RANDOM@example.com"
   curl -fsS -c "$jar" -H 'Content-Type: application/json' -H "Origin: $api" \
@@ -192,11 +200,51 @@ check_image_app() {
   local host=${url#*://}
   host=${host%%/*}
   host=${host%%:*}
-  body=$(curl -fsS -H "Host: $host" "http://127.0.0.1:$SLIPWAY_INGRESS_HTTP_PORT/") ||
-    die "fresh check: $url did not answer through the ingress"
-  [[ $body == *"<html"* ]] || die "fresh check: $url answered something else than the static page: ${body:0:200}"
-  say "fresh check: image app deployed through the API serves at $url"
-  curl -fsS -o /dev/null "${auth[@]}" -X DELETE "$api/v1/workspaces/$ws/apps/$app" || true
+  app_host=$host app_id=$app app_api=$api/v1/workspaces/$ws/apps/$app app_auth=("${auth[@]}")
+  check_served "$SLIPWAY_INGRESS"
+  say "fresh check: image app deployed through the API serves at $url (ingress: $SLIPWAY_INGRESS)"
+}
+
+# check_served INGRESS: within 30 s (a switch restarts the agent), the app's page through the ingress port and its
+# route where that ingress keeps it: HAProxy's map (and no Caddy route of it left), or Caddy's config with HAProxy
+# stopped and Caddy on the ingress port.
+check_served() {
+  local deadline=$((SECONDS + 30)) wrong
+  while wrong=$(served_wrong "$1"); do
+    ((SECONDS < deadline)) || die "fresh check: SLIPWAY_INGRESS=$1: $wrong"
+    sleep 0.5
+  done
+}
+
+# served_wrong INGRESS: prints what is not as check_served wants it (and succeeds), or fails when all is.
+served_wrong() {
+  local body routes
+  body=$(curl -fsS -H "Host: $app_host" "http://127.0.0.1:$SLIPWAY_INGRESS_HTTP_PORT/" 2>&1) || { echo "$app_host did not answer through the ingress: ${body:0:200}"; return 0; }
+  [[ $body == *"<html"* ]] || { echo "$app_host answered something else than the static page: ${body:0:200}"; return 0; }
+  routes=$(curl -fsS http://127.0.0.1:2019/config/apps/http/servers/ingress/routes 2>&1) || { echo "Caddy's admin API did not answer: $routes"; return 0; }
+  if [[ $1 == haproxy ]]; then
+    haproxy_running || { echo "HAProxy is not running"; return 0; }
+    grep -q "^$app_host [0-9]" "$SLIPWAY_HAPROXY_DIR/ingress.map" || { echo "HAProxy's map file holds no route of $app_host"; return 0; }
+    [[ $routes != *"\"app-$app_id\""* ]] || { echo "Caddy still holds the app's route app-$app_id with HAProxy in front"; return 0; }
+  else
+    ! haproxy_running || { echo "HAProxy still runs"; return 0; }
+    [[ $routes == *"\"app-$app_id\""* ]] || { echo "Caddy holds no route app-$app_id"; return 0; }
+    [[ $(caddy_listen) == ":$SLIPWAY_INGRESS_HTTP_PORT" ]] || { echo "Caddy listens on $(caddy_listen), not :$SLIPWAY_INGRESS_HTTP_PORT"; return 0; }
+  fi
+  return 1
+}
+
+# Setup run again with the other SLIPWAY_INGRESS switches the ingress over (the app served, its route moved), and
+# back with this one.
+check_ingress_switch() {
+  local other=caddy log=$work/setup-switch.log
+  [[ $SLIPWAY_INGRESS == caddy ]] && other=haproxy
+  for ingress in "$other" "$SLIPWAY_INGRESS"; do
+    (cd "$repo" && SLIPWAY_INGRESS=$ingress bash deploy/setup.sh) >"$log" 2>&1 ||
+      { tail -n 40 "$log" >&2; die "fresh check: deploy/setup.sh with SLIPWAY_INGRESS=$ingress failed (log: $log)"; }
+    check_served "$ingress"
+    say "fresh check: setup with SLIPWAY_INGRESS=$ingress switched the ingress; the app serves through it"
+  done
 }
 
 if [[ ${1:-} == --inside ]]; then

@@ -3,15 +3,18 @@
 # starts PostgreSQL, Redis, Docker and Caddy, builds the local base images when no registry is
 # reachable, writes the settings once (random secrets), migrates, starts the API, the workers and
 # one agent enrolled with the control plane, and prints the API URL. Running it again changes nothing.
+# SLIPWAY_INGRESS (decision 0040): haproxy (the default: HAProxy in front of Caddy) or caddy (Caddy alone); run again
+# with the other value, setup switches the machine over (the agent restarted with it, its routes moved across).
 set -euo pipefail
 source "$(dirname "$0")/lib/services.sh"
-source "$(dirname "$0")/lib/units.sh"
 
 ENV_FILE=${SLIPWAY_ENV_FILE:-/etc/slipway/slipway.env}
 API_PORT=${SLIPWAY_API_PORT:-7070}
 started=$SECONDS
 
 need_root
+# Back to Caddy alone: HAProxy keeps serving until the agent has put its routes back into Caddy (below).
+export SLIPWAY_INGRESS_SWITCH=defer
 start_services
 install_node_deps
 say "compiling the platform (deploy/build.mjs)"
@@ -55,8 +58,9 @@ SLIPWAY_BUILD_CA_BUNDLE=$( [[ -f /etc/ssl/certs/ca-certificates.crt ]] && echo /
 ENV
   umask 022
 fi
-# SLIPWAY_INGRESS=haproxy: the agent writes app routes into HAProxy's map (decision 0040).
-ensure_ingress_env "$ENV_FILE"
+# SLIPWAY_INGRESS=haproxy: the agent writes app routes into HAProxy's map (decision 0040); caddy: into Caddy's config.
+ingress_switched=0
+ensure_ingress_env "$ENV_FILE" && ingress_switched=1
 set -a
 # shellcheck disable=SC1090
 source "$ENV_FILE"
@@ -83,7 +87,23 @@ if [[ ! -f $SLIPWAY_AGENT_DATA_DIR/tls/agent.crt ]]; then
     node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).token))')
   (cd "$REPO_ROOT" && node apps/agent/dist/main.js join --url "http://127.0.0.1:${API_PORT}" --token "$token")
 fi
+if ((ingress_switched)) && bash "$REPO_ROOT/deploy/platform.sh" status agent | grep -q running; then
+  say "restarting the agent: its app routes go to $([[ $SLIPWAY_INGRESS == haproxy ]] && echo "HAProxy's map" || echo "Caddy's config") (SLIPWAY_INGRESS=$SLIPWAY_INGRESS)"
+  bash "$REPO_ROOT/deploy/platform.sh" restart agent
+fi
 bash "$REPO_ROOT/deploy/platform.sh" start agent
+if [[ $SLIPWAY_INGRESS == caddy ]] && haproxy_running; then
+  # Every route HAProxy's map holds is in Caddy's config again before Caddy takes the ingress port (30 s at most).
+  routes_back() {
+    local want have
+    want=$(grep -c . "$SLIPWAY_HAPROXY_DIR/ingress.map" 2>/dev/null || true)
+    have=$(curl -fsS http://127.0.0.1:2019/config/apps/http/servers/ingress/routes | grep -o '"@id":"app-' | wc -l)
+    ((have >= ${want:-0}))
+  }
+  deadline=$((SECONDS + 30))
+  until routes_back 2>/dev/null || ((SECONDS >= deadline)); do sleep 0.5; done
+  ingress_to_caddy
+fi
 
 wait_for 90 "readiness (database, Redis, agent)" curl -fsS "http://127.0.0.1:${API_PORT}/readyz"
 # The API that answered must be the one started above, not an orphan holding the port with old code or settings.

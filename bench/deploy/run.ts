@@ -161,7 +161,7 @@ async function main() {
     const live = (await client.get(`${apps}/${app.id}`)).body as { currentDeployment: { id: string } };
     const row = await p.db.deployment.findUnique({ where: { id: live.currentDeployment.id } });
     const direct = `http://127.0.0.1:${row!.hostPort}/`;
-    // The agent's ingress: Caddy's, or its own HAProxy in front of it with SLIPWAY_TEST_INGRESS=haproxy (decision 0040).
+    // The agent's ingress: its own HAProxy in front of Caddy (the default, decision 0040), or Caddy's with SLIPWAY_TEST_INGRESS=caddy.
     const ingress = `http://127.0.0.1:${p.agent.ingressPort}/`;
     const host = new URL(app.url).host;
     const load = async (url: string, headers: Record<string, string>) => {
@@ -183,7 +183,7 @@ async function main() {
     console.log(`bad release (answers, exits 2 s after its start) over a good one, until the app is back on the good one:`);
     console.log(`  baseline: ${baselineBad.ms.toFixed(0)} ms, ${baselineBad.status}: ${baselineBad.reason}; ${failedDuring(baselineBad.loaded)}`);
     console.log(`  warm:     ${bad.ms.toFixed(0)} ms, ${bad.status}: ${bad.reason}; ${failedDuring(bad.loaded)}`);
-    console.log(`ingress (Caddy, Host ${host}): ${viaCaddy.rps.toFixed(0)} req/s, p50 ${viaCaddy.p50} ms, p99 ${viaCaddy.p99} ms, errors ${viaCaddy.errors}, non-2xx ${viaCaddy.non2xx}`);
+    console.log(`ingress (${p.agent.haproxy ? 'HAProxy in front of Caddy' : 'Caddy alone'}, Host ${host}): ${viaCaddy.rps.toFixed(0)} req/s, p50 ${viaCaddy.p50} ms, p99 ${viaCaddy.p99} ms, errors ${viaCaddy.errors}, non-2xx ${viaCaddy.non2xx}`);
     console.log(`direct (127.0.0.1:${row!.hostPort}):        ${toContainer.rps.toFixed(0)} req/s, p50 ${toContainer.p50} ms, p99 ${toContainer.p99} ms, errors ${toContainer.errors}, non-2xx ${toContainer.non2xx}`);
     const loadFailures = viaCaddy.errors + viaCaddy.non2xx + toContainer.errors + toContainer.non2xx;
     const rolloutFailures = warm.loaded.failures.length + bad.loaded.failures.length;
@@ -192,7 +192,7 @@ async function main() {
     console.log(
       `targets: deploy p50 ≤ 1000 ms ${verdict(p50(warm.deployMs) <= 1000, rolloutFailures)}; rollback p50 ≤ 1000 ms ${verdict(p50(warm.rollbackMs) <= 1000, rolloutFailures)}; ` +
         `bad release never serves a failed request ${verdict(bad.loaded.failures.length === 0 && bad.status === 'crashed', 0)}; ` +
-        `ingress ≥ 0.85 × direct ${verdict(ratio >= 0.85, loadFailures)}`,
+        `ingress ≥ 0.7 × direct (issue 34) ${verdict(ratio >= 0.7, loadFailures)}`,
     );
     exitOnFailures(loadFailures + rolloutFailures);
   } finally {

@@ -14,16 +14,18 @@
 // another app (autocannon keep-alive connections and a loop of one-request connections): its failures are counted.
 // Usage: npx tsx bench/ingress/run.ts [--sizes 10,500,5000] [--changes 5] [--duration 5] [--connections 32] [--refresh 1s]
 //        [--designs config,table,haproxy] [--haproxy BINARY]
+// Variants of the HAProxy config, measured beside it in the same run: designs `haproxy:<edit>[+<edit>…]`, the edits in
+// HAPROXY_EDITS below (e.g. `--designs haproxy,haproxy:nbthread2,haproxy:reuse-always --sizes 500 --changes 1`).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { AppRoute, Logger } from '@slipway/core';
 import { freePort } from '@slipway/testing/acme';
-import { spawnHaProxy } from './haproxy';
+import { spawnHaProxy } from '@slipway/testing/haproxy';
 import { saveJson } from '../../apps/agent/src/ingress/caddy-admin';
 import { CaddyIngress, toCaddy } from '../../apps/agent/src/ingress/caddy.ingress';
 import { HaproxyMap } from '../../apps/agent/src/ingress/haproxy';
@@ -172,6 +174,32 @@ function tableConfig(adminPort: string, httpPort: number, notFoundPort: number, 
  * The change is the agent's own CaddyIngress writing HAProxy's map (`set map`/`add map`/`del map` on the runtime
  * socket, then the map file rewritten), window backends for a settle window.
  */
+/** Edits of deploy/haproxy/haproxy.cfg a design `haproxy:<edit>+…` measures (throughput; open point 7 of decision 0040). */
+const HAPROXY_EDITS: Record<string, (cfg: string) => string> = {
+  // Worker threads (the product's: SLIPWAY_HAPROXY_THREADS, unset here: 1; HAProxy's own default: one per CPU).
+  nbthread2: (cfg) => cfg.replace(/^ {2}nbthread .*$/m, '  nbthread 2'),
+  nbthread4: (cfg) => cfg.replace(/^ {2}nbthread .*$/m, '  nbthread 4'),
+  // Idle upstream connections shared by every client connection (default `safe`: not for a connection's first request).
+  'reuse-always': (cfg) => cfg.replace(/^backend apps\n/m, 'backend apps\n  http-reuse always\n'),
+  // What the forwarded headers cost (not a candidate: apps need them).
+  'no-headers': (cfg) => cfg.replace(/^ {2}option forwardfor\n/gm, '').replace(/^ {2}http-request set-header X-Forwarded-.*\n/gm, ''),
+  // Bigger batches per wake-up.
+  'tune-batch': (cfg) => cfg.replace(/^global\n/m, 'global\n  tune.maxpollevents 600\n  tune.recv_enough 16384\n'),
+};
+
+function haproxyConfig(design: string): string {
+  const edits = design.includes(':') ? design.slice(design.indexOf(':') + 1).split('+') : [];
+  let cfg = readFileSync(HAPROXY_CONFIG, 'utf8');
+  for (const e of edits) {
+    const edit = HAPROXY_EDITS[e];
+    if (!edit) throw new Error(`unknown HAProxy edit "${e}" (known: ${Object.keys(HAPROXY_EDITS).join(', ')})`);
+    const next = edit(cfg);
+    if (next === cfg) throw new Error(`the HAProxy edit "${e}" changed nothing in ${HAPROXY_CONFIG}`);
+    cfg = next;
+  }
+  return cfg;
+}
+
 interface HaProxy {
   proc: ChildProcess;
   port: number;
@@ -179,13 +207,15 @@ interface HaProxy {
   command(line: string): Promise<string>;
 }
 
-async function startHaProxy(binary: string, dir: string, size: number, routes: AppRoute[], caddyHttpPort: number): Promise<HaProxy> {
+async function startHaProxy(binary: string, dir: string, size: number, routes: AppRoute[], caddyHttpPort: number, design = 'haproxy'): Promise<HaProxy> {
   const port = await freePort();
-  const hdir = path.join(dir, `haproxy-${size}`);
+  const hdir = path.join(dir, `haproxy-${size}-${design.replace(/[^a-z0-9-]/gi, '_')}`);
   mkdirSync(hdir, { recursive: true });
+  const config = path.join(hdir, 'haproxy.cfg');
+  writeFileSync(config, haproxyConfig(design));
   writeFileSync(path.join(hdir, 'ingress.map'), routes.map((r) => `${r.host} ${r.upstreamPort}\n`).join(''));
   const env = { ...process.env, SLIPWAY_HAPROXY_DIR: hdir, SLIPWAY_INGRESS_HTTP_ADDRESS: '127.0.0.1', SLIPWAY_INGRESS_HTTP_PORT: String(port), SLIPWAY_CADDY_HTTP_ADDRESS: `127.0.0.1:${caddyHttpPort}` };
-  const { proc, command } = await spawnHaProxy(binary, HAPROXY_CONFIG, path.join(hdir, 'admin.sock'), env);
+  const { proc, command } = await spawnHaProxy(binary, config, path.join(hdir, 'admin.sock'), env);
   return { proc, port, dir: hdir, command };
 }
 
@@ -285,11 +315,11 @@ async function main() {
         // Each design starts from its own config with `size` routes (loaded at once, not timed).
         let ingress: CaddyIngress | null = null;
         let haproxy: HaProxy | null = null;
-        if (design === 'haproxy') {
+        if (design === 'haproxy' || design.startsWith('haproxy:')) {
           // The product's path: HAProxy's map written by the agent's CaddyIngress; Caddy behind it with the 404 alone.
           await caddy.load(configConfig(adminListen, caddy.httpPort, []));
-          haproxy = await startHaProxy(HAPROXY, dir, size, routes, caddy.httpPort);
-          const file = path.join(dir, `routes-haproxy-${size}.json`);
+          haproxy = await startHaProxy(HAPROXY, dir, size, routes, caddy.httpPort, design);
+          const file = path.join(dir, `routes-${path.basename(haproxy.dir)}.json`);
           await saveJson(file, { routes, owned: routes.map((r) => r.appId) });
           ingress = await new CaddyIngress(caddy.admin, file, silent, { haproxy: new HaproxyMap(haproxy.dir) }).load();
         } else if (design === 'config') {

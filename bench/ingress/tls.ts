@@ -18,7 +18,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startTestAcme } from '@slipway/testing/acme';
-import { spawnHaProxy, type HaProxyProcess } from './haproxy';
+import { spawnHaProxy, type HaProxyProcess } from '@slipway/testing/haproxy';
 import { RouteDns } from './route-dns';
 
 const arg = (name: string, fallback: number) => {

@@ -7,16 +7,23 @@
 SLIPWAY_LOG_DIR=${SLIPWAY_LOG_DIR:-/var/log/slipway}
 SLIPWAY_RUN_DIR=${SLIPWAY_RUN_DIR:-/run/slipway}
 SLIPWAY_INGRESS_HTTP_PORT=${SLIPWAY_INGRESS_HTTP_PORT:-80}
-# The ingress (decision 0040): `caddy` (Caddy alone on the ingress port, every app route a reload of its config) or
-# `haproxy` (HAProxy on the ingress port holding the app routes in its runtime map, Caddy behind it on an internal
-# loopback port for custom domains' TLS and certificates, ACME challenges, other servers' apps and the 404).
-SLIPWAY_INGRESS=${SLIPWAY_INGRESS:-caddy}
+# The ingress (decision 0040): `haproxy` (the default: HAProxy on the ingress port holding the app routes in its runtime
+# map, each change in constant time; Caddy behind it on an internal loopback port for custom domains' TLS and
+# certificates, ACME challenges, other servers' apps and the 404) or `caddy` (Caddy alone on the ingress port, every app
+# route a reload of its whole config). Setup run again with the other value switches the machine over.
+SLIPWAY_INGRESS=${SLIPWAY_INGRESS:-haproxy}
+[[ $SLIPWAY_INGRESS == haproxy || $SLIPWAY_INGRESS == caddy ]] ||
+  { printf 'error: SLIPWAY_INGRESS is "%s": it is haproxy (the default) or caddy\n' "$SLIPWAY_INGRESS" >&2; exit 1; }
 SLIPWAY_HAPROXY_DIR=${SLIPWAY_HAPROXY_DIR:-/var/lib/slipway/haproxy}
+# HAProxy's worker threads: half the CPUs, at least one (the apps share the cores; decision 0040).
+SLIPWAY_HAPROXY_THREADS=${SLIPWAY_HAPROXY_THREADS:-$(($(nproc 2>/dev/null || echo 2) / 2 > 1 ? $(nproc 2>/dev/null || echo 2) / 2 : 1))}
 # Caddy's HTTP listener behind HAProxy (loopback only).
 SLIPWAY_CADDY_INTERNAL_HTTP_PORT=${SLIPWAY_CADDY_INTERNAL_HTTP_PORT:-8079}
 REPO_ROOT=${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=deploy/lib/node.sh
 source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
+# shellcheck source=deploy/lib/units.sh
+source "$(dirname "${BASH_SOURCE[0]}")/units.sh"
 # V8 flags of the platform's processes: a 4 MB young generation (default: semi-spaces grow to 16 MB) keeps an idle
 # API ~20 MB smaller (bench/idle). 2 MB saves ~5 MB more but cost the API's requests/s in bench/api here.
 # shellcheck disable=SC2034 # used by platform.sh and units.sh
@@ -219,55 +226,140 @@ caddy_bootstrap() {
   fi
 }
 
+# With systemd as PID 1 the ingress runs as units (deploy/lib/units.sh: slipway-caddy, slipway-haproxy), so a rebooted
+# server comes back with it; elsewhere (containers, CI) its daemons are started directly, as the other services.
+ingress_systemd() { [[ -d /run/systemd/system ]]; }
+# Caddy's starting config under systemd (a run directory does not outlive a reboot).
+SLIPWAY_CADDY_CONFIG=${SLIPWAY_CADDY_CONFIG:-/etc/slipway/caddy.json}
+
+# caddy_listen: where Caddy's `ingress` server listens now (its admin API; empty when it has no such server).
+caddy_listen() { curl -fsS http://127.0.0.1:2019/config/apps/http/servers/ingress/listen 2>/dev/null | tr -d '[]" \n'; }
+
+# The address Caddy's `ingress` server is wanted on: behind HAProxy, or on the ingress port itself.
+caddy_listen_wanted() {
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then echo "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT"; else echo ":$SLIPWAY_INGRESS_HTTP_PORT"; fi
+}
+
+# caddy_move_listener: a running Caddy's `ingress` listener (and its `http_port`, where ACME HTTP-01 challenges are
+# answered) moved to where the current ingress wants it, through the admin API: its routes stay.
+caddy_move_listener() {
+  local want
+  want=$(caddy_listen_wanted)
+  say "Caddy's ingress listener moves to $want (SLIPWAY_INGRESS=$SLIPWAY_INGRESS)"
+  curl -fsS -X PATCH -H 'Content-Type: application/json' -d "[\"$want\"]" \
+    http://127.0.0.1:2019/config/apps/http/servers/ingress/listen >/dev/null || die "Caddy refused to move its ingress listener to $want"
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then
+    curl -fsS -X PUT -H 'Content-Type: application/json' -d "$SLIPWAY_CADDY_INTERNAL_HTTP_PORT" \
+      http://127.0.0.1:2019/config/apps/http/http_port >/dev/null 2>&1 ||
+      curl -fsS -X PATCH -H 'Content-Type: application/json' -d "$SLIPWAY_CADDY_INTERNAL_HTTP_PORT" \
+        http://127.0.0.1:2019/config/apps/http/http_port >/dev/null || die "Caddy refused its internal http_port"
+  else
+    # Back to Caddy's default (80), as in its bootstrap config.
+    curl -fsS -X DELETE http://127.0.0.1:2019/config/apps/http/http_port >/dev/null 2>&1 || true
+  fi
+}
+
 start_caddy() {
   ingress_handover
-  if ! curl -fsS http://127.0.0.1:2019/config/ >/dev/null 2>&1; then
-    say "starting Caddy (ingress on :$SLIPWAY_INGRESS_HTTP_PORT, admin API on 127.0.0.1:2019)"
+  if ingress_systemd; then
+    install_ingress_units
+  elif ! curl -fsS http://127.0.0.1:2019/config/ >/dev/null 2>&1; then
+    say "starting Caddy (ingress on $(caddy_listen_wanted), admin API on 127.0.0.1:2019)"
     local config="$SLIPWAY_RUN_DIR/caddy.json"
     caddy_bootstrap "$config"
     (cd "$SLIPWAY_RUN_DIR" && caddy start --config "$config" >"$SLIPWAY_LOG_DIR/caddy-start.log" 2>&1) ||
       die "Caddy did not start (see $SLIPWAY_LOG_DIR/caddy-start.log)"
     wait_for 15 Caddy curl -fsS http://127.0.0.1:2019/config/
-  elif [[ $SLIPWAY_INGRESS == haproxy ]] && ! curl -fsS http://127.0.0.1:2019/config/apps/http/servers/ingress/listen | grep -q "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT"; then
-    # A Caddy started before HAProxy stood in front: its ingress listener moves behind (the ingress port is HAProxy's).
-    say "Caddy's ingress listener moves to 127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT (HAProxy takes :$SLIPWAY_INGRESS_HTTP_PORT)"
-    curl -fsS -X PATCH -H 'Content-Type: application/json' -d "[\"127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT\"]" \
-      http://127.0.0.1:2019/config/apps/http/servers/ingress/listen >/dev/null || die "Caddy refused to move its ingress listener"
-    curl -fsS -X PUT -H 'Content-Type: application/json' -d "$SLIPWAY_CADDY_INTERNAL_HTTP_PORT" \
-      http://127.0.0.1:2019/config/apps/http/http_port >/dev/null 2>&1 ||
-      curl -fsS -X PATCH -H 'Content-Type: application/json' -d "$SLIPWAY_CADDY_INTERNAL_HTTP_PORT" \
-        http://127.0.0.1:2019/config/apps/http/http_port >/dev/null || die "Caddy refused its internal http_port"
   fi
-  if [[ $SLIPWAY_INGRESS == haproxy ]]; then start_haproxy; fi
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then
+    # A Caddy that ran alone before: its listener moves behind HAProxy first (the ingress port becomes HAProxy's;
+    # until the agent writes its map, every host falls through to Caddy, which still holds the app routes).
+    [[ $(caddy_listen) == "$(caddy_listen_wanted)" ]] || caddy_move_listener
+    start_haproxy
+  elif haproxy_running; then
+    # Back to Caddy alone. deploy/setup.sh defers this until its agent runs without HAProxy and has put its routes
+    # back into Caddy (SLIPWAY_INGRESS_SWITCH=defer): until then HAProxy keeps serving from its map.
+    if [[ ${SLIPWAY_INGRESS_SWITCH:-now} == defer ]]; then
+      say "the ingress becomes Caddy alone once the agent has put its routes back into Caddy (HAProxy serves until then)"
+    else
+      ingress_to_caddy
+    fi
+  elif [[ $(caddy_listen) != "$(caddy_listen_wanted)" ]]; then
+    caddy_move_listener
+  fi
+}
+
+# ingress_to_caddy: HAProxy stops and Caddy's listener takes the ingress port again (SLIPWAY_INGRESS=caddy).
+ingress_to_caddy() {
+  say "stopping HAProxy: Caddy alone takes the ingress port :$SLIPWAY_INGRESS_HTTP_PORT again"
+  stop_haproxy
+  [[ $(caddy_listen) == "$(caddy_listen_wanted)" ]] || caddy_move_listener
 }
 
 # haproxy_env DIR PORT CADDY_ADDRESS: the environment deploy/haproxy/haproxy.cfg reads.
 haproxy_env() {
-  echo "SLIPWAY_HAPROXY_DIR=$1" "SLIPWAY_INGRESS_HTTP_ADDRESS=" "SLIPWAY_INGRESS_HTTP_PORT=$2" "SLIPWAY_CADDY_HTTP_ADDRESS=$3"
+  echo "SLIPWAY_HAPROXY_DIR=$1" "SLIPWAY_INGRESS_HTTP_ADDRESS=" "SLIPWAY_INGRESS_HTTP_PORT=$2" "SLIPWAY_CADDY_HTTP_ADDRESS=$3" "SLIPWAY_HAPROXY_THREADS=$SLIPWAY_HAPROXY_THREADS"
+}
+
+haproxy_running() {
+  if ingress_systemd; then
+    systemctl is-active -q slipway-haproxy 2>/dev/null
+  else
+    local pidfile="$SLIPWAY_RUN_DIR/haproxy.pid"
+    [[ -f $pidfile ]] && kill -0 "$(head -1 "$pidfile")" 2>/dev/null
+  fi
 }
 
 # start_haproxy: HAProxy in master-worker mode from deploy/haproxy/haproxy.cfg (its map file, admin and own sockets
 # under $SLIPWAY_HAPROXY_DIR; the agent keeps the map, SLIPWAY_HAPROXY_DIR in its environment). `kill -USR2` of the
-# master reloads it (the listeners handed over, expose-fd listeners).
+# master reloads it (the listeners handed over, expose-fd listeners). Under systemd: the unit slipway-haproxy.
 start_haproxy() {
   local pidfile="$SLIPWAY_RUN_DIR/haproxy.pid"
   mkdir -p "$SLIPWAY_HAPROXY_DIR"
   [[ -f $SLIPWAY_HAPROXY_DIR/ingress.map ]] || : >"$SLIPWAY_HAPROXY_DIR/ingress.map"
-  if [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then return 0; fi
+  haproxy_running && return 0
   say "starting HAProxy (ingress on :$SLIPWAY_INGRESS_HTTP_PORT, its map in $SLIPWAY_HAPROXY_DIR, Caddy behind on 127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT)"
-  # shellcheck disable=SC2046 # one word per variable
-  env $(haproxy_env "$SLIPWAY_HAPROXY_DIR" "$SLIPWAY_INGRESS_HTTP_PORT" "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT") \
-    haproxy -W -D -p "$pidfile" -f "$REPO_ROOT/deploy/haproxy/haproxy.cfg" >"$SLIPWAY_LOG_DIR/haproxy.log" 2>&1 ||
-    die "HAProxy did not start (see $SLIPWAY_LOG_DIR/haproxy.log)"
+  if ingress_systemd; then
+    systemctl enable -q slipway-haproxy
+    systemctl start slipway-haproxy || die "HAProxy did not start (journalctl -u slipway-haproxy)"
+  else
+    # shellcheck disable=SC2046 # one word per variable
+    env $(haproxy_env "$SLIPWAY_HAPROXY_DIR" "$SLIPWAY_INGRESS_HTTP_PORT" "127.0.0.1:$SLIPWAY_CADDY_INTERNAL_HTTP_PORT") \
+      haproxy -W -D -p "$pidfile" -f "$REPO_ROOT/deploy/haproxy/haproxy.cfg" >"$SLIPWAY_LOG_DIR/haproxy.log" 2>&1 ||
+      die "HAProxy did not start (see $SLIPWAY_LOG_DIR/haproxy.log)"
+  fi
   wait_for 15 HAProxy test -S "$SLIPWAY_HAPROXY_DIR/admin.sock"
 }
 
-# ensure_ingress_env FILE: the agent's SLIPWAY_HAPROXY_DIR in the environment file when HAProxy is the ingress.
+# stop_haproxy: HAProxy stopped (and, under systemd, no longer started at boot); its map file stays.
+stop_haproxy() {
+  if ingress_systemd; then
+    systemctl disable -q --now slipway-haproxy 2>/dev/null || true
+    return 0
+  fi
+  local pidfile="$SLIPWAY_RUN_DIR/haproxy.pid" pid
+  [[ -f $pidfile ]] || return 0
+  pid=$(head -1 "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid"
+    wait_for 15 "HAProxy to stop" bash -c "! kill -0 $pid"
+  fi
+  rm -f "$pidfile" "$SLIPWAY_HAPROXY_DIR/admin.sock" "$SLIPWAY_HAPROXY_DIR/own.sock"
+}
+
+# ensure_ingress_env FILE: the agent's SLIPWAY_HAPROXY_DIR in the environment file when HAProxy is the ingress, and not
+# when Caddy alone is. Succeeds when it changed the file (the agent must be restarted to follow).
 ensure_ingress_env() {
   local file=$1
-  if [[ $SLIPWAY_INGRESS == haproxy ]] && ! grep -q '^SLIPWAY_HAPROXY_DIR=' "$file"; then
+  if [[ $SLIPWAY_INGRESS == haproxy ]]; then
+    grep -qxF "SLIPWAY_HAPROXY_DIR=$SLIPWAY_HAPROXY_DIR" "$file" && return 1
+    sed -i '/^SLIPWAY_HAPROXY_DIR=/d' "$file"
     echo "SLIPWAY_HAPROXY_DIR=$SLIPWAY_HAPROXY_DIR" >>"$file"
+  else
+    grep -q '^SLIPWAY_HAPROXY_DIR=' "$file" || return 1
+    sed -i '/^SLIPWAY_HAPROXY_DIR=/d' "$file"
   fi
+  say "SLIPWAY_HAPROXY_DIR $([[ $SLIPWAY_INGRESS == haproxy ]] && echo "set to $SLIPWAY_HAPROXY_DIR" || echo removed) in $file (SLIPWAY_INGRESS=$SLIPWAY_INGRESS)"
 }
 
 start_services() {

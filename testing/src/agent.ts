@@ -15,7 +15,7 @@ export interface TestAgent {
   agent: RunningAgent;
   target: AgentTarget;
   dataDir: string;
-  /** With HAProxy in front (SLIPWAY_TEST_INGRESS=haproxy, or the `haproxy` option): the agent's own HAProxy (decision 0040). */
+  /** With HAProxy in front (the default; SLIPWAY_TEST_INGRESS=caddy or the `haproxy: false` option: none): the agent's own HAProxy (decision 0040). */
   haproxy: TestHaproxy | null;
   /** Where requests to this agent's apps go: its HAProxy's port, else the machine's Caddy ingress. */
   ingressPort: number;
@@ -51,7 +51,7 @@ export async function startTestAgent(
     databaseImages?: AgentOptions['databaseImages'];
     /** Removals at once when workspaces or apps are deleted (default: the agent's, 8; 1: serial). */
     removalConcurrency?: number;
-    /** HAProxy in front of the machine's Caddy with the app routes in its map (default: SLIPWAY_TEST_INGRESS=haproxy). */
+    /** HAProxy in front of the machine's Caddy with the app routes in its map (default: true unless SLIPWAY_TEST_INGRESS=caddy). */
     haproxy?: boolean;
   } = {},
 ): Promise<TestAgent> {

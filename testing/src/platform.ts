@@ -1,7 +1,7 @@
 // The whole platform for end-to-end tests and the deploy benchmark: the API (as main.ts builds it, with a real
 // BullMQ queue and agent pool), the workers in-process, one real agent enrolled with a scratch CA, Docker and the
-// Caddy of this machine. Requests to apps go through the ingress on 127.0.0.1 with a Host header: Caddy's, or with
-// SLIPWAY_TEST_INGRESS=haproxy the agent's own HAProxy in front of it (decision 0040; testing/src/haproxy.ts).
+// Caddy of this machine. Requests to apps go through the ingress on 127.0.0.1 with a Host header: the agent's own HAProxy
+// in front of Caddy (the default, decision 0040; testing/src/haproxy.ts), or Caddy's with SLIPWAY_TEST_INGRESS=caddy.
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';

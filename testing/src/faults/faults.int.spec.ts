@@ -1,6 +1,7 @@
 // Faults against the running platform (issue 11): its own processes from the compiled bundles under their
 // supervisor, its own PostgreSQL cluster, Redis and Caddy (real processes on ports of their own, so restarting them
-// breaks nobody else's run), and the machine's Docker engine. Each fault strikes in the middle of a deployment; after
+// breaks nobody else's run) with its own HAProxy in front as the ingress (decision 0040; SLIPWAY_TEST_INGRESS=caddy:
+// Caddy alone), and the machine's Docker engine. Each fault strikes in the middle of a deployment; after
 // it the deployment ends live or failed with a reason, no row stays in a running state, the app serves, the next
 // deployment works, the app's status matches its container, and every platform process is (again) running.
 // Restarting the Docker engine touches everything on the machine: it runs only with SLIPWAY_FAULTS_DOCKER=1
@@ -16,6 +17,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ApiClient } from '../api-client';
 import { createWorkspace, signUp } from '../factories';
+import { startTestHaproxy, TEST_INGRESS_HAPROXY, type TestHaproxy } from '../haproxy';
 import { getWithHost } from '../http';
 import { TEST_SERVICES } from '../services';
 import { requires } from '../skips';
@@ -53,6 +55,8 @@ describe('faults against the running platform', () => {
   let pg: PrivatePostgres;
   let redis: PrivateRedis;
   let caddy: PrivateCaddy;
+  /** The ingress in front of Caddy (the default): the agent's app routes are its map's entries. */
+  let haproxy: TestHaproxy | null = null;
   let platform: FaultPlatform;
   let sql: Client;
   let client: ApiClient;
@@ -67,7 +71,11 @@ describe('faults against the running platform', () => {
     await admin.connect();
     await admin.query('CREATE DATABASE slipway');
     await admin.end();
-    platform = await FaultPlatform.start({ databaseUrl: pg.databaseUrl('slipway'), redisUrl: redis.url, caddyAdminUrl: caddy.adminUrl });
+    if (TEST_INGRESS_HAPROXY) haproxy = await startTestHaproxy({ caddyHttpAddress: `127.0.0.1:${caddy.httpPort}` });
+    platform = await FaultPlatform.start(
+      { databaseUrl: pg.databaseUrl('slipway'), redisUrl: redis.url, caddyAdminUrl: caddy.adminUrl },
+      haproxy ? { SLIPWAY_HAPROXY_DIR: haproxy.dir } : {},
+    );
     await platform.boot(guardOtherPlatforms);
     sql = connectSql();
     client = new ApiClient(platform.base, { origin: `http://localhost:${platform.apiPort}` });
@@ -93,7 +101,7 @@ describe('faults against the running platform', () => {
       for (const c of await docker.listContainers({ all: true, filters: { label: [`slipway.app=${app?.id}`] } })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
       await platform.stop(process.env.SLIPWAY_FAULTS_KEEP === '1');
     }
-    await Promise.allSettled([pg?.remove(), redis?.remove(), caddy?.remove()]);
+    await Promise.allSettled([pg?.remove(), redis?.remove(), caddy?.remove(), haproxy?.stop()]);
   }, 120_000);
 
   /**
@@ -185,8 +193,9 @@ describe('faults against the running platform', () => {
 
   async function serves(expected?: string, timeoutMs = 30_000): Promise<void> {
     const host = new URL(app.url).host;
-    await waitUntil(`${host} to answer through Caddy${expected ? ` ${JSON.stringify(expected)}` : ''}`, async () => {
-      const r = await getWithHost(`http://127.0.0.1:${caddy.httpPort}/`, host, 3_000);
+    const port = haproxy?.port ?? caddy.httpPort;
+    await waitUntil(`${host} to answer through the ingress${expected ? ` ${JSON.stringify(expected)}` : ''}`, async () => {
+      const r = await getWithHost(`http://127.0.0.1:${port}/`, host, 3_000);
       return r.status === 200 && (!expected || r.body === expected);
     }, timeoutMs, 200);
   }
@@ -356,6 +365,18 @@ describe('faults against the running platform', () => {
     const readiness = watchReadiness();
     await caddy.restart();
     await checkAfter('Caddy restart', id, readiness);
+    expect(ROLES.map((r) => platform.pid(r))).toEqual(pids);
+  }, FAULT_TIMEOUT_MS);
+
+  // With HAProxy in front (the default ingress): it starts again from the map file the agent rewrites after each change;
+  // what lives only in its memory (the settle window's backend addresses) the agent's watchdog sets again.
+  const withHaproxy = requires({ met: TEST_INGRESS_HAPROXY, reason: 'SLIPWAY_TEST_INGRESS=caddy: no HAProxy in front of Caddy' }).it;
+  withHaproxy('HAProxy restarting mid-deployment: it serves from its map file, the agent puts back the rest', async () => {
+    const id = await deploymentUnderway();
+    const pids = ROLES.map((r) => platform.pid(r));
+    const readiness = watchReadiness();
+    await haproxy!.restart();
+    await checkAfter('HAProxy restart', id, readiness);
     expect(ROLES.map((r) => platform.pid(r))).toEqual(pids);
   }, FAULT_TIMEOUT_MS);
 

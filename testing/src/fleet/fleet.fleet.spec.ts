@@ -105,6 +105,7 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
     await waitFor(() => whenStatus(`/v1/workspaces/${ws.id}/apps/${app.id}/deployments/${d.id}`, 'live'), 90_000, 'the deployment');
 
     expect(await owner.viaIngress(app.url)).toEqual({ status: 200, body: 'v1\n' });
+    expect(await owner.routes(app)).toBe(true);
     const label = { label: [`slipway.app=${app.id}`] };
     expect(await owner.docker.listContainers({ filters: label })).toHaveLength(1);
     const ownerNetworks = (await owner.docker.listNetworks()).filter((n) => n.Labels?.['slipway.workspace'] === ws.id);
@@ -112,8 +113,7 @@ describe('a fleet of three servers on one machine (namespaces, engines, Caddys, 
     for (const s of others) {
       expect(await s.docker.listContainers({ all: true, filters: label })).toHaveLength(0);
       expect((await s.docker.listNetworks()).filter((n) => n.Labels?.['slipway.workspace'] === ws.id)).toHaveLength(0);
-      const routes = await s.exec(['curl', '-fsS', 'http://127.0.0.1:2019/config/apps/http/servers/ingress/routes']);
-      expect(routes.stdout).not.toContain(`app-${app.id}`);
+      expect(await s.routes(app)).toBe(false);
     }
     // The host's own engine never saw it either.
     const host = await run(['docker', 'ps', '-aq', '--filter', `label=slipway.app=${app.id}`]);

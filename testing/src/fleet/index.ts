@@ -25,7 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../database';
 import { getWithHost, type HostResponse } from '../http';
 import { APP_IMAGES, ensureAppImages } from '../images';
 import { assertNoViolations, serveApi, TEST_PUBLIC_ORIGIN } from '../serve';
-import { TEST_INGRESS_HAPROXY } from '../haproxy';
+import { haproxyCommand, TEST_INGRESS, TEST_INGRESS_HAPROXY } from '../haproxy';
 import { TEST_SERVICES } from '../services';
 import { dropRedisPrefix, testConfig, testEnv, uniquePrefix, waitFor } from '../worker';
 
@@ -60,6 +60,11 @@ export interface FleetServer {
   /** Takes its link down (veth on the host's side): the control plane and the other servers lose it, it keeps running. */
   cut(): Promise<void>;
   mend(): Promise<void>;
+  /**
+   * Whether this server's ingress holds the app as one of its own (ingress-neutral): Caddy's `app-<id>` route, or with
+   * HAProxy in front the app's host in its map. Other servers' apps (`remote-<id>`, Caddy) do not count.
+   */
+  routes(app: { id: string; url: string }): Promise<boolean>;
   stopAgent(): Promise<void>;
   startAgent(): Promise<void>;
 }
@@ -88,7 +93,7 @@ export interface TestFleet {
 export const run = runProcess;
 
 async function fleetSh(...args: string[]): Promise<void> {
-  const r = await run(['bash', FLEET_SH, ...args], { ...process.env, ...(TEST_INGRESS_HAPROXY ? { SLIPWAY_INGRESS: 'haproxy' } : {}) });
+  const r = await run(['bash', FLEET_SH, ...args], { ...process.env, SLIPWAY_INGRESS: TEST_INGRESS });
   if (r.code !== 0) throw new Error(`deploy/fleet.sh ${args.join(' ')} failed (${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
 }
 
@@ -165,7 +170,7 @@ export async function startTestFleet(
     SLIPWAY_AGENT_CPUS: String(o.cpus ?? 2),
     DOCKER_SOCKET: path.join(FLEET_RUN, String(index), 'docker.sock'),
     SLIPWAY_CADDY_ADMIN_URL: 'http://127.0.0.1:2019',
-    // SLIPWAY_TEST_INGRESS=haproxy: each server's HAProxy in front of its Caddy (deploy/lib/fleet.sh), its map the agent's.
+    // HAProxy (the default; not with SLIPWAY_TEST_INGRESS=caddy): each server's HAProxy in front of its Caddy (deploy/lib/fleet.sh), its map the agent's.
     ...(TEST_INGRESS_HAPROXY ? { SLIPWAY_HAPROXY_DIR: path.join(FLEET_ROOT, String(index), 'haproxy') } : {}),
     SLIPWAY_READY_SETTLE_MS: '500',
     SLIPWAY_DISK_RESERVE_MB: '0',
@@ -223,6 +228,15 @@ export async function startTestFleet(
       viaIngress: (url, p = '/') => getWithHost(`http://${address}${p}`, new URL(url).host),
       exec: (argv) => run(['nsenter', `--net=${ns}`, ...argv]),
       cut: async () => void (await run(['ip', 'link', 'set', link, 'down'])),
+      routes: async (app) => {
+        const caddy = await run(['nsenter', `--net=${ns}`, 'curl', '-fsS', 'http://127.0.0.1:2019/config/apps/http/servers/ingress/routes']);
+        if (caddy.code !== 0) throw new Error(`${name}'s Caddy did not answer: ${caddy.stderr.trim()}`);
+        if (caddy.stdout.includes(`"app-${app.id}"`)) return true;
+        if (!TEST_INGRESS_HAPROXY) return false;
+        const dir = path.join(FLEET_ROOT, String(index), 'haproxy');
+        const host = new URL(app.url).hostname.toLowerCase();
+        return /found=yes/.test(await haproxyCommand(path.join(dir, 'admin.sock'), `get map ${path.join(dir, 'ingress.map')} ${host}`));
+      },
       mend: async () => void (await run(['ip', 'link', 'set', link, 'up'])),
       stopAgent,
       startAgent,

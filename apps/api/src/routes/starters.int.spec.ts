@@ -33,7 +33,7 @@ interface Answer {
   body: string;
 }
 
-/** The agent's ingress (Caddy's, or its own HAProxy's with SLIPWAY_TEST_INGRESS=haproxy): set once the platform started. */
+/** The agent's ingress (its own HAProxy's by default, Caddy's with SLIPWAY_TEST_INGRESS=caddy): set once the platform started. */
 let ingressPort = TEST_SERVICES.ingressPort;
 
 /** GET through the ingress with a Host header and optional request headers; the raw body (not decompressed). */

@@ -53,6 +53,10 @@ describe('the operator API validators', () => {
   });
 
   it('checks answers against the document, error codes included', () => {
+    // Every documented answer compiles in ajv's strict mode.
+    for (const [id, spec] of Object.entries(OPERATOR_OPERATIONS)) {
+      for (const status of [spec.success.status, ...operatorErrors(spec).keys()]) expect({ id, status, compiled: Array.isArray(v[id as keyof typeof v].response(status, 0)) }).toEqual({ id, status, compiled: true });
+    }
     expect(v.getMove.response(404, { error: { code: 'not_found', message: 'No move has the id x' } })).toBeNull();
     expect(v.getMove.response(409, { error: { code: 'invalid_state', message: 'x' } })).toEqual([{ field: '', message: 'status 409 is not documented' }]);
     expect(v.cancelMove.response(409, { error: { code: 'not_found', message: 'x' } })).not.toBeNull();

@@ -12,6 +12,8 @@ import { databaseCheck, redisCheck } from './readiness';
 import { metricsEndpoint, serveMetrics } from './observability/metrics.endpoint';
 import { LatencyHistogram } from './observability/prometheus';
 import { metricsSources } from './observability/sources';
+import { createOperatorApp, createOperatorService } from './operator/operator.routes';
+import { OperatorSocketError, serveOperatorSocket } from './operator/operator.socket';
 import { agentGateways, apiRouter, createServices, settingsDeps } from './services';
 
 async function main() {
@@ -53,6 +55,10 @@ async function main() {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.api.port;
   logger.info({ url: `http://${config.api.host}:${port}`, bootId: config.api.bootId }, 'API listening');
+  // The operator API (issue 32, decision 0037): servers, drains and moves on a Unix socket only, mode 0600.
+  const operatorApp = config.operator.socket ? createOperatorApp({ operator: createOperatorService({ db, jobs }), logger: logger.child({ listener: 'operator' }) }) : null;
+  const operatorSocket = operatorApp && config.operator.socket ? await serveOperatorSocket(config.operator.socket, operatorApp) : null;
+  if (operatorSocket) logger.info({ socket: operatorSocket.path }, 'operator API listening');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -64,6 +70,7 @@ async function main() {
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     server.closeAllConnections();
+    await operatorSocket?.close(1000);
     await metricsServer?.close();
     agents.close();
     await Promise.allSettled([jobs.close(), db.$disconnect(), sql.end(), redis.quit()]);
@@ -74,6 +81,6 @@ async function main() {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof ConfigError || e instanceof PlanCatalogConflict ? e.message : e);
+  console.error(e instanceof ConfigError || e instanceof PlanCatalogConflict || e instanceof OperatorSocketError ? e.message : e);
   process.exit(1);
 });

@@ -170,7 +170,7 @@ describe('slipway-admin against real Redis with real jobs', () => {
     expect((await admin('nodes', 'uncordon', 'cli-node')).stdout).toMatch(/cli-node uncordoned/);
     expect((await adminJson('nodes'))[0]).toMatchObject({ cordoned: false, cordonedAt: null });
     const missing = await admin('nodes', 'cordon', 'nowhere');
-    expect({ code: missing.code, stderr: missing.stderr }).toEqual({ code: 3, stderr: expect.stringMatching(/no server is enrolled as "nowhere"/) });
+    expect({ code: missing.code, stderr: missing.stderr }).toEqual({ code: 3, stderr: expect.stringMatching(/no server is enrolled as "nowhere"/i) });
   });
 
   it('has --help on every command', async () => {

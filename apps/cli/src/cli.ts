@@ -1,4 +1,4 @@
-import { AppError, createEnrollmentToken, MoveService, nodeView, type MoveRecord } from '@slipway/core';
+import { AppError, createEnrollmentToken, MOVES_LIMIT_MAX, MoveService, OperatorService, type MoveView } from '@slipway/core';
 import { createAgentRepositories, createDb, createJobStores, databaseFigures, nodeUsages, type Db } from '@slipway/db';
 import { BullJobQueue, createRedisConnection, QUEUE_NAMES, type QueueName } from '@slipway/queue';
 import type { Job, JobType } from 'bullmq';
@@ -239,6 +239,34 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       });
   }
 
+  // Servers and moves (issue 32) through OperatorService of @slipway/core: the JSON printed here is the operator API's
+  // (apps/api/src/operator, on a Unix socket). A move is a row (`moves`) and a `workspace.move` job the workers run.
+  const operator = () => {
+    const db = res().db;
+    const stores = createJobStores(db);
+    const nodes = createAgentRepositories(db).nodes;
+    const clock = () => new Date();
+    return new OperatorService({
+      nodes,
+      usages: () => nodeUsages(db),
+      moves: new MoveService({ moves: stores.moves, workspaces: stores.moveWorkspaces, nodes, jobs: res().jobs, clock }),
+      clock,
+    });
+  };
+  /** A service's refusal as the CLI's: not found → 3, bad input → 2, not possible now → 4. */
+  const asCli = async <T>(work: () => Promise<T>, hint = ''): Promise<T> => {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof AppError) {
+        const code = e.code === 'not_found' ? EXIT.notFound : e.code === 'validation_failed' ? EXIT.usage : EXIT.wrongState;
+        throw new CliError(`${e.message}${code === EXIT.notFound ? hint : ''}`, code);
+      }
+      throw e;
+    }
+  };
+  const moveLine = (m: MoveView) => `move ${m.id}: ${m.workspace} ${m.from} → ${m.to}, ${m.state}${m.cancelRequested && m.state === 'running' ? ' (asked to stop)' : ''}`;
+
   const nodes = program
     .command('nodes')
     .enablePositionalOptions()
@@ -249,24 +277,7 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
     )
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
-      const db = res().db;
-      const usage = await nodeUsages(db);
-      const nodes = (await createAgentRepositories(db).nodes.listWithUsage()).map((n) => {
-        const u = usage.get(n.id);
-        // Measured (issue 15): used and free of the whole server, apart from what workspaces reserve.
-        const used = u
-          ? {
-              cpuMillis: u.cpuUsedMillis,
-              memoryMb: u.memoryUsedMb,
-              diskMb: Math.max(0, u.diskTotalMb - u.diskFreeMb),
-              free: { cpuMillis: Math.max(0, u.cpuTotalMillis - u.cpuUsedMillis), memoryMb: Math.max(0, u.memoryTotalMb - u.memoryUsedMb), diskMb: u.diskFreeMb },
-              total: { cpuMillis: u.cpuTotalMillis, memoryMb: u.memoryTotalMb, diskMb: u.diskTotalMb },
-              containers: u.containers,
-              at: u.at,
-            }
-          : null;
-        return { ...nodeView(n), used };
-      });
+      const nodes = await operator().nodes();
       if (o.json) return json(nodes);
       if (nodes.length === 0) return io.out('no nodes enrolled (slipway-admin enroll-token create, then slipway-agent join)');
       io.out(
@@ -306,9 +317,8 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
       .option('--json', 'print JSON')
       .action(async (name: string, o: { json?: boolean }) => {
         const cordoned = command === 'cordon';
-        const node = await createAgentRepositories(res().db).nodes.setCordoned(name, cordoned ? new Date() : null);
-        if (!node) throw new CliError(`no server is enrolled as "${name}" (slipway-admin nodes lists them)`, EXIT.notFound);
-        if (o.json) return json({ name: node.name, cordoned: node.cordonedAt !== null, cordonedAt: node.cordonedAt });
+        const node = await asCli(() => operator().cordon(name, cordoned), ' (slipway-admin nodes lists them)');
+        if (o.json) return json(node);
         io.out(cordoned ? `${node.name} cordoned: no new workspace is placed there` : `${node.name} uncordoned: new workspaces may be placed there`);
       });
   for (const command of ['cordon', 'uncordon'] as const) {
@@ -316,45 +326,13 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
     cordonCommand(program, command);
   }
 
-  // Moves and drains (issue 32): a move is a row (`moves`) and a `workspace.move` job the workers run.
-  const moveService = () => {
-    const stores = createJobStores(res().db);
-    return new MoveService({ moves: stores.moves, workspaces: stores.moveWorkspaces, nodes: createAgentRepositories(res().db).nodes, jobs: res().jobs, clock: () => new Date() });
-  };
-  /** A service's refusal as the CLI's: not found → 3, not possible now → 4. */
-  const asCli = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (e) {
-      if (e instanceof AppError) throw new CliError(e.message, e.code === 'not_found' ? EXIT.notFound : EXIT.wrongState);
-      throw e;
-    }
-  };
-  const moveView = (m: MoveRecord) => ({
-    id: m.id,
-    workspace: m.workspaceSlug,
-    workspaceId: m.workspaceId,
-    from: m.fromNode,
-    to: m.toNode,
-    state: m.state,
-    reason: m.reason,
-    error: m.error,
-    cancelRequested: m.cancelRequestedAt !== null,
-    attempts: m.attempts,
-    steps: m.steps,
-    createdAt: m.createdAt.toISOString(),
-    startedAt: m.startedAt?.toISOString() ?? null,
-    finishedAt: m.finishedAt?.toISOString() ?? null,
-  });
-  const moveLine = (m: MoveRecord) => `move ${m.id}: ${m.workspaceSlug} ${m.fromNode} → ${m.toNode}, ${m.state}${m.cancelRequestedAt && m.state === 'running' ? ' (asked to stop)' : ''}`;
-
   nodes
     .command('drain <node>')
     .description('cordon a server, then move every workspace on it, one at a time, to the server placement picks (slipway-admin moves shows progress)')
     .option('--json', 'print JSON')
     .action(async (name: string, o: { json?: boolean }) => {
-      const plan = await asCli(() => moveService().drain(name));
-      if (o.json) return json({ node: plan.node, cordoned: true, moves: plan.moves.map(moveView), unplaced: plan.unplaced });
+      const plan = await asCli(() => operator().drain(name), ' (slipway-admin nodes lists them)');
+      if (o.json) return json(plan);
       io.out(`${plan.node} cordoned; ${plan.moves.length} workspace move${plan.moves.length === 1 ? '' : 's'} queued, run one at a time`);
       for (const m of plan.moves) io.out(`  ${moveLine(m)}`);
       for (const u of plan.unplaced) io.out(`  ${u.workspace} stays: ${u.reason}`);
@@ -367,8 +345,8 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
     .requiredOption('--to <node>', 'the server to move it to')
     .option('--json', 'print JSON')
     .action(async (ref: string, o: { to: string; json?: boolean }) => {
-      const move = await asCli(() => moveService().request(ref, o.to));
-      if (o.json) return json(moveView(move));
+      const move = await asCli(() => operator().move(ref, o.to));
+      if (o.json) return json(move);
       io.out(`${moveLine(move)} (queued; slipway-admin moves show ${move.id})`);
     });
 
@@ -381,16 +359,16 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
     .option('--json', 'print JSON (every step of each move)')
     .action(async (o: { limit: string; workspace?: string; json?: boolean }) => {
       const limit = Number(o.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError('--limit must be a whole number from 1 to 10000', EXIT.usage);
-      const rows = await moveService().list({ limit, ...(o.workspace ? { workspaceId: o.workspace } : {}) });
-      if (o.json) return json(rows.map(moveView));
+      if (!Number.isInteger(limit) || limit < 1 || limit > MOVES_LIMIT_MAX) throw new CliError(`--limit must be a whole number from 1 to ${MOVES_LIMIT_MAX}`, EXIT.usage);
+      const rows = await asCli(() => operator().moves({ limit, ...(o.workspace ? { workspaceId: o.workspace } : {}) }));
+      if (o.json) return json(rows);
       if (rows.length === 0) return io.out('no moves');
       io.out(
         table(
           ['MOVE', 'WORKSPACE', 'FROM', 'TO', 'STATE', 'BY', 'LAST STEP', 'ASKED', 'WHY'],
           rows.map((m) => {
             const last = m.steps.at(-1);
-            return [m.id, m.workspaceSlug, m.fromNode, m.toNode, m.cancelRequestedAt && m.state === 'running' ? 'running,stopping' : m.state, m.reason, last ? `${last.step} ${last.outcome}` : '-', ago(m.createdAt), truncate(m.error ?? '', 100)];
+            return [m.id, m.workspace, m.from, m.to, m.cancelRequested && m.state === 'running' ? 'running,stopping' : m.state, m.reason, last ? `${last.step} ${last.outcome}` : '-', ago(m.createdAt), truncate(m.error ?? '', 100)];
           }),
         ),
       );
@@ -400,14 +378,14 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
     .description('one move with every step, its outcome and sentence')
     .option('--json', 'print JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      const m = await asCli(() => moveService().get(id));
-      if (o.json) return json(moveView(m));
+      const m = await asCli(() => operator().get(id));
+      if (o.json) return json(m);
       io.out(
         [
           moveLine(m),
-          `asked:     ${m.createdAt.toISOString()} (${m.reason})`,
-          `started:   ${m.startedAt?.toISOString() ?? '-'}`,
-          `finished:  ${m.finishedAt?.toISOString() ?? '-'}`,
+          `asked:     ${m.createdAt} (${m.reason})`,
+          `started:   ${m.startedAt ?? '-'}`,
+          `finished:  ${m.finishedAt ?? '-'}`,
           ...(m.error ? [`why:       ${m.error}`] : []),
           ...(m.steps.length ? ['steps:', ...m.steps.map((s) => `  ${s.at}  ${s.step.padEnd(14)} ${s.outcome.padEnd(8)} ${s.sentence}`)] : []),
         ].join('\n'),
@@ -418,9 +396,9 @@ export function buildProgram(settings: () => CliSettings, io: CliIo) {
     .description('stop a move: a queued one at once, a running one before its next step (until the switch; after it the move completes)')
     .option('--json', 'print JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      const m = await asCli(() => moveService().cancel(id));
-      if (o.json) return json(moveView(m));
-      io.out(m.state === 'cancelled' ? `move ${m.id} cancelled; ${m.workspaceSlug} stays on ${m.fromNode}` : `move ${m.id} asked to stop; it stops before its next step and undoes what it did`);
+      const m = await asCli(() => operator().cancel(id));
+      if (o.json) return json(m);
+      io.out(m.state === 'cancelled' ? `move ${m.id} cancelled; ${m.workspace} stays on ${m.from}` : `move ${m.id} asked to stop; it stops before its next step and undoes what it did`);
     });
 
   program

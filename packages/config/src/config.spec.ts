@@ -22,6 +22,14 @@ describe('loadConfig', () => {
     expect(catchError(() => loadConfig('control', { ...base, SLIPWAY_BOOT_ID: 'no spaces; allowed' })).problems.join('\n')).toMatch(/SLIPWAY_BOOT_ID/);
   });
 
+  it("puts the operator API's socket in the data folder unless told where, or nowhere (issue 32)", () => {
+    expect(loadConfig('control', base).operator.socket).toBe('/var/lib/slipway/control/operator.sock');
+    expect(loadConfig('control', { ...base, SLIPWAY_DATA_DIR: '/srv/cp/' }).operator.socket).toBe('/srv/cp/operator.sock');
+    expect(loadConfig('control', { ...base, SLIPWAY_OPERATOR_SOCKET: '/run/slipway/operator.sock' }).operator.socket).toBe('/run/slipway/operator.sock');
+    expect(loadConfig('control', { ...base, SLIPWAY_OPERATOR_SOCKET: 'off' }).operator.socket).toBeNull();
+    expect(catchError(() => loadConfig('control', { ...base, SLIPWAY_OPERATOR_SOCKET: 'run/operator.sock' })).problems.join('\n')).toMatch(/SLIPWAY_OPERATOR_SOCKET/);
+  });
+
   it('names each missing or malformed setting', () => {
     const thrown = catchError(() => loadConfig('control', { SLIPWAY_API_PORT: 'eighty' }));
     expect(thrown.problems.join('\n')).toMatch(/DATABASE_URL is required/);

@@ -26,6 +26,8 @@ export interface Config {
   /** Every server's mesh listener (issue 31): other servers' ingress proxies its apps there; 0: off. */
   mesh: { port: number };
   controlPlane: { dataDir: string; agentAddresses: string[] };
+  /** The operator API's Unix socket (issue 32, decision 0037); null: not served. */
+  operator: { socket: string | null };
   worker: { concurrency: number; lockMs: number; nodeHealthIntervalMs: number; reconcileIntervalMs: number };
   /** Bounds of the deployments' build and deploy logs in PostgreSQL. */
   logs: { maxBytesPerDeployment: number; keepDeployments: number; keepDays: number; pruneIntervalMs: number };
@@ -165,6 +167,7 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
       dataDir: v.SLIPWAY_DATA_DIR,
       agentAddresses: v.SLIPWAY_AGENT_ADDRESSES ?? [],
     },
+    operator: { socket: v.SLIPWAY_OPERATOR_SOCKET === 'off' || !v.SLIPWAY_DATA_DIR ? null : v.SLIPWAY_OPERATOR_SOCKET || `${String(v.SLIPWAY_DATA_DIR).replace(/\/+$/, '')}/operator.sock` },
     worker: {
       concurrency: v.SLIPWAY_WORKER_CONCURRENCY,
       lockMs: v.SLIPWAY_WORKER_LOCK_MS,

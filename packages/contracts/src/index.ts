@@ -5,3 +5,5 @@ export * from './validation';
 export type * from './types';
 export * as schemas from './schemas';
 export * from './facts';
+export * from './operator/document';
+export * from './operator/validation';

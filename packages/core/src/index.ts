@@ -94,3 +94,4 @@ export * from './backup-destinations/destination.ports';
 export * from './backup-destinations/destination.service';
 export * from './backup-destinations/backup-key';
 export * from './events/resource-events';
+export * from './operator/operator.service';

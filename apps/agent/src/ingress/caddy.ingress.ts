@@ -146,7 +146,14 @@ export class CaddyIngress {
       if (!map) throw new Error('custom-domain map entries need HAProxy in front (SLIPWAY_HAPROXY_DIR)');
       const before = this.domainEntries ?? new Map<string, string>();
       const next = new Map<string, string>();
-      for (const [host, appHost] of entries) next.set(checkMapHost(host.toLowerCase()), checkMapHost(appHost.toLowerCase()));
+      for (const [host, appHost] of entries) {
+        try {
+          next.set(checkMapHost(host.toLowerCase()), checkMapHost(appHost.toLowerCase()));
+        } catch (e) {
+          // One name HAProxy's map cannot hold does not keep the others out.
+          this.logger.warn({ host, err: (e as Error).message }, 'a custom domain left out of the map');
+        }
+      }
       let added = 0;
       let removed = 0;
       // Leaving names first, then the ones that come or change.

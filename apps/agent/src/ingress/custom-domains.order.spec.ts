@@ -244,6 +244,10 @@ describe('CustomDomains with HAProxy in front (decision 0040 step 4): adding, mo
     expect(tls.policies.at(-1)!.subjects).toBeUndefined();
     expect(config).not.toContain('shop.example.test');
     expect(unmeant(caddy.config)).toEqual([]);
+    // The HTTPS server: this agent's route of its hosts folder, to HAProxy's own frontend; a 404 last.
+    const https = (caddy.config as { apps: { http: { servers: Record<string, { routes: Record<string, unknown>[] }> } } }).apps.http.servers['slipway-https']!.routes;
+    expect(https.map((r) => r['@id'])).toEqual([expect.stringMatching(/^domains-hosts-/), 'slipway-https-fallback']);
+    expect(JSON.stringify(https[0])).toContain(`unix/${path.join(dir, 'own.sock')}`);
     expect(haproxy.map.get('d:shop.example.test')).toBe('x.apps.test');
     expect(await hostFiles()).toEqual(['shop.example.test.host']);
     const writes = caddy.writes.length;

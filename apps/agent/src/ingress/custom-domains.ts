@@ -66,6 +66,11 @@ const POLICIES = '/config/apps/tls/automation/policies';
 const routeId = (appId: string) => `domains-app-${appId}`;
 const remoteRouteId = (appId: string) => `domains-remote-${appId}`;
 const CHALLENGE_PATH = '/.well-known/acme-challenge/*';
+/** The last route of the HTTPS server with HAProxy in front: a host no route takes is told so. */
+const HTTPS_FALLBACK: CaddyObject = {
+  '@id': 'slipway-https-fallback',
+  handle: [{ handler: 'static_response', status_code: 404, headers: { 'Content-Type': ['text/plain; charset=utf-8'] }, body: 'No app is served at this address.\n' }],
+};
 /** The path of Caddy's `on_demand.ask` requests (HAProxy design): answered 200 by an agent's route for its own hostnames. */
 export const ASK_PATH = '/.slipway/ask';
 /** The file of a hostname in an agent's hosts folder (the HAProxy design's table of its own domains, read by Caddy). */
@@ -416,6 +421,12 @@ export class CustomDomains {
     nextRoutes.added += hostsRoutes.added;
     nextRoutes.removed += hostsRoutes.removed;
     const next = mergeOwned(nextRoutes.list, wantRemote, this.owned, 'domains-remote-');
+    // HAProxy design: a name whose certificate Caddy still holds but no route takes any more (removed, its app stopped)
+    // gets a 404, not Caddy's empty 200; the same route for every agent of a Caddy, last, never removed.
+    if (table && (server || serving) && next.list.at(-1)?.['@id'] !== HTTPS_FALLBACK['@id']) {
+      next.list = [...next.list.filter((r) => r['@id'] !== HTTPS_FALLBACK['@id']), HTTPS_FALLBACK];
+      next.changed = true;
+    }
     // First the hostnames that leave (routes removed, names taken out of a route): no policy or skip entry of theirs is
     // removed while a route still names them.
     const shrunk = shrinkOwned(routes, new Map([...wantRoutes, ...wantRemote]), this.owned, ['domains-app-', 'domains-remote-']);
@@ -434,7 +445,9 @@ export class CustomDomains {
     const wantPolicies = new Map(domains.length ? [[this.policyId, policy]] : []);
     if (table && domains.length) await this.ensureAsk();
     const nextPolicies = mergeOwned(policies, wantPolicies, this.owned, 'domains-tls-');
-    if (table && nextPolicies.list.at(-1)?.['@id'] !== this.policyId && wantPolicies.size) {
+    // Only policies without subjects (another agent's of a shared Caddy) may follow it: they would not take a name first.
+    const ours = nextPolicies.list.findIndex((p) => p['@id'] === this.policyId);
+    if (table && wantPolicies.size && nextPolicies.list.slice(ours + 1).some((p) => (p.subjects as unknown[] | undefined)?.length)) {
       nextPolicies.list = [...nextPolicies.list.filter((p) => p['@id'] !== this.policyId), policy];
       nextPolicies.changed = true;
     }

@@ -167,7 +167,8 @@ async function bench(design: 'caddy' | 'haproxy', summary: string[]): Promise<nu
       const load = await steady.stop();
       const loads = (await configLoads()) - loadsBefore;
       lastAddP50 = p50(addMs);
-      failures += load.failed;
+      // Today's design (a reload per change) is the baseline: its dropped requests are reported, not held against it.
+      if (design === 'haproxy') failures += load.failed;
       const line =
         `${design}: one domain added / removed among ${size}: add ${fmt(addMs)}; until HTTPS 200 ${fmt(seenMs)}; remove ${fmt(removeMs)}; ` +
         `Caddy config loads during the ${CHANGES * 2} changes: ${loads < 0 ? 'not counted' : loads}; steady HTTPS load: ${load.failed} failed of ${load.total}`;

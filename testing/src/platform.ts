@@ -85,6 +85,8 @@ export async function startTestPlatform(
     removalConcurrency?: number;
     /** 'self': the API's own address is its public origin, so a browser on the console it serves may write (issue 28). */
     publicOrigin?: 'self';
+    /** HAProxy in front of the agent (default: SLIPWAY_TEST_INGRESS=haproxy); a benchmark compares both in one run. */
+    haproxy?: boolean;
   } = {},
 ): Promise<TestPlatform> {
   const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
@@ -100,6 +102,7 @@ export async function startTestPlatform(
     domains: options.domains,
     metrics: options.metrics,
     removalConcurrency: options.removalConcurrency,
+    ...(options.haproxy === undefined ? {} : { haproxy: options.haproxy }),
     databaseImages: { ...TEST_DATABASE_IMAGES, ...options.databaseImages },
     ...(options.logger ? { logger: options.logger } : {}),
   });

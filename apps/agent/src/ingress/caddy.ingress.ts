@@ -76,6 +76,12 @@ export class CaddyIngress {
    * change made here is the newer intent and the sync's route for it is left to the next sync.
    */
   private readonly changedAt = new Map<string, number>();
+  /**
+   * HAProxy only: this server's custom domains in the same map (decision 0040 step 4), `d:<hostname>` → the app's host,
+   * which HAProxy's `own` frontend looks up in turn: a domain follows its app's route (rollouts, settle windows) with no
+   * change of its own. Set by CustomDomains (`setDomainEntries`); null until it did (the watchdog leaves `d:` entries alone).
+   */
+  private domainEntries: Map<string, string> | null = null;
   /** Told after the app routes changed (custom domains follow their app's upstream); their failures never fail a change. */
   private readonly listeners: (() => Promise<void>)[] = [];
 
@@ -123,6 +129,62 @@ export class CaddyIngress {
 
   routes(): AppRoute[] {
     return [...this.wanted.values()];
+  }
+
+  /** With HAProxy in front: the socket of its `own` frontend (this server's apps and custom domains from the map). */
+  haproxyOwnSocket(): string | null {
+    return this.haproxy?.ownSocket ?? null;
+  }
+
+  /**
+   * HAProxy only: makes this server's custom-domain entries of the map exactly `entries` (hostname → its app's host),
+   * each added or removed with one runtime-API command (constant time, no reload of anything), the map file rewritten.
+   */
+  setDomainEntries(entries: Map<string, string>): Promise<{ added: number; removed: number }> {
+    return this.serial(async () => {
+      const map = this.haproxy;
+      if (!map) throw new Error('custom-domain map entries need HAProxy in front (SLIPWAY_HAPROXY_DIR)');
+      const before = this.domainEntries ?? new Map<string, string>();
+      const next = new Map<string, string>();
+      for (const [host, appHost] of entries) {
+        try {
+          next.set(checkMapHost(host.toLowerCase()), checkMapHost(appHost.toLowerCase()));
+        } catch (e) {
+          // One name HAProxy's map cannot hold does not keep the others out.
+          this.logger.warn({ host, err: (e as Error).message }, 'a custom domain left out of the map');
+        }
+      }
+      let added = 0;
+      let removed = 0;
+      // Leaving names first, then the ones that come or change.
+      for (const host of before.keys()) {
+        if (next.has(host)) continue;
+        await this.delDomainEntry(map, host);
+        removed++;
+      }
+      this.domainEntries = next;
+      for (const [host, appHost] of next) {
+        if (before.get(host) === appHost) continue;
+        await this.setDomainEntry(map, host, appHost);
+        added++;
+      }
+      if (added || removed) await this.saveMap();
+      return { added, removed };
+    });
+  }
+
+  private async setDomainEntry(map: HaproxyMap, host: string, appHost: string): Promise<void> {
+    const key = `${DOMAIN_KEY}${host}`;
+    const out = await map.command(`set map ${map.mapFile} ${key} ${appHost}`);
+    if (!out) return;
+    if (!/not found/i.test(out)) throw new Error(`HAProxy refused the custom domain ${host}: ${out}`);
+    const added = await map.command(`add map ${map.mapFile} ${key} ${appHost}`);
+    if (added) throw new Error(`HAProxy refused the custom domain ${host}: ${added}`);
+  }
+
+  private async delDomainEntry(map: HaproxyMap, host: string): Promise<void> {
+    const out = await map.command(`del map ${map.mapFile} ${DOMAIN_KEY}${host}`);
+    if (out && !/not found/i.test(out)) throw new Error(`HAProxy refused to remove the custom domain ${host}: ${out}`);
   }
 
   onChange(listener: () => Promise<void>): void {
@@ -363,9 +425,22 @@ export class CaddyIngress {
       await this.applyMap(route);
       added++;
     }
-    for (const host of have.keys()) {
-      if (hosts.has(host)) continue;
-      await map.del(host);
+    // Custom domains' entries (`d:<hostname>`): as CustomDomains set them; left alone until it did.
+    const domains = this.domainEntries;
+    for (const [host, appHost] of domains ?? []) {
+      if (have.get(`${DOMAIN_KEY}${host}`) === appHost) continue;
+      await this.setDomainEntry(map, host, appHost);
+      added++;
+    }
+    for (const key of have.keys()) {
+      if (key.startsWith(DOMAIN_KEY)) {
+        if (!domains || domains.has(key.slice(DOMAIN_KEY.length))) continue;
+        await this.delDomainEntry(map, key.slice(DOMAIN_KEY.length));
+        removed++;
+        continue;
+      }
+      if (hosts.has(key)) continue;
+      await map.del(key);
       removed++;
     }
     if (added || removed || restarted) await this.saveMap();
@@ -414,7 +489,9 @@ export class CaddyIngress {
 
   /** The map file HAProxy loads at its next start: every wanted route to its current upstream port (no windows). */
   private saveMap(): Promise<void> {
-    return this.haproxy!.save([...this.wanted.values()].map((r) => [r.host.toLowerCase(), `${r.upstreamPort}`] as [string, string]));
+    const routes = [...this.wanted.values()].map((r) => [r.host.toLowerCase(), `${r.upstreamPort}`] as [string, string]);
+    const domains = [...(this.domainEntries ?? [])].map(([host, appHost]) => [`${DOMAIN_KEY}${host}`, appHost] as [string, string]);
+    return this.haproxy!.save([...routes, ...domains]);
   }
 
   private async apply(route: AppRoute, exists?: boolean): Promise<void> {
@@ -455,6 +532,16 @@ export class CaddyIngress {
     if (res.status >= 400) throw new Error(`Caddy answered ${res.status} to ${method} ${p}: ${res.text.trim()}`);
     return res.json;
   }
+}
+
+/** The map key prefix of a custom domain's entry (a `:` never reaches a lookup of the ingress frontend, which cuts the Host at it). */
+const DOMAIN_KEY = 'd:';
+
+/** A host name as a map key or value: a DNS name only, nothing a runtime-API command could read otherwise. */
+const MAP_HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+function checkMapHost(host: string): string {
+  if (host.length > 253 || !MAP_HOST.test(host)) throw new Error(`"${host}" is not a host name HAProxy's map can hold`);
+  return host;
 }
 
 const same = (have: CaddyRoute, route: AppRoute, fallbackPort?: number) =>

@@ -3,15 +3,16 @@
 // (a reload after the CA issued the certificate makes Caddy order a second one: two certificates for one domain in
 // domains.fleet.spec.ts). Checked against an in-process stand-in of Caddy's admin API that keeps the config as JSON and
 // records it after each write.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@slipway/core';
-import type { CaddyIngress } from './caddy.ingress';
+import { CaddyIngress } from './caddy.ingress';
 import { writeStoredCertificates } from './cert-storage';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS } from './custom-domains';
+import { HaproxyMap } from './haproxy';
 import { MeshListener } from './mesh';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
@@ -110,7 +111,7 @@ describe("CustomDomains' writes to Caddy: one order per hostname, never cut shor
   let dir: string;
   let caddy: FakeCaddyAdmin;
   let admin: string;
-  const ingress = { onChange() {}, routes: () => [{ appId: 'x', upstreamPort: 5001 }], meshTrust: () => 'PLATFORM CA' } as unknown as CaddyIngress;
+  const ingress = { onChange() {}, routes: () => [{ appId: 'x', upstreamPort: 5001 }], meshTrust: () => 'PLATFORM CA', haproxyOwnSocket: () => null } as unknown as CaddyIngress;
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-domains-order-'));
@@ -175,5 +176,117 @@ describe("CustomDomains' writes to Caddy: one order per hostname, never cut shor
     expect(await domains.removeCertificates(['shop.example.test'])).toEqual({ removed: 1, kept: [] });
     await domains.sync([], [{ ...owned, ownerAddress: '198.18.0.12:7444', ownerName: 'fleet-2', challengeAddress: '198.18.0.12:80' }]);
     expect(((caddy.config as { apps: { tls: { certificates: { load_pem: { certificate: string }[] } } } }).apps.tls.certificates.load_pem).map((c) => c.certificate)).toEqual([chain]);
+  });
+});
+
+/** HAProxy's runtime socket as far as CaddyIngress uses its map (one command per connection); the map it holds. */
+async function fakeHaproxy(dir: string): Promise<{ map: Map<string, string>; close: () => Promise<void> }> {
+  const map = new Map<string, string>();
+  const answer = (line: string): string => {
+    const [verb, noun, , key, value] = line.split(' ');
+    if (verb === 'show' && noun === 'info') return 'Name: HAProxy\nPid: 7\n';
+    if (verb === 'show' && noun === 'map') return [...map].map(([k, v], i) => `0x${i.toString(16)} ${k} ${v}`).join('\n') + '\n';
+    if (verb === 'set' && noun === 'map') return map.has(key!) ? (map.set(key!, value!), '\n') : 'entry not found.\n';
+    if (verb === 'add' && noun === 'map') return (map.set(key!, value!), '\n');
+    if (verb === 'del' && noun === 'map') return map.delete(key!) ? '\n' : 'entry not found.\n';
+    if (verb === 'set' && noun === 'server') return line.includes(' addr ') ? "no need to change the addr, port changed from '9' to '1' by 'stats socket command'\n" : '\n';
+    return 'Unknown command.\n';
+  };
+  const server = net.createServer((c) => {
+    let text = '';
+    c.on('data', (d: Buffer) => {
+      text += d.toString();
+      if (text.endsWith('\n')) c.end(answer(text.trim()));
+    });
+  });
+  await new Promise<void>((r) => server.listen(path.join(dir, 'admin.sock'), r));
+  return { map, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+describe('CustomDomains with HAProxy in front (decision 0040 step 4): adding, moving or removing a domain changes no Caddy config', () => {
+  let dir: string;
+  let caddy: FakeCaddyAdmin;
+  let admin: string;
+  let haproxy: Awaited<ReturnType<typeof fakeHaproxy>>;
+  let ingress: CaddyIngress;
+  let domains: CustomDomains;
+  // A port nothing listens on: the agent's handshake that starts an on-demand order fails at once here.
+  const settings = { ...DEFAULT_DOMAIN_SETTINGS, httpsPort: 9 };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-domains-table-'));
+    caddy = new FakeCaddyAdmin();
+    admin = await caddy.start();
+    haproxy = await fakeHaproxy(dir);
+    ingress = await new CaddyIngress(admin, path.join(dir, 'routes.json'), quiet, { haproxy: new HaproxyMap(dir) }).load();
+    await ingress.put({ appId: 'x', host: 'x.apps.test', upstreamPort: 5001 });
+    await ingress.put({ appId: 'y', host: 'y.apps.test', upstreamPort: 5002 });
+    domains = await new CustomDomains(admin, path.join(dir, 'domains.json'), ingress, settings, quiet).load();
+  });
+  afterEach(async () => {
+    await haproxy.close();
+    await caddy.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const hostFiles = async () => (await readdir(domains.hostsDir)).sort();
+  const until = async (done: () => Promise<boolean>) => {
+    for (let i = 0; i < 100 && !(await done()); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('the first domain puts the objects that do not depend on the domains; every later one is a map entry and a file', async () => {
+    await domains.sync([{ domainId: 'd1', appId: 'x', hostname: 'shop.example.test' }]);
+    const config = JSON.stringify(caddy.config);
+    // One on-demand policy (no subjects), last; its ask answered by this agent's route from its hosts folder.
+    const tls = (caddy.config as { apps: { tls: { automation: { on_demand: { ask: string }; policies: Record<string, unknown>[] } } } }).apps.tls.automation;
+    expect(tls.on_demand.ask).toBe('http://127.0.0.1:80/.slipway/ask');
+    expect(tls.policies.at(-1)).toMatchObject({ on_demand: true, storage: { root: domains.certDir } });
+    expect(tls.policies.at(-1)!.subjects).toBeUndefined();
+    expect(config).not.toContain('shop.example.test');
+    expect(unmeant(caddy.config)).toEqual([]);
+    // The HTTPS server: this agent's route of its hosts folder, to HAProxy's own frontend; a 404 last.
+    const https = (caddy.config as { apps: { http: { servers: Record<string, { routes: Record<string, unknown>[] }> } } }).apps.http.servers['slipway-https']!.routes;
+    expect(https.map((r) => r['@id'])).toEqual([expect.stringMatching(/^domains-hosts-/), 'slipway-https-fallback']);
+    expect(JSON.stringify(https[0])).toContain(`unix/${path.join(dir, 'own.sock')}`);
+    expect(haproxy.map.get('d:shop.example.test')).toBe('x.apps.test');
+    expect(await hostFiles()).toEqual(['shop.example.test.host']);
+    const writes = caddy.writes.length;
+
+    // Added, moved to another app, removed: HAProxy's map and the hosts folder change, Caddy's config does not.
+    await domains.sync([
+      { domainId: 'd1', appId: 'x', hostname: 'shop.example.test' },
+      { domainId: 'd2', appId: 'x', hostname: 'www.example.test' },
+    ]);
+    expect(haproxy.map.get('d:www.example.test')).toBe('x.apps.test');
+    expect(await hostFiles()).toEqual(['shop.example.test.host', 'www.example.test.host']);
+    await domains.sync([
+      { domainId: 'd1', appId: 'x', hostname: 'shop.example.test' },
+      { domainId: 'd2', appId: 'y', hostname: 'www.example.test' },
+    ]);
+    expect(haproxy.map.get('d:www.example.test')).toBe('y.apps.test');
+    await domains.sync([{ domainId: 'd1', appId: 'x', hostname: 'shop.example.test' }]);
+    expect(haproxy.map.has('d:www.example.test')).toBe(false);
+    expect(await hostFiles()).toEqual(['shop.example.test.host']);
+    // The app's rollout (a new upstream) and the watchdog's passes: nothing either.
+    await ingress.put({ appId: 'x', host: 'x.apps.test', upstreamPort: 5003 }, 5001);
+    await ingress.put({ appId: 'x', host: 'x.apps.test', upstreamPort: 5003 });
+    await domains.sync([{ domainId: 'd1', appId: 'x', hostname: 'shop.example.test' }]);
+    expect(caddy.writes.slice(writes).map((w) => `${w.method} ${w.path}`)).toEqual([]);
+    expect(JSON.stringify(caddy.config)).toBe(config);
+    // The map file HAProxy loads at its next start holds the domain too.
+    expect(await readFile(path.join(dir, 'ingress.map'), 'utf8')).toContain('d:shop.example.test x.apps.test\n');
+  });
+
+  it("a stopped app's domain leaves the table; the last domain gone takes this agent's objects out of Caddy", async () => {
+    await domains.sync([{ domainId: 'd1', appId: 'x', hostname: 'shop.example.test' }]);
+    await ingress.remove('x');
+    // The domains follow the app routes' change without holding it up (their reconciliation runs after it).
+    const gone = async () => [haproxy.map.has('d:shop.example.test'), (await hostFiles()).length].join() === 'false,0';
+    await until(gone);
+    expect(haproxy.map.has('d:shop.example.test')).toBe(false);
+    expect(await hostFiles()).toEqual([]);
+    await domains.sync([]);
+    expect(JSON.stringify(caddy.config)).not.toContain(domains.hostsDir);
+    expect(JSON.stringify(caddy.config)).not.toContain('on_demand":true');
   });
 });

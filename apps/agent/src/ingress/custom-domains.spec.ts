@@ -6,7 +6,7 @@ import type { CaddyIngress } from './caddy.ingress';
 import { CustomDomains, DEFAULT_DOMAIN_SETTINGS } from './custom-domains';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
-const ingress = { onChange() {}, routes: () => [] } as unknown as CaddyIngress;
+const ingress = { onChange() {}, routes: () => [], haproxyOwnSocket: () => null } as unknown as CaddyIngress;
 
 describe('CustomDomains.certificates', () => {
   let dir: string;

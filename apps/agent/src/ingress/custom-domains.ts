@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import tls from 'node:tls';
 import type { Logger } from '@slipway/core';
@@ -60,11 +60,21 @@ export const DEFAULT_DOMAIN_SETTINGS: CustomDomainSettings = { acme: { directory
 /** The Caddy server of custom domains: TLS on its listener, certificates managed for the hosts of its routes. */
 const HTTPS_SERVER = 'slipway-https';
 const HTTPS_ROUTES = `/config/apps/http/servers/${HTTPS_SERVER}/routes`;
-const INGRESS_ROUTES = '/config/apps/http/servers/ingress/routes';
+const INGRESS_SERVER = '/config/apps/http/servers/ingress';
+const INGRESS_ROUTES = `${INGRESS_SERVER}/routes`;
 const POLICIES = '/config/apps/tls/automation/policies';
 const routeId = (appId: string) => `domains-app-${appId}`;
 const remoteRouteId = (appId: string) => `domains-remote-${appId}`;
 const CHALLENGE_PATH = '/.well-known/acme-challenge/*';
+/** The last route of the HTTPS server with HAProxy in front: a host no route takes is told so. */
+const HTTPS_FALLBACK: CaddyObject = {
+  '@id': 'slipway-https-fallback',
+  handle: [{ handler: 'static_response', status_code: 404, headers: { 'Content-Type': ['text/plain; charset=utf-8'] }, body: 'No app is served at this address.\n' }],
+};
+/** The path of Caddy's `on_demand.ask` requests (HAProxy design): answered 200 by an agent's route for its own hostnames. */
+export const ASK_PATH = '/.slipway/ask';
+/** The file of a hostname in an agent's hosts folder (the HAProxy design's table of its own domains, read by Caddy). */
+const hostFile = (hostname: string) => `${hostname}.host`;
 
 interface CaddyObject {
   '@id'?: string;
@@ -102,6 +112,14 @@ export class CustomDomains {
    * reads their chain and key there for the control plane to hand to the other servers (issue 31).
    */
   readonly certDir: string;
+  /**
+   * With HAProxy in front (decision 0040 step 4): one empty file per own routed hostname (`<hostname>.host`), what
+   * Caddy's routes of this agent read per request (`file` matcher) and its `on_demand.ask` is answered from, so that
+   * adding or removing a domain changes no Caddy config.
+   */
+  readonly hostsDir: string;
+  /** Hostnames whose certificate this agent asked Caddy for (a TLS handshake), and when: tried again after a minute. */
+  private readonly triggered = new Map<string, number>();
 
   constructor(
     private readonly adminUrl: string,
@@ -115,7 +133,15 @@ export class CustomDomains {
     this.key = createHash('sha256').update(file).digest('hex').slice(0, 12);
     this.tlsLog = path.join(path.dirname(file), 'caddy-tls.log');
     this.certDir = path.join(path.dirname(file), 'caddy-certs');
-    ingress.onChange(() => this.serial(() => this.reconcile()).then(() => undefined));
+    this.hostsDir = path.join(path.dirname(file), 'domain-hosts');
+    ingress.onChange(() => {
+      const run = this.serial(() => this.reconcile()).then(() => undefined);
+      // With HAProxy a domain follows its app's route by itself (its map entry names the app's host): the change does
+      // not wait for this reconciliation (which changes the map through the ingress's own queue) but for stops/starts.
+      if (!this.ingress.haproxyOwnSocket()) return run;
+      run.catch((e: Error) => this.logger.debug({ err: e.message }, 'custom domains not in line with the app routes yet (the watchdog retries)'));
+      return Promise.resolve();
+    });
   }
 
   private get redirectId(): string {
@@ -251,9 +277,9 @@ export class CustomDomains {
     );
   }
 
-  private served(hostname: string): Promise<{ issuer: string; notAfterMs: number } | null> {
+  private served(hostname: string, timeoutMs = 3_000): Promise<{ issuer: string; notAfterMs: number } | null> {
     return new Promise((resolve) => {
-      const socket = tls.connect({ host: '127.0.0.1', port: this.settings.httpsPort, servername: hostname, rejectUnauthorized: false, timeout: 3_000 }, () => {
+      const socket = tls.connect({ host: '127.0.0.1', port: this.settings.httpsPort, servername: hostname, rejectUnauthorized: false, timeout: timeoutMs }, () => {
         const peer = socket.getPeerCertificate();
         socket.end();
         const names = (peer.subjectaltname ?? '').split(',').map((s) => s.trim().replace(/^DNS:/, '').toLowerCase());
@@ -325,7 +351,17 @@ export class CustomDomains {
     // Other servers' domains need the platform's CA to check their owner's mesh certificate: without it, none.
     const meshCa = this.ingress.meshTrust();
     const remote = meshCa ? [...this.remote.values()] : [];
-    if (domains.length === 0 && remote.length === 0 && this.owned.size === 0) return { added: 0, removed: 0 };
+    // HAProxy in front (decision 0040 step 4): this server's own domains are a table (map entries, files) and Caddy
+    // holds only objects of this agent whose content does not depend on them; else each is in Caddy's config.
+    const ownSocket = this.ingress.haproxyOwnSocket();
+    const table = ownSocket !== null;
+    const appHosts = new Map(table ? this.ingress.routes().map((r) => [r.appId, r.host.toLowerCase()]) : []);
+    // Leaving names first: no file, so neither Caddy's ask nor its routes take them any more.
+    if (table) await this.syncHostFiles(new Set(routed.map((d) => d.hostname)), 'remove');
+    if (domains.length === 0 && remote.length === 0 && this.owned.size === 0) {
+      if (table) await this.ingress.setDomainEntries(new Map());
+      return { added: 0, removed: 0 };
+    }
     let added = 0;
     let removed = 0;
 
@@ -342,7 +378,7 @@ export class CustomDomains {
     const byApp = new Map<string, string[]>();
     for (const d of routed) byApp.set(d.appId, [...(byApp.get(d.appId) ?? []), d.hostname]);
     const wantRoutes = new Map(
-      [...byApp].map(([appId, hosts]) => [
+      [...(table ? [] : byApp)].map(([appId, hosts]) => [
         routeId(appId),
         {
           '@id': routeId(appId),
@@ -372,8 +408,25 @@ export class CustomDomains {
         },
       ]),
     );
-    const nextRoutes = mergeOwned(routes, wantRoutes, this.owned, 'domains-app-');
+    // HAProxy design: one route for all of this agent's own hostnames, read per request from its hosts folder, to HAProxy's
+    // `own` frontend (the hostname's map entry → its app's host → its upstream, as for the app's own host).
+    const wantHosts = new Map<string, CaddyObject>(
+      table && routed.length
+        ? [[this.hostsRouteId, { '@id': this.hostsRouteId, match: [{ file: this.hostsMatcher('{http.request.host}') }], handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: `unix/${ownSocket}` }] }], terminal: true }]]
+        : [],
+    );
+    const hostsRoutes = mergeOwned(routes, wantHosts, this.owned, 'domains-hosts-', (id) => id === this.hostsRouteId);
+    const nextRoutes = mergeOwned(hostsRoutes.list, wantRoutes, this.owned, 'domains-app-');
+    nextRoutes.changed ||= hostsRoutes.changed;
+    nextRoutes.added += hostsRoutes.added;
+    nextRoutes.removed += hostsRoutes.removed;
     const next = mergeOwned(nextRoutes.list, wantRemote, this.owned, 'domains-remote-');
+    // HAProxy design: a name whose certificate Caddy still holds but no route takes any more (removed, its app stopped)
+    // gets a 404, not Caddy's empty 200; the same route for every agent of a Caddy, last, never removed.
+    if (table && (server || serving) && next.list.at(-1)?.['@id'] !== HTTPS_FALLBACK['@id']) {
+      next.list = [...next.list.filter((r) => r['@id'] !== HTTPS_FALLBACK['@id']), HTTPS_FALLBACK];
+      next.changed = true;
+    }
     // First the hostnames that leave (routes removed, names taken out of a route): no policy or skip entry of theirs is
     // removed while a route still names them.
     const shrunk = shrinkOwned(routes, new Map([...wantRoutes, ...wantRemote]), this.owned, ['domains-app-', 'domains-remote-']);
@@ -384,12 +437,20 @@ export class CustomDomains {
     const policies = ((await this.request<CaddyObject[]>('GET', POLICIES)) ?? []) as CaddyObject[];
     // One policy for every hostname of this agent: a config of 500 domains stays small (each change reloads all of it).
     // Its storage is the agent's own folder: the agent reads the chain and key there for the other servers (issue 31).
-    const wantPolicies = new Map(
-      domains.length
-        ? [[this.policyId, { '@id': this.policyId, subjects: domains.map((d) => d.hostname).sort(), issuers: [this.issuer()], storage: { module: 'file_system', root: this.certDir } }]]
-        : [],
-    );
+    // HAProxy design: no subjects but `on_demand`, its `ask` answered from the hosts folder (below): the policy is the
+    // same whatever the domains, and last (a policy without subjects takes every name no policy before it names).
+    const policy = table
+      ? { '@id': this.policyId, on_demand: true, issuers: [this.issuer()], storage: { module: 'file_system', root: this.certDir } }
+      : { '@id': this.policyId, subjects: domains.map((d) => d.hostname).sort(), issuers: [this.issuer()], storage: { module: 'file_system', root: this.certDir } };
+    const wantPolicies = new Map(domains.length ? [[this.policyId, policy]] : []);
+    if (table && domains.length) await this.ensureAsk();
     const nextPolicies = mergeOwned(policies, wantPolicies, this.owned, 'domains-tls-');
+    // Only policies without subjects (another agent's of a shared Caddy) may follow it: they would not take a name first.
+    const ours = nextPolicies.list.findIndex((p) => p['@id'] === this.policyId);
+    if (table && wantPolicies.size && nextPolicies.list.slice(ours + 1).some((p) => (p.subjects as unknown[] | undefined)?.length)) {
+      nextPolicies.list = [...nextPolicies.list.filter((p) => p['@id'] !== this.policyId), policy];
+      nextPolicies.changed = true;
+    }
     if (nextPolicies.changed) {
       await this.request('PATCH', POLICIES, nextPolicies.list);
       added += nextPolicies.added;
@@ -430,7 +491,7 @@ export class CustomDomains {
     let ingressRoutes = ((await this.request<CaddyObject[]>('GET', INGRESS_ROUTES)) ?? []) as CaddyObject[];
     const byOwner = new Map<string, RemoteCustomDomain[]>();
     for (const d of remote) byOwner.set(d.challengeAddress, [...(byOwner.get(d.challengeAddress) ?? []), d]);
-    const wantChallenges = new Map(
+    const wantChallenges = new Map<string, CaddyObject>(
       [...byOwner].map(([address, ds]) => {
         const id = `${this.challengePrefix}${createHash('sha256').update(address).digest('hex').slice(0, 8)}`;
         return [
@@ -444,6 +505,14 @@ export class CustomDomains {
         ];
       }),
     );
+    // HAProxy design: Caddy's `on_demand.ask` for this agent's hostnames, answered from its hosts folder.
+    if (table && domains.length)
+      wantChallenges.set(this.askRouteId, {
+        '@id': this.askRouteId,
+        match: [{ path: [ASK_PATH], file: this.hostsMatcher('{http.request.uri.query.domain}') }],
+        handle: [{ handler: 'static_response', status_code: 200 }],
+        terminal: true,
+      });
     const challenges = mergeOwned(ingressRoutes, wantChallenges, this.owned, this.challengePrefix);
     if (challenges.changed) {
       await this.request('PATCH', INGRESS_ROUTES, challenges.list);
@@ -453,18 +522,23 @@ export class CustomDomains {
     }
     const have = ingressRoutes.find((r) => r['@id'] === this.redirectId);
     const port = this.settings.httpsPort === 443 ? '' : `:${this.settings.httpsPort}`;
-    const redirected = [...new Set([...routed.map((d) => d.hostname), ...remote.map((d) => d.hostname)])].sort();
+    const redirected = [...new Set([...(table ? [] : routed.map((d) => d.hostname)), ...remote.map((d) => d.hostname)])].sort();
+    const redirectMatch = [
+      // HAProxy design: this agent's own hostnames from its hosts folder.
+      ...(table && routed.length ? [{ file: this.hostsMatcher('{http.request.host}'), not: [{ path: [CHALLENGE_PATH] }] }] : []),
+      ...(redirected.length ? [{ host: redirected, not: [{ path: [CHALLENGE_PATH] }] }] : []),
+    ];
     const redirect = {
       '@id': this.redirectId,
-      match: [{ host: redirected, not: [{ path: [CHALLENGE_PATH] }] }],
+      match: redirectMatch,
       handle: [{ handler: 'static_response', status_code: 308, headers: { Location: [`https://{http.request.host}${port}{http.request.uri}`] } }],
       terminal: true,
     };
-    if (redirected.length === 0 && have) {
+    if (redirectMatch.length === 0 && have) {
       await this.request('DELETE', `/id/${this.redirectId}`);
-    } else if (redirected.length > 0 && !have) {
+    } else if (redirectMatch.length > 0 && !have) {
       await this.request('PUT', `${INGRESS_ROUTES}/0`, redirect);
-    } else if (redirected.length > 0 && have && JSON.stringify(canonical(have)) !== JSON.stringify(canonical(redirect))) {
+    } else if (redirectMatch.length > 0 && have && JSON.stringify(canonical(have)) !== JSON.stringify(canonical(redirect))) {
       await this.request('PATCH', `/id/${this.redirectId}`, redirect);
     }
 
@@ -477,8 +551,26 @@ export class CustomDomains {
       removed += nextRoutes.removed + next.removed;
     }
 
+    // HAProxy design, last: the names that come (map entries, then files: what Caddy's ask and routes read), and their
+    // certificates asked for at once (a handshake starts Caddy's on-demand order) rather than at the first visitor.
+    if (table) {
+      const entries = new Map<string, string>();
+      for (const d of routed) entries.set(d.hostname, appHosts.get(d.appId)!);
+      const changed = await this.ingress.setDomainEntries(entries);
+      added += changed.added;
+      removed += changed.removed;
+      added += await this.syncHostFiles(new Set(routed.map((d) => d.hostname)), 'add');
+      await this.triggerIssuance(routed.map((d) => d.hostname));
+    }
+
     this.owned.clear();
-    const ownedNow = [...wantPolicies.keys(), ...new Set(routed.map((d) => routeId(d.appId))), ...new Set(remote.map((d) => remoteRouteId(d.appId))), ...wantChallenges.keys()];
+    const ownedNow = [
+      ...wantPolicies.keys(),
+      ...wantHosts.keys(),
+      ...new Set(routed.filter(() => !table).map((d) => routeId(d.appId))),
+      ...new Set(remote.map((d) => remoteRouteId(d.appId))),
+      ...wantChallenges.keys(),
+    ];
     for (const id of ownedNow) this.owned.add(id);
     await this.save();
     // No domains left: the log of certificate events leaves Caddy's config.
@@ -489,6 +581,70 @@ export class CustomDomains {
 
   private get challengePrefix(): string {
     return `domains-acme-${this.key}-`;
+  }
+
+  private get askRouteId(): string {
+    return `${this.challengePrefix}ask`;
+  }
+
+  private get hostsRouteId(): string {
+    return `domains-hosts-${this.key}`;
+  }
+
+  /** Caddy's `file` matcher of a hostname (a placeholder) in this agent's hosts folder. */
+  private hostsMatcher(placeholder: string): Record<string, unknown> {
+    return { root: this.hostsDir, try_files: [hostFile(placeholder)] };
+  }
+
+  /**
+   * The hosts folder made `wanted` (HAProxy design): `remove` takes the files of other names out, `add` writes the
+   * missing ones; the number of files written.
+   */
+  private async syncHostFiles(wanted: Set<string>, step: 'add' | 'remove'): Promise<number> {
+    await mkdir(this.hostsDir, { recursive: true, mode: 0o755 });
+    const have = new Set((await readdir(this.hostsDir)).filter((f) => f.endsWith('.host')).map((f) => f.slice(0, -'.host'.length)));
+    let written = 0;
+    if (step === 'remove') {
+      for (const host of have) if (!wanted.has(host)) await rm(path.join(this.hostsDir, hostFile(host)), { force: true });
+      for (const host of [...this.triggered.keys()]) if (!wanted.has(host)) this.triggered.delete(host);
+      return 0;
+    }
+    for (const host of wanted) {
+      if (have.has(host)) continue;
+      await writeFile(path.join(this.hostsDir, hostFile(host)), '', { mode: 0o644 });
+      written++;
+    }
+    return written;
+  }
+
+  /**
+   * Caddy's on-demand order of each hostname without a stored certificate started now (a TLS handshake with its name;
+   * Caddy asks its `ask` route, then orders once — concurrent handshakes wait for the same order), at most once a
+   * minute per name. Not awaited: an order takes seconds and the reconciliation does not wait for it.
+   */
+  private async triggerIssuance(hostnames: string[]): Promise<void> {
+    const now = Date.now();
+    for (const host of hostnames) {
+      const at = this.triggered.get(host);
+      if (at !== undefined && now - at < 60_000) continue;
+      if (await this.issued(host)) continue;
+      this.triggered.set(host, now);
+      // Served with its name (issued, or a certificate loaded otherwise): not asked again.
+      void this.served(host, 60_000).then((cert) => cert && this.triggered.set(host, Number.POSITIVE_INFINITY));
+    }
+  }
+
+  /** Caddy's `on_demand.ask` (HAProxy design): its own ingress listener's ask path, where each agent's route answers. */
+  private async ensureAsk(): Promise<void> {
+    const listen = (await this.request<string[]>('GET', `${INGRESS_SERVER}/listen`)) ?? [];
+    const port = /:(\d+)$/.exec(listen[0] ?? '')?.[1];
+    if (!port) throw new Error(`Caddy's ingress server has no listener to answer on-demand TLS asks (${JSON.stringify(listen)})`);
+    const ask = `http://127.0.0.1:${port}${ASK_PATH}`;
+    const automation = await this.request<CaddyObject>('GET', '/config/apps/tls/automation');
+    const current = automation?.on_demand as { ask?: string } | undefined;
+    if (current?.ask === ask) return;
+    if (current) await this.request('PATCH', '/config/apps/tls/automation/on_demand/ask', ask).catch(() => this.request('PUT', '/config/apps/tls/automation/on_demand/ask', ask));
+    else await this.request('PUT', '/config/apps/tls/automation/on_demand', { ask });
   }
 
   private get certificateTag(): string {

@@ -2,11 +2,16 @@
 // resolves with, and Pebble as the ACME CA (its HTTP-01 validations answered by Caddy on the ingress port).
 // Hostnames are under a test-only TLD; only ids this platform owns are added to or removed from Caddy.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { DomainCheckService } from '@slipway/core';
 import { createJobStores } from '@slipway/db';
 import { DomainsPool } from '@slipway/proto';
 import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
 import { getVia, startTestAcme, type TestAcme } from '@slipway/testing/acme';
+import { TEST_INGRESS_HAPROXY } from '@slipway/testing/haproxy';
+import { requires } from '@slipway/testing/skips';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import { silentLogger } from '@slipway/testing/logger';
 import { waitFor, waitUntil } from '@slipway/testing/worker';
@@ -31,6 +36,9 @@ const caddy = async (path: string): Promise<unknown> => {
 /** The ids of the Caddy objects (routes, policies) whose JSON names `hostname`. */
 const holding = (v: unknown, hostname: string): string[] =>
   ((Array.isArray(v) ? v : []) as { '@id'?: string }[]).filter((o) => JSON.stringify(o).includes(`"${hostname}"`)).map((o) => o['@id'] ?? '');
+
+/** Cases of the HAProxy design only (decision 0040 step 4: custom domains in HAProxy's map, Caddy's config unchanged by them). */
+const haproxyDesign = requires({ met: TEST_INGRESS_HAPROXY, reason: 'custom domains as HAProxy map entries: runs with SLIPWAY_TEST_INGRESS=haproxy' });
 
 describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
   let acme: TestAcme;
@@ -104,6 +112,48 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
       const res = await https(hostname);
       return res.status === 200 && res.body === body ? res : null;
     }, 30_000, `https://${hostname} to answer ${JSON.stringify(body)}`);
+  // Where this agent's domains live: Caddy alone, objects naming each hostname; HAProxy in front, a map entry
+  // `d:<hostname>` and a file of its hosts folder per hostname, and Caddy objects of the agent's that name none.
+  const mapFile = () => path.join(p.agent.haproxy!.dir, 'ingress.map');
+  const hostsDir = () => path.join(p.agent.dataDir, 'domain-hosts');
+  const inMap = async (hostname: string) => (p.agent.haproxy ? /found=yes/.test(await p.agent.haproxy.command(`get map ${mapFile()} d:${hostname}`)) : false);
+  /** The ids of the Caddy objects serving `hostname` now (by name, or through the agent's hosts folder), and the map entry. */
+  const serving = async (hostname: string) => {
+    const routes = await caddy('/config/apps/http/servers/slipway-https/routes');
+    const policies = await caddy('/config/apps/tls/automation/policies');
+    if (!p.agent.haproxy) return { routes: holding(routes, hostname), policies: holding(policies, hostname), mapped: false };
+    const listed = existsSync(path.join(hostsDir(), `${hostname}.host`));
+    return { routes: listed ? holding(routes, hostsDir()) : [], policies: listed ? holding(policies, path.join(p.agent.dataDir, 'caddy-certs')) : [], mapped: await inMap(hostname) };
+  };
+  /** Takes what serves `hostname` out of Caddy (and HAProxy's map) behind the agent's back, as a restart of them would. */
+  const lose = async (hostname: string) => {
+    const { routes, policies } = await serving(hostname);
+    for (const id of [...routes, ...policies]) await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${id}`, { method: 'DELETE' });
+    if (p.agent.haproxy) await p.agent.haproxy.command(`del map ${mapFile()} d:${hostname}`);
+    return { routes, policies };
+  };
+  const restored = async (hostname: string) => {
+    const now = await serving(hostname);
+    return now.routes.length > 0 && now.policies.length > 0 && now.mapped === Boolean(p.agent.haproxy);
+  };
+  /** This agent's objects in Caddy's config (whatever names them) and the on-demand ask: what a domain must not change. */
+  const agentObjects = async () => {
+    const config = (await caddy('/config/')) as { apps?: { http?: { servers?: Record<string, { routes?: unknown[] }> }; tls?: { automation?: { policies?: unknown[]; on_demand?: unknown } } } };
+    const mine = (xs: unknown[] | undefined) => (xs ?? []).filter((x) => JSON.stringify(x).includes(p.agent.dataDir));
+    const servers = config.apps?.http?.servers ?? {};
+    return JSON.stringify({
+      https: mine(servers['slipway-https']?.routes),
+      ingress: mine(servers.ingress?.routes),
+      policies: mine(config.apps?.tls?.automation?.policies),
+      onDemand: config.apps?.tls?.automation?.on_demand ?? null,
+    });
+  };
+  /** The certificate Caddy stored for `hostname` (the on-demand order's result), found without any request to it. */
+  const stored = async (hostname: string) => {
+    const root = path.join(p.agent.dataDir, 'caddy-certs', 'certificates');
+    const issuers = await readdir(root).catch(() => [] as string[]);
+    return issuers.some((issuer) => existsSync(path.join(root, issuer, hostname, `${hostname}.crt`)));
+  };
   /** The job's handler with the clock past the domain's next check. */
   const recheck = async (domainId: string) => {
     const row = await p.db.domain.findUniqueOrThrow({ where: { id: domainId } });
@@ -180,6 +230,31 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect(list.body.data.map((x: DomainView) => x.hostname)).toEqual([www]);
   });
 
+  haproxyDesign.it('adds and removes a domain without changing Caddy\'s config, its certificate ordered before any visitor (HAProxy design)', async () => {
+    const before = await agentObjects();
+    expect(before).toContain('on_demand');
+    const two = `two.${zone}`;
+    const d = await add(alice, two);
+    await acme.dns.set(two, { a: ['127.0.0.1'] });
+    await acme.dns.set(`_svc.${two}`, { txt: [d.dns.txtValue] });
+    expect((await verify(d)).status).toBe('verified');
+    // No request to the name and no read of the domain (whose certificate status is a handshake): the agent's own
+    // handshake started Caddy's on-demand order, answered by its ask route from the hosts folder.
+    await waitUntil(() => stored(two), Boolean, 30_000, `a certificate for ${two} in the agent's storage`);
+    expect(await agentObjects()).toBe(before);
+    expect(JSON.stringify(await caddy('/config/'))).not.toContain(two);
+    expect(await inMap(two)).toBe(true);
+    const res = await servesOverHttps(two, 'v1\n');
+    expect(res.issuer).toMatch(/Pebble/);
+    const plain = await getVia(two, { ca: null, path: '/x' });
+    expect({ status: plain.status, location: plain.location }).toEqual({ status: 308, location: `https://${two}/x` });
+
+    expect((await alice.delete(`${domains()}/${d.id}`)).status).toBe(200);
+    expect(await serving(two)).toEqual({ routes: [], policies: [], mapped: false });
+    expect(await agentObjects()).toBe(before);
+    expect((await https(two)).status).not.toBe(200);
+  });
+
   it('keeps the domain routed through redeploys, stop and start, rollbacks, and restores it after Caddy loses it or the agent restarts', async () => {
     await deployLive(p.images.v2);
     await servesOverHttps(www, 'v2\n');
@@ -195,20 +270,17 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect((await alice.post(`/v1/workspaces/${ws.id}/apps/${app.id}/deployments/${first.id}/rollback`)).status).toBe(201);
     await servesOverHttps(www, 'v1\n');
 
-    // Caddy lost the route (as after a restart with its bootstrap config): the agent's watchdog puts it back.
-    const [routeId] = holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www);
-    const [policyId] = holding(await caddy('/config/apps/tls/automation/policies'), www);
-    expect({ routeId, policyId }).toEqual({ routeId: `domains-app-${app.id}`, policyId: expect.stringMatching(/^domains-tls-/) });
-    await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${routeId}`, { method: 'DELETE' });
-    await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${policyId}`, { method: 'DELETE' });
-    // The two removals are two changes: a watchdog pass between them puts the route back first, the next the policy.
-    const held = async () => [holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www).length, holding(await caddy('/config/apps/tls/automation/policies'), www).length];
-    await waitUntil(held, ([routes, policies]) => Math.min(routes!, policies!) > 0, 10_000, 'the route and its TLS policy to come back');
-    expect(holding(await caddy('/config/apps/tls/automation/policies'), www)).toEqual([policyId]);
+    // Caddy lost the route (as after a restart with its bootstrap config; with HAProxy, its map entry too): the agent's
+    // watchdog puts it back.
+    const lost = await lose(www);
+    expect(lost).toEqual({ routes: [expect.stringMatching(/^domains-(app|hosts)-/)], policies: [expect.stringMatching(/^domains-tls-/)] });
+    // The removals are several changes: a watchdog pass between them puts the route back first, the next the policy.
+    await waitUntil(() => restored(www), Boolean, 10_000, 'the route and its TLS policy to come back');
+    expect((await serving(www)).policies).toEqual(lost.policies);
     await servesOverHttps(www, 'v1\n');
 
     // Caddy loses the domain while the agent restarts: the agent puts it back from its own file.
-    await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${routeId}`, { method: 'DELETE' });
+    await lose(www);
     await p.agent.restart();
     await servesOverHttps(www, 'v1\n');
     // And the control plane's sweep (once the connection to the restarted agent is back) gives it the same set.
@@ -287,8 +359,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     expect(third?.error).toContain(`TXT record _svc.${www} not found`);
     const failed = (await alice.get(`${domains()}/${d.id}`)).body as DomainView;
     expect(failed).toMatchObject({ status: 'failed', routed: false });
-    expect(holding(await caddy('/config/apps/http/servers/slipway-https/routes'), www)).toEqual([]);
-    expect(holding(await caddy('/config/apps/tls/automation/policies'), www)).toEqual([]);
+    expect(await serving(www)).toEqual({ routes: [], policies: [], mapped: false });
     expect((await https(www)).status).not.toBe(200);
 
     await acme.dns.set(www, { a: ['127.0.0.1'] });
@@ -301,8 +372,9 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
     const d = ((await alice.get(domains())).body.data as DomainView[]).find((x) => x.hostname === www)!;
     expect((await alice.delete(`${domains()}/${d.id}`)).status).toBe(200);
     expect((await alice.get(`${domains()}/${d.id}`)).status).toBe(404);
-    // No route, redirect or certificate policy names the hostname any more.
+    // No route, redirect or certificate policy names the hostname any more (nor HAProxy's map, nor the hosts folder).
     expect(JSON.stringify(await caddy('/config/'))).not.toContain(`"${www}"`);
+    expect(await serving(www)).toEqual({ routes: [], policies: [], mapped: false });
     expect((await https(www)).status).not.toBe(200);
 
     // A domain of an app that is then deleted goes with it, and its name is free again.

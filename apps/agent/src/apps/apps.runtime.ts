@@ -2,6 +2,7 @@ import { ImageGate } from '../builds/image-gate';
 import type { BuildCaches } from '../builds/build-cache';
 import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from '../containers/removal-pool';
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -14,6 +15,7 @@ import type { CaddyIngress } from '../ingress/caddy.ingress';
 import type { DiskGuard } from '../storage/disk-guard';
 import { FolderBusyError } from '../storage/loop-ext4.storage';
 import type { ProjectStorage } from '../storage/storage';
+import { SeedCache } from './seed-cache';
 import { SettleWindows, type Fallback, type SettleWindow } from './settle-windows';
 
 /** An app's project folder when the control plane gave no size (an older control plane): the plans' minimum. */
@@ -54,7 +56,11 @@ export class AppsRuntime {
     private readonly buildCaches?: Pick<BuildCaches, 'remove'>,
   ) {
     this.windows = new SettleWindows(containers, ingress, logger, path.join(dataDir, 'settle.json'));
+    this.seeds = new SeedCache(path.join(dataDir, 'seed-cache'));
   }
+
+  /** Images' mount paths as tar files, to seed project folders without reading the image again (seed-cache.ts). */
+  private readonly seeds: SeedCache;
 
   /** Releases inside their settle window with the previous container warm behind them (decision 0038). */
   private readonly windows: SettleWindows;
@@ -340,14 +346,18 @@ export class AppsRuntime {
     await chown(folder, owner.uid, owner.gid);
     const meta = await readFile(this.metaOf(appId), 'utf8').then((t) => JSON.parse(t) as { seededImageId?: string }, () => ({}) as { seededImageId?: string });
     if (meta.seededImageId === imageId) return;
-    await this.docker.readFromImage(imageRef, mountPath, { [LABELS.workspace]: HELPER, [LABELS.app]: appId }, async (tar) => {
-      if (tar) await untar(tar, folder);
-    });
+    const kept = await this.seeds.get(imageId, mountPath);
+    if (kept) await untar(createReadStream(kept), folder);
+    else {
+      await this.docker.readFromImage(imageRef, mountPath, { [LABELS.workspace]: HELPER, [LABELS.app]: appId }, async (tar) => {
+        if (tar) await this.seeds.fill(imageId, mountPath, tar, (archive) => untar(archive, folder));
+      });
+    }
     await chownTree(folder, owner);
     await mkdir(path.dirname(this.metaOf(appId)), { recursive: true, mode: 0o700 });
     await writeFile(`${this.metaOf(appId)}.tmp`, JSON.stringify({ seededImageId: imageId, at: new Date().toISOString() }));
     await rename(`${this.metaOf(appId)}.tmp`, this.metaOf(appId));
-    emit(`Project folder seeded from the image's ${mountPath}`);
+    emit(`Project folder seeded from the image's ${mountPath}${kept ? " (this server's copy of it)" : ''}`);
   }
 
   /**

@@ -264,6 +264,9 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
       const rbLog = await logOf(rb.body.id);
       expect(rbLog).toMatch(new RegExp(`Route \\S+ → the container of deployment ${d1.id} \\(this image and environment, still running warm\\) while this rollback's container starts`));
       expect(rbLog).toMatch(/Route .* → the new container\n/);
+      // v1's /app was read from its image once (d1): the rollback seeds the project folder from this server's copy.
+      expect(rbLog).toMatch(/Project folder seeded from the image's \/app \(this server's copy of it\)/);
+      await served(app.url, 'seeded by v1\n', '/file/seed.txt');
       // Then its own container serves alone: the warm one and the release rolled back from are retired.
       await gone(d1.id);
       await gone(d2.id);

@@ -166,8 +166,14 @@ export class AppsRuntime {
       step = 'container';
       // A release of the app still inside its settle window becomes an ordinary container: this rollout decides.
       await this.windows.cancel(req.appId);
-      // A retried rollout starts over: the container of an earlier try of this deployment goes first.
-      await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
+      // A retried rollout starts over: the container of an earlier try of this deployment goes first (while the
+      // workspace network is looked up).
+      step = 'network';
+      const [networkId] = await Promise.all([
+        this.containers.networks.ensure(req.workspaceId),
+        this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }).then((ids) => this.containers.remove(ids)),
+      ]);
+      step = 'container';
       const hostPort = req.port ? await freeHostPort() : 0;
       const spec: ContainerSpec = {
         name: `slipway-app-${req.deploymentId}`,
@@ -181,10 +187,10 @@ export class AppsRuntime {
         tmpfs: { '/tmp': this.limits.tmpMb },
         port: req.port ? { container: req.port, host: hostPort } : null,
       };
-      step = 'network';
-      const networkId = await this.containers.networks.ensure(req.workspaceId);
-      step = 'container';
       const containerId = await this.containers.launch(spec, networkId, () => seeded);
+      // The app's other containers (the ones retired once the route moves), listed while the new one starts.
+      const others = this.containers.list({ [LABELS.app]: req.appId });
+      others.catch(() => undefined);
       emit(`Container ${containerId.slice(0, 12)} created`);
       // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
       // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
@@ -207,7 +213,7 @@ export class AppsRuntime {
         await this.containers.ready(containerId, readiness, emit);
       }
       emit('The app is ready');
-      const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId && id !== fallback?.containerId);
+      const previous = (await others).filter((id) => id !== containerId && id !== fallback?.containerId);
       step = 'route';
       if (req.routeHost && req.port) {
         await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort }, fallback?.hostPort);

@@ -21,6 +21,20 @@ describe('fsyncTree', () => {
     await expect(fsyncTree(dir, 4)).resolves.toBe(54);
   });
 
+  it('skips a file removed between the listing and its sync (the engine runs meanwhile)', async () => {
+    await writeFile(path.join(dir, 'a'), 'x');
+    const listed = jest.requireActual<typeof import('node:fs/promises')>('node:fs/promises');
+    const real = listed.readdir;
+    const spy = jest.spyOn(listed, 'readdir').mockImplementationOnce(async (...args: Parameters<typeof real>) => {
+      const entries = await (real as (...a: unknown[]) => Promise<unknown[]>)(...args);
+      await rm(path.join(dir, 'a'));
+      return entries as never;
+    });
+    await expect(fsyncTree(dir)).resolves.toBe(2);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
   it('syncs an empty folder', async () => {
     await expect(fsyncTree(dir)).resolves.toBe(1);
   });

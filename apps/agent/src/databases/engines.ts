@@ -117,6 +117,9 @@ export const postgres: Engine = {
     PGDATA: '/var/lib/postgresql/data/pgdata',
     // Read by the entrypoint (ours and the official image's) on the first start only; see `initWithoutSync`.
     POSTGRES_INITDB_ARGS: '--no-sync',
+    // initdb takes the default time zone from TZ when it is set; otherwise it scores every zone file of the image
+    // against the system's clock (hundreds of files read) to find the one the container already has.
+    TZ: 'Etc/UTC',
   }),
   command(ctx) {
     const settings: Record<string, string> = {

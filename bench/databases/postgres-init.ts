@@ -5,7 +5,7 @@
 // parallel pass (apps/agent/src/databases/fsync-tree.ts), whose time is added.
 // Usage: npx tsx bench/databases/postgres-init.ts [--runs 3] [--image slipway/postgres:15]. See bench/databases/README.md.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,6 +22,8 @@ const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.lengt
 /** ms from `docker run` to the second "ready to accept connections" (the first is the temporary server's). */
 async function firstStart(env: Record<string, string>): Promise<{ readyMs: number; dir: string; name: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-pg-init-'));
+  // As the agent does: the engine's user (999 in the images) owns its data folder.
+  await chown(dir, 999, 999);
   const name = `slipway-bench-pg-init-${process.pid}-${Date.now()}`;
   const args = ['run', '--rm', '--name', name, '-v', `${dir}:/var/lib/postgresql/data`, ...Object.entries({ POSTGRES_PASSWORD: 'bench-password-0123456789', POSTGRES_USER: 'app', POSTGRES_DB: 'appdb', PGDATA: '/var/lib/postgresql/data/pgdata', ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]), IMAGE];
   const t0 = performance.now();

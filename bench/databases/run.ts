@@ -29,6 +29,7 @@ const CREATE_ONLY = process.argv.includes('--create-only');
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const fmt = (xs: number[]) => (xs.length ? `p50 ${p50(xs).toFixed(0)} ms, min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)} (n=${xs.length})` : 'no successful run');
+const lines: string[] = [];
 const MEMORY: Record<TestEngine, number> = { postgres: 256, mysql: 512, redis: 64 };
 
 /** A long-lived client container on the workspace's network; `exec` runs one query in it (argv, env). */
@@ -64,11 +65,13 @@ function probe(engine: TestEngine, host: string, c: { username: string; password
   return { cmd: ['redis-cli', '-h', host, '--no-auth-warning', '-e', 'PING'], env: { REDISCLI_AUTH: c.password } };
 }
 
+const loadAverage = () => `${new Date().toISOString()} load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+
 async function main() {
+  lines.push(loadAverage());
   await globalSetup();
   const p = await startTestPlatform({ name: 'bench-databases' });
   let failed = 0;
-  const lines: string[] = [];
   try {
     const client = p.client();
     await signUp(client);
@@ -106,7 +109,8 @@ async function main() {
           () => undefined,
         );
         try {
-          await until(() => cli.exec(q.cmd, q.env), (r) => r.code === 0, 120_000, 250);
+          // Asked again 50 ms after each failed query (each is a `docker exec` of the engine's client: ~100 ms itself).
+          await until(() => cli.exec(q.cmd, q.env), (r) => r.code === 0, 120_000, 50);
           times.push(performance.now() - t0);
         } catch (e) {
           failed++;
@@ -188,6 +192,7 @@ async function main() {
     await client.delete(`${dbs}/${id}`);
     await rm(ca, { force: true });
   } finally {
+    lines.push(loadAverage());
     console.log(['', 'bench/databases (this machine: real Docker, the local stand-in images)', ...lines, ''].join('\n'));
     await p.close();
     exitOnFailures(failed);

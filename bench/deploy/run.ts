@@ -8,6 +8,7 @@
 //     in the same run.
 // Usage: npx tsx bench/deploy/run.ts [--runs 10] [--duration 10] [--connections 64]. See bench/deploy/README.md.
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { createWorkspace, signUp } from '@slipway/testing';
 import { startTestPlatform } from '@slipway/testing/platform';
@@ -67,11 +68,12 @@ async function rollouts(p: Platform) {
   /** From the request to the first 200 through Caddy whose body is `expected`. */
   const timeTo = async (start: () => Promise<{ status: number; body: { id: string } }>, expected: string) => {
     const t0 = performance.now();
+    const postedAt = Date.now();
     const res = await start();
     if (res.status !== 201) throw new Error(`answered ${res.status}`);
     for (;;) {
       const r = await p.viaIngress(app.url).catch(() => null);
-      if (r?.status === 200 && r.body === expected) return { ms: performance.now() - t0, deploymentId: res.body.id };
+      if (r?.status === 200 && r.body === expected) return { ms: performance.now() - t0, deploymentId: res.body.id, postedAt };
       if (performance.now() - t0 > 60_000) {
         const d = (await client.get(`${apps}/${app.id}/deployments/${res.body.id}`)).body as { status: string; failureReason: string | null };
         throw new Error(`no ${JSON.stringify(expected)} within 60 s: the deployment is ${d.status}${d.failureReason ? ` (${d.failureReason})` : ''}`);
@@ -87,25 +89,58 @@ async function rollouts(p: Platform) {
   await sleep(4_000);
   const load = loadLoop(p, app.url);
   const deployMs: number[] = [];
+  const deploys: Timed[] = [];
   const ids: { id: string; image: string }[] = [{ id: first.deploymentId, image: versions[0]! }];
   for (let i = 1; i <= RUNS; i++) {
     const image = versions[i % versions.length]!;
     const r = await timeTo(() => client.post(`${apps}/${app.id}/deployments`, { image }), body(image));
     deployMs.push(r.ms);
+    deploys.push(r);
     ids.push({ id: r.deploymentId, image });
     await sleep(300);
   }
   const rollbackMs: number[] = [];
+  const rollbacks: Timed[] = [];
   for (let i = 0; i < RUNS; i++) {
     // The two deployments before the current one: their images are among the last five kept.
     const target = ids[ids.length - 2]!;
     const r = await timeTo(() => client.post(`${apps}/${app.id}/deployments/${target.id}/rollback`), body(target.image));
     rollbackMs.push(r.ms);
+    rollbacks.push(r);
     ids.push({ id: r.deploymentId, image: target.image });
     await sleep(300);
   }
   const loaded = await load.stop();
-  return { client, apps, app, deployMs, rollbackMs, loaded };
+  const steps = { deploy: await breakdown(client, `${apps}/${app.id}`, deploys), rollback: await breakdown(client, `${apps}/${app.id}`, rollbacks) };
+  return { client, apps, app, deployMs, rollbackMs, loaded, steps };
+}
+
+type Timed = { ms: number; deploymentId: string; postedAt: number };
+
+/** Milestones of a rollout in its deployment log (the first line that matches), timed from the POST. */
+const MILESTONES: [string, RegExp][] = [
+  ['job started', /./],
+  ['image tagged', / tagged slipway-app\/|is on this server$/],
+  ['rollout asked', /^Starting a container/],
+  ['route back to the warm release', /still running warm/],
+  ['folder seeded', /^Project folder seeded/],
+  ['container created', /^Container \w+ created/],
+  ['first answer', / answers \(/],
+  ['route moved', /^Route \S+ → the new container/],
+];
+
+/** Where the time of these rollouts went: p50 (ms from the POST) of each milestone their logs show, then the first 200. */
+async function breakdown(client: Awaited<ReturnType<Platform['client']>>, appPath: string, runs: Timed[]): Promise<string> {
+  const at = new Map<string, number[]>();
+  for (const r of runs) {
+    const lines = ((await client.get(`${appPath}/deployments/${r.deploymentId}/logs?limit=1000`)).body as { data: { text: string; at: string }[] }).data;
+    for (const [name, re] of MILESTONES) {
+      const line = lines.find((l) => re.test(l.text));
+      if (line) at.set(name, [...(at.get(name) ?? []), Date.parse(line.at) - r.postedAt]);
+    }
+  }
+  const parts = MILESTONES.filter(([name]) => at.has(name)).map(([name]) => `${name} ${p50(at.get(name)!).toFixed(0)}${at.get(name)!.length < runs.length ? ` (${at.get(name)!.length} of ${runs.length})` : ''}`);
+  return [...parts, `first 200 ${p50(runs.map((r) => r.ms)).toFixed(0)}`].join(' → ');
 }
 
 /**
@@ -139,7 +174,10 @@ async function badRelease(p: Platform, r: Awaited<ReturnType<typeof rollouts>>) 
   return { ms, status, reason, loaded };
 }
 
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
 async function main() {
+  console.log(`${new Date().toISOString()} load average ${loadAverage()}`);
   // The migrated template database the integration tests copy from (made once, shared).
   await globalSetup();
   // Baseline, same run: the behaviour before decision 0038 (the whole settle window before the route moves).
@@ -176,9 +214,11 @@ async function main() {
     console.log(`deploy (POST → first 200 of the new version through Caddy):`);
     console.log(`  baseline (settle window first): ${fmt(baseline.deployMs)}`);
     console.log(`  warm previous (decision 0038):  ${fmt(warm.deployMs)}`);
+    console.log(`  where the time goes, warm (p50 ms from the POST, deployment log): ${warm.steps.deploy}`);
     console.log(`rollback (POST → first 200 of the earlier version):`);
     console.log(`  baseline (settle window first): ${fmt(baseline.rollbackMs)}`);
     console.log(`  warm previous (decision 0038):  ${fmt(warm.rollbackMs)}`);
+    console.log(`  where the time goes, warm (p50 ms from the POST, deployment log): ${warm.steps.rollback}`);
     console.log(`requests through Caddy during the deploys and rollbacks: baseline ${failedDuring(baseline.loaded)}; warm ${failedDuring(warm.loaded)}`);
     console.log(`bad release (answers, exits 2 s after its start) over a good one, until the app is back on the good one:`);
     console.log(`  baseline: ${baselineBad.ms.toFixed(0)} ms, ${baselineBad.status}: ${baselineBad.reason}; ${failedDuring(baselineBad.loaded)}`);
@@ -194,6 +234,7 @@ async function main() {
         `bad release never serves a failed request ${verdict(bad.loaded.failures.length === 0 && bad.status === 'crashed', 0)}; ` +
         `ingress ≥ 0.7 × direct (issue 34) ${verdict(ratio >= 0.7, loadFailures)}`,
     );
+    console.log(`${new Date().toISOString()} load average ${loadAverage()}`);
     exitOnFailures(loadFailures + rolloutFailures);
   } finally {
     await p.close();

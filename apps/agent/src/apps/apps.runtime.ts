@@ -2,6 +2,7 @@ import { ImageGate } from '../builds/image-gate';
 import type { BuildCaches } from '../builds/build-cache';
 import { DEFAULT_REMOVAL_CONCURRENCY, RemovalPool } from '../containers/removal-pool';
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -14,11 +15,15 @@ import type { CaddyIngress } from '../ingress/caddy.ingress';
 import type { DiskGuard } from '../storage/disk-guard';
 import { FolderBusyError } from '../storage/loop-ext4.storage';
 import type { ProjectStorage } from '../storage/storage';
-import { SettleWindows, type Fallback } from './settle-windows';
+import { SeedCache } from './seed-cache';
+import { SettleWindows, type Fallback, type SettleWindow } from './settle-windows';
 
 /** An app's project folder when the control plane gave no size (an older control plane): the plans' minimum. */
 export const DEFAULT_DISK_MB = 512;
 import { engineMessage, engineUnreachable, pullFailure, rolloutFailure, type RolloutStep } from './failure-reasons';
+
+/** How many images' resolved USER the agent remembers (a few dozen bytes each). */
+const OWNERS_KEPT = 1_000;
 
 /** The repository of an app's deployment tags (slipway-app/<appId>:<deploymentId>). */
 export const appRepository = (appId: string) => `slipway-app/${appId}`;
@@ -51,7 +56,11 @@ export class AppsRuntime {
     private readonly buildCaches?: Pick<BuildCaches, 'remove'>,
   ) {
     this.windows = new SettleWindows(containers, ingress, logger, path.join(dataDir, 'settle.json'));
+    this.seeds = new SeedCache(path.join(dataDir, 'seed-cache'));
   }
+
+  /** Images' mount paths as tar files, to seed project folders without reading the image again (seed-cache.ts). */
+  private readonly seeds: SeedCache;
 
   /** Releases inside their settle window with the previous container warm behind them (decision 0038). */
   private readonly windows: SettleWindows;
@@ -131,12 +140,18 @@ export class AppsRuntime {
     await this.disk.assertRoom('a new deployment');
     // Which step the engine refused decides the sentence the user reads (failure-reasons.ts).
     let step: RolloutStep = 'image';
+    // A rollback whose release still runs warm behind the route: the route went back to it at once (see `bridge`).
+    let bridged: SettleWindow | null = null;
     try {
       const image = await this.docker.inspectImage(req.imageRef);
       if (!image) throw new AppError('rollout_failed', `The image ${req.imageRef} is not on this server`);
       const mountPath = image.Config.WorkingDir && image.Config.WorkingDir !== '/' ? image.Config.WorkingDir : '/app';
+      if (req.maySkipSettle === true && this.limits.readySettleMs > 0 && this.windows.isProven(image.Id)) {
+        step = 'route';
+        bridged = await this.bridge(req, image, emit);
+      }
       step = 'folder';
-      const owner = await this.resolveUser(req.imageRef, image.Config.User ?? '');
+      const owner = await this.ownerOf(req.imageRef, image.Id, image.Config.User ?? '');
       await this.ensureFolder(req.appId, req.diskMb || DEFAULT_DISK_MB, emit);
       // Seeding overlaps what comes next up to the container's start (network, create): it must be done only by then.
       const seeded = this.seedFolder(req.appId, image.Id, req.imageRef, mountPath, owner, emit).catch((e: unknown) => {
@@ -151,8 +166,14 @@ export class AppsRuntime {
       step = 'container';
       // A release of the app still inside its settle window becomes an ordinary container: this rollout decides.
       await this.windows.cancel(req.appId);
-      // A retried rollout starts over: the container of an earlier try of this deployment goes first.
-      await this.containers.remove(await this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }));
+      // A retried rollout starts over: the container of an earlier try of this deployment goes first (while the
+      // workspace network is looked up).
+      step = 'network';
+      const [networkId] = await Promise.all([
+        this.containers.networks.ensure(req.workspaceId),
+        this.containers.list({ [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId }).then((ids) => this.containers.remove(ids)),
+      ]);
+      step = 'container';
       const hostPort = req.port ? await freeHostPort() : 0;
       const spec: ContainerSpec = {
         name: `slipway-app-${req.deploymentId}`,
@@ -166,10 +187,10 @@ export class AppsRuntime {
         tmpfs: { '/tmp': this.limits.tmpMb },
         port: req.port ? { container: req.port, host: hostPort } : null,
       };
-      step = 'network';
-      const networkId = await this.containers.networks.ensure(req.workspaceId);
-      step = 'container';
       const containerId = await this.containers.launch(spec, networkId, () => seeded);
+      // The app's other containers (the ones retired once the route moves), listed while the new one starts.
+      const others = this.containers.list({ [LABELS.app]: req.appId });
+      others.catch(() => undefined);
       emit(`Container ${containerId.slice(0, 12)} created`);
       // Web apps are reached through Caddy's HTTP reverse proxy, so they must speak HTTP: any response will do, or
       // 2xx/3xx on the health path. A worker only has to keep running for the settle window.
@@ -192,7 +213,7 @@ export class AppsRuntime {
         await this.containers.ready(containerId, readiness, emit);
       }
       emit('The app is ready');
-      const previous = (await this.containers.list({ [LABELS.app]: req.appId })).filter((id) => id !== containerId && id !== fallback?.containerId);
+      const previous = (await others).filter((id) => id !== containerId && id !== fallback?.containerId);
       step = 'route';
       if (req.routeHost && req.port) {
         await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort }, fallback?.hostPort);
@@ -220,7 +241,40 @@ export class AppsRuntime {
       });
       return { imageId: image.Id, imageRef: req.imageRef, containerId, hostPort, settleMs: fallback ? windowMs : 0 };
     } catch (e) {
+      if (bridged) await this.unbridge(req, bridged, emit);
       throw this.explained(e, step, req, emit);
+    }
+  }
+
+  /**
+   * A rollback to the release kept warm behind the route (the previous one, inside the current release's settle
+   * window: decision 0038) takes the route back to that container at once, the current release behind it as the
+   * fallback, while its own container starts; the rollout then moves the route to that one as any rollout does and
+   * retires both. Only when the warm container runs the very image and environment the rollback's container gets
+   * (same answers): otherwise, or without a window, null and nothing changed. The window is closed first (its verdict
+   * must not move the route or retire the warm container meanwhile).
+   */
+  private async bridge(req: RolloutInput, image: { Id: string; Config: { Env?: string[] | null } }, emit: Emit): Promise<SettleWindow | null> {
+    if (!req.routeHost || !req.port || !this.windows.current(req.appId)) return null;
+    const window = await this.windows.cancel(req.appId);
+    if (!window) return null;
+    const warm = await this.docker.inspectContainer(window.fallback.containerId).catch(() => null);
+    const wanted = { ...(req.port ? { PORT: String(req.port) } : {}), ...req.env };
+    if (!warm?.State.Running || warm.Image !== image.Id || !sameEnvironment(warm.Config.Env ?? [], image.Config.Env ?? [], wanted)) return null;
+    await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: window.fallback.hostPort }, window.hostPort);
+    emit(`Route ${req.routeHost} → the container of deployment ${window.fallback.deploymentId} (this image and environment, still running warm) while this rollback's container starts`);
+    return window;
+  }
+
+  /** A rollout that bridged failed: the route goes back to the release it was rolling back from. */
+  private async unbridge(req: RolloutInput, bridged: SettleWindow, emit: Emit): Promise<void> {
+    try {
+      if (await this.stillRuns(bridged.containerId)) {
+        await this.ingress.put({ appId: req.appId, host: bridged.routeHost, upstreamPort: bridged.hostPort });
+        emit(`Route ${bridged.routeHost} → the container of deployment ${bridged.deploymentId} again`);
+      }
+    } catch (e) {
+      this.logger.warn({ appId: req.appId, err: (e as Error).message }, 'could not route back after a failed rollback');
     }
   }
 
@@ -298,31 +352,56 @@ export class AppsRuntime {
     await chown(folder, owner.uid, owner.gid);
     const meta = await readFile(this.metaOf(appId), 'utf8').then((t) => JSON.parse(t) as { seededImageId?: string }, () => ({}) as { seededImageId?: string });
     if (meta.seededImageId === imageId) return;
-    await this.docker.readFromImage(imageRef, mountPath, { [LABELS.workspace]: HELPER, [LABELS.app]: appId }, async (tar) => {
-      if (tar) await untar(tar, folder);
-    });
+    const kept = await this.seeds.get(imageId, mountPath);
+    if (kept) await untar(createReadStream(kept), folder);
+    else {
+      await this.docker.readFromImage(imageRef, mountPath, { [LABELS.workspace]: HELPER, [LABELS.app]: appId }, async (tar) => {
+        if (tar) await this.seeds.fill(imageId, mountPath, tar, (archive) => untar(archive, folder));
+      });
+    }
     await chownTree(folder, owner);
     await mkdir(path.dirname(this.metaOf(appId)), { recursive: true, mode: 0o700 });
     await writeFile(`${this.metaOf(appId)}.tmp`, JSON.stringify({ seededImageId: imageId, at: new Date().toISOString() }));
     await rename(`${this.metaOf(appId)}.tmp`, this.metaOf(appId));
-    emit(`Project folder seeded from the image's ${mountPath}`);
+    emit(`Project folder seeded from the image's ${mountPath}${kept ? " (this server's copy of it)" : ''}`);
   }
 
+  /**
+   * `resolveUser`, remembered per image id and USER (an image's files never change; a name costs two throw-away
+   * containers, on every rollout's path otherwise).
+   */
+  private async ownerOf(imageRef: string, imageId: string, user: string): Promise<{ uid: number; gid: number }> {
+    const key = `${imageId} ${user}`;
+    const known = this.owners.get(key);
+    if (known) return known;
+    const { uid, gid, lookedUp } = await this.resolveUser(imageRef, user);
+    const owner = { uid, gid };
+    // A name the image's files did not answer (a read that failed) is asked again next time.
+    if (lookedUp) {
+      if (this.owners.size >= OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
+      this.owners.set(key, owner);
+    }
+    return owner;
+  }
+
+  private readonly owners = new Map<string, { uid: number; gid: number }>();
+
   /** uid:gid of the image's USER (a name is looked up in the image's /etc/passwd); root when unset. */
-  private async resolveUser(imageRef: string, user: string): Promise<{ uid: number; gid: number }> {
-    if (!user) return { uid: 0, gid: 0 };
+  private async resolveUser(imageRef: string, user: string): Promise<{ uid: number; gid: number; lookedUp: boolean }> {
+    if (!user) return { uid: 0, gid: 0, lookedUp: true };
+    let lookedUp = true;
     const [name, group] = user.split(':');
     const numeric = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : null);
     let uid = numeric(name);
     let gid = numeric(group);
     if (uid === null || (group !== undefined && gid === null)) {
-      const passwd = await this.readImageFile(imageRef, '/etc/passwd');
-      const groups = await this.readImageFile(imageRef, '/etc/group');
+      const [passwd, groups] = await Promise.all([this.readImageFile(imageRef, '/etc/passwd'), this.readImageFile(imageRef, '/etc/group')]);
       const entry = passwd.split('\n').map((l) => l.split(':')).find((f) => f[0] === name || f[2] === name);
+      lookedUp = passwd !== '' && (group === undefined || groups !== '');
       if (uid === null) uid = entry ? Number(entry[2]) : 0;
       if (gid === null) gid = group !== undefined ? Number(groups.split('\n').map((l) => l.split(':')).find((f) => f[0] === group)?.[2] ?? 0) : entry ? Number(entry[3]) : 0;
     }
-    return { uid, gid: gid ?? uid };
+    return { uid, gid: gid ?? uid, lookedUp };
   }
 
   private async readImageFile(imageRef: string, file: string): Promise<string> {
@@ -443,6 +522,24 @@ export class AppsRuntime {
 }
 
 const firstLine = (s: string) => s.split('\n')[0] ?? s;
+
+/**
+ * Whether a container's environment (`Config.Env`: the image's, overridden by what it was created with) is the one a
+ * container of this image created with `wanted` gets.
+ */
+export function sameEnvironment(containerEnv: string[], imageEnv: string[], wanted: Record<string, string>): boolean {
+  const parse = (list: string[]) =>
+    new Map(
+      list.map((e) => {
+        const i = e.indexOf('=');
+        return i < 0 ? [e, ''] : [e.slice(0, i), e.slice(i + 1)];
+      }),
+    );
+  const expected = parse(imageEnv);
+  for (const [k, v] of Object.entries(wanted)) expected.set(k, v);
+  const actual = parse(containerEnv);
+  return actual.size === expected.size && [...expected].every(([k, v]) => actual.get(k) === v);
+}
 
 /** Extracts a tar stream into `dir`, stripping the archive's top folder; files overwrite, nothing is deleted. */
 function untar(archive: Readable, dir: string): Promise<void> {

@@ -179,7 +179,9 @@ export class SettleWindows {
     if (this.ingress.routeOf(w.appId)?.upstreamPort === w.hostPort) await this.ingress.put({ appId: w.appId, host: w.routeHost, upstreamPort: w.hostPort });
     await this.remember(w.imageId);
     this.logger.info({ appId: w.appId, deploymentId: w.deploymentId }, 'the release passed its settle window: the previous container is retired');
-    await this.containers.retire([w.fallback.containerId], w.stopGraceMs);
+    // In the background (it logs its own failures): a rollout that cancels the app's next window waits for this
+    // verdict, and must not wait for the previous container's grace period too.
+    void this.containers.retire([w.fallback.containerId], w.stopGraceMs);
   }
 
   private async failed(w: Open, reason: string): Promise<void> {

@@ -269,8 +269,9 @@ export class Containers {
                 : `a connection to port ${r.probe?.port}`;
           return `${subject} did not answer ${r.probe?.kind === 'exec' ? '' : 'on its port '}within ${Math.round(r.timeoutMs / 1000)} s: ${asked}, last try: ${last}`;
         }
-        // Answered: looks every 250 ms until the window ends (at once when there is none).
-        await sleep(answeredAt === null ? 100 : Math.min(250, Math.max(0, r.settleMs - (Date.now() - answeredAt))));
+        // Not answered yet: asks again soon (the first answer is when a release can take the route). Answered: looks
+        // every 250 ms until the window ends (at once when there is none).
+        await sleep(answeredAt === null ? firstAnswerPollMs(r.probe) : Math.min(250, Math.max(0, r.settleMs - (Date.now() - answeredAt))));
       }
       if (r.probe?.kind === 'http' && r.hostPort) {
         const a = await answersOnHostPort(r.hostPort, r.probe.healthPath, PROBE_TIMEOUT_MS);
@@ -319,6 +320,15 @@ export const SPEC_LABEL = 'slipway.spec';
 /** A throw-away container, valued with the agent process that made it (so a later one removes what an earlier left). */
 export const THROWAWAY_LABEL = 'slipway.throwaway';
 const THIS_RUN = randomUUID();
+/**
+ * The pause between two probes until the first answer: short for HTTP and TCP (a request from the probe process
+ * already in the container's namespace costs well under a millisecond; every ms after the app listens is a ms before
+ * its route moves), longer for an exec (each starts the engine's client in the container through the engine).
+ */
+export function firstAnswerPollMs(probe: Probe | null): number {
+  if (!probe) return 100;
+  return probe.kind === 'exec' ? 50 : 15;
+}
 /** An exec probe's own time limit (an engine's client connecting and running one query). */
 const EXEC_PROBE_TIMEOUT_MS = 10_000;
 

@@ -10,6 +10,7 @@ import { workspaceNetworkName } from '../containers/networks';
 import type { Readiness } from '../containers/readiness';
 import type { ContainerSpec } from '../containers/spec';
 import { CONF_DIR, ENGINES, TLS_DIR, type Engine, type EngineContext } from './engines';
+import { fsyncTree } from './fsync-tree';
 import { PublicListeners } from './public-listener';
 
 export const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
@@ -342,6 +343,8 @@ export class DatabasesRuntime {
     await this.write(db);
 
     const networkId = await this.containers.networks.ensure(db.workspaceId);
+    // An empty data folder: the engine's first start initialises it (without fsync for some engines: synced below).
+    const fresh = (await readdir(path.join(dir, 'data'))).length === 0;
     const t1 = performance.now();
     try {
       await this.containers.ensure(this.spec(db, engine, ctx), this.readiness(engine, ctx), specHash(db, engine, tlsHash), {
@@ -358,7 +361,12 @@ export class DatabasesRuntime {
       await this.listeners.close(db.databaseId);
       return this.status(db.databaseId);
     }
-    this.logger.info({ databaseId: db.databaseId, engine: db.engine, prepareMs: Math.round(t1 - t0), readyMs: Math.round(performance.now() - t1) }, 'database running');
+    const t2 = performance.now();
+    if (fresh && engine.initWithoutSync) await fsyncTree(path.join(dir, 'data'));
+    this.logger.info(
+      { databaseId: db.databaseId, engine: db.engine, prepareMs: Math.round(t1 - t0), readyMs: Math.round(t2 - t1), syncMs: Math.round(performance.now() - t2) },
+      'database running',
+    );
     if (db.public.enabled) await this.openPublic(db);
     else await this.listeners.close(db.databaseId);
     return this.status(db.databaseId);

@@ -25,6 +25,14 @@ describe('database engines', () => {
     expect(redis.files(ctx)['redis.conf']).toContain('requirepass "Zq\'a\\"ss/w:rd@x"');
   });
 
+  it('initialise PostgreSQL without fsync file after file (the agent syncs the data folder in one pass), its time zone given', () => {
+    expect(postgres.env(ctx).POSTGRES_INITDB_ARGS).toBe('--no-sync');
+    // and without scanning the image's zone files for its time zone
+    expect(postgres.env(ctx).TZ).toBe('Etc/UTC');
+    expect(postgres.initWithoutSync).toBe(true);
+    expect(Object.values(ENGINES).filter((e) => e.initWithoutSync).map((e) => e.name)).toEqual(['postgres']);
+  });
+
   it('serve TLS: postgres and mysql with their own settings, redis on a TLS port of its own', () => {
     expect(postgres.command(ctx)).toEqual(expect.arrayContaining(['ssl=on', 'ssl_key_file=/slipway/tls/server.key']));
     expect(mysql.command(ctx)).toEqual(expect.arrayContaining(['--ssl-cert=/slipway/tls/server.crt']));

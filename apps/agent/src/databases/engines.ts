@@ -54,6 +54,12 @@ export interface Engine {
   gid: number;
   /** The engine's memory settings for a size (what `command` applies), for the README and tests. */
   memory(memoryMb: number): Record<string, string>;
+  /**
+   * The image's first initialisation is told not to fsync what it writes (PostgreSQL: `initdb --no-sync`, file after
+   * file, the largest part of a create on a slow disk); the agent fsyncs the whole data folder in one parallel pass
+   * once the engine answers, before the database counts as running (fsync-tree.ts).
+   */
+  initWithoutSync?: boolean;
   /** Environment of the container: only read by the images when the data folder is empty (first start). */
   env(ctx: EngineContext): Record<string, string>;
   /** Arguments after the image's entrypoint. */
@@ -103,11 +109,17 @@ export const postgres: Engine = {
     work_mem: mb(Math.max(1, Math.min(16, memoryMb / 64))),
     max_connections: String(connectionsFor(memoryMb)),
   }),
+  initWithoutSync: true,
   env: (ctx) => ({
     POSTGRES_USER: ctx.username,
     POSTGRES_DB: ctx.databaseName,
     POSTGRES_PASSWORD: ctx.password,
     PGDATA: '/var/lib/postgresql/data/pgdata',
+    // Read by the entrypoint (ours and the official image's) on the first start only; see `initWithoutSync`.
+    POSTGRES_INITDB_ARGS: '--no-sync',
+    // initdb takes the default time zone from TZ when it is set; otherwise it scores every zone file of the image
+    // against the system's clock (hundreds of files read) to find the one the container already has.
+    TZ: 'Etc/UTC',
   }),
   command(ctx) {
     const settings: Record<string, string> = {

@@ -234,6 +234,66 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     expect((await client.get(`${appsPath()}/${app.id}`)).body).toMatchObject({ status: 'running', currentDeployment: { status: 'live', source: 'rollback', image: p.images.v1 } });
   });
 
+  it('a rollback to the release still warm behind the route takes the route back to that container at once, then moves it to its own; with other variables it does not; 0 failed requests', async () => {
+    const app = await newApp(p.images.v1);
+    const d1 = await settled(app.id, (await deploy(app.id)).id);
+    await served(app.url, 'v1\n');
+    const containersOf = async (deploymentId: string) => (await p.docker.listContainers({ all: true, filters: { label: [`slipway.deployment=${deploymentId}`] } })).map((c) => c.State);
+    const logOf = async (deploymentId: string) => ((await client.get(`${appsPath()}/${app.id}/deployments/${deploymentId}/logs`)).body.data as { text: string }[]).map((l) => l.text).join('\n');
+    const gone = (deploymentId: string) => waitUntil(() => containersOf(deploymentId), (states) => states.length === 0, 30_000, `the container of ${deploymentId} to be retired`);
+
+    const answers: { status: number; body: string }[] = [];
+    let looping = true;
+    const loop = (async () => {
+      while (looping) {
+        answers.push(await p.viaIngress(app.url).catch((e: Error) => ({ status: 0, body: e.message })));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const figures: string[] = [];
+    try {
+      const d2 = await deploy(app.id, { image: p.images.v2 });
+      await served(app.url, 'v2\n');
+      // v1's container runs warm behind v2 for v2's settle window (3 s): the rollback takes the route back to it at once.
+      const t0 = Date.now();
+      const rb = await client.post(`${appsPath()}/${app.id}/deployments/${d1.id}/rollback`);
+      expect(rb.status).toBe(201);
+      await served(app.url, 'v1\n');
+      figures.push(`rollback to the warm release → first v1 answer ${Date.now() - t0} ms`);
+      expect((await settled(app.id, rb.body.id)).status).toBe('live');
+      const rbLog = await logOf(rb.body.id);
+      expect(rbLog).toMatch(new RegExp(`Route \\S+ → the container of deployment ${d1.id} \\(this image and environment, still running warm\\) while this rollback's container starts`));
+      expect(rbLog).toMatch(/Route .* → the new container\n/);
+      // v1's /app was read from its image once (d1): the rollback seeds the project folder from this server's copy.
+      expect(rbLog).toMatch(/Project folder seeded from the image's \/app \(this server's copy of it\)/);
+      await served(app.url, 'seeded by v1\n', '/file/seed.txt');
+      // Then its own container serves alone: the warm one and the release rolled back from are retired.
+      await gone(d1.id);
+      await gone(d2.id);
+      expect(await containersOf(rb.body.id)).toEqual(['running']);
+
+      // The same over a release warm behind another, with a variable changed since: its container would answer with the
+      // old value, so the rollback starts its own before the route moves.
+      const d3 = await deploy(app.id, { image: p.images.v2 });
+      await served(app.url, 'v2\n');
+      expect((await client.put(`${appsPath()}/${app.id}/env`, { variables: [{ key: 'GREETING', value: 'changed' }] })).status).toBe(200);
+      const rb2 = await client.post(`${appsPath()}/${app.id}/deployments/${rb.body.id}/rollback`);
+      expect(rb2.status).toBe(201);
+      expect((await settled(app.id, rb2.body.id)).status).toBe('live');
+      await served(app.url, 'changed', '/env/GREETING');
+      expect(await logOf(rb2.body.id)).not.toMatch(/still running warm/);
+      await gone(d3.id);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      looping = false;
+      await loop;
+      console.log(`rollbacks to a warm release under load: ${answers.length} requests, ${answers.filter((a) => a.status !== 200).length} failed; ${figures.join('; ')}`);
+    }
+    expect(answers.length).toBeGreaterThan(100);
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n']));
+  });
+
   it('rollback serves the earlier version without a build; a pruned image is 409 image_unavailable', async () => {
     const app = await newApp(p.images.v1);
     const d1 = await settled(app.id, (await deploy(app.id)).id);

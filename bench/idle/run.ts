@@ -6,7 +6,8 @@
 // With `--apps N` (issue 34: agent <= 120 MB at 1,000 apps) it then deploys N tiny apps (4 per workspace), reads RSS
 // at N, deletes them all and reads it again: the growth per app of each process, and whether deletion gives it back.
 // Usage: npx tsx bench/idle/run.ts [--requests 100] [--deployments 3] [--settle 5] [--modes tsx,compiled]
-//   [--apps N --concurrency 4] [--heap DIR] [--flags '…'] [--agent-flags '…']. Needs the machine's
+//   [--apps N --concurrency 4 --settle-apps 70] [--heap DIR --heap-roles agent,worker] [--flags '…'] [--agent-flags '…']
+//   [--base-root ../other-checkout]. Needs the machine's
 // platform set up (deploy/setup.sh: settings, database, enrolled agent, built bundles); it stops that
 // platform for the run and starts it again afterwards. See bench/idle/README.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -31,10 +32,15 @@ const text = (name: string): string | undefined => {
 };
 /** Heap snapshots of each process (V8's --heapsnapshot-signal) at each measuring point go there; bench/idle/heap-diff.ts compares two. */
 const HEAP_DIR = text('heap') ? path.resolve(text('heap')!) : null;
+const HEAP_ROLES = (text('heap-roles') ?? 'agent,worker').split(',');
 /** The compiled processes' V8 flags: what deploy/lib/services.sh gives them unless told otherwise (to measure others). */
 const FLAGS = (text('flags') ?? '--max-semi-space-size=4').split(/\s+/).filter(Boolean);
 const AGENT_FLAGS = text('agent-flags') === undefined ? FLAGS : text('agent-flags')!.split(/\s+/).filter(Boolean);
 const WANTED_MODES = (text('modes') ?? 'tsx,compiled').split(',');
+/** Another checkout's compiled bundles (e.g. the branch this one started from), run first as a baseline in the same run. */
+const BASE_ROOT = text('base-root') ? path.resolve(text('base-root')!) : null;
+/** Seconds waited at N apps and after their deletion (a metrics cycle, a reconcile pass and the first folder measurement happen at N). */
+const SETTLE_APPS_S = arg('settle-apps', 70);
 const ENV_FILE = process.env.SLIPWAY_ENV_FILE ?? '/etc/slipway/slipway.env';
 const NODE = path.join(process.env.SLIPWAY_NODE_DIR ?? '/opt/slipway/node', 'bin/node');
 const ROLES = ['api', 'worker', 'agent'] as const;
@@ -50,12 +56,20 @@ const MODES: Mode[] = ([
     name: 'tsx (source, baseline)',
     argv: (role) => [NODE, path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, `apps/${role}/src/main.ts`), ...(role === 'agent' ? ['run'] : [])],
   },
+  ...(BASE_ROOT
+    ? [
+        {
+          name: `base (compiled, ${path.basename(BASE_ROOT)})`,
+          argv: (role: Role) => [NODE, ...(role === 'agent' ? AGENT_FLAGS : FLAGS), path.join(BASE_ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
+        },
+      ]
+    : []),
   {
     name: 'node (compiled)',
     // As deploy/platform.sh and the systemd units start it (SLIPWAY_NODE_FLAGS in deploy/lib/services.sh).
     argv: (role) => [NODE, ...(role === 'agent' ? AGENT_FLAGS : FLAGS), path.join(ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
   },
-] satisfies Mode[]).filter((m) => WANTED_MODES.some((w) => m.name.includes(w)));
+] satisfies Mode[]).filter((m) => m.name.startsWith('base') || WANTED_MODES.some((w) => m.name.includes(w)));
 
 /** Every node process of a role (tsx's child too) writes a heap snapshot on SIGUSR2 when --heap is given. */
 const HEAP_ENV: Record<string, string> = HEAP_DIR ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}` } : {};
@@ -125,6 +139,7 @@ function rssOf(role: Role, child: ChildProcess): Rss {
 async function snapshots(children: Map<Role, ChildProcess>, mode: string, label: string): Promise<void> {
   if (!HEAP_DIR) return;
   for (const [role, child] of children) {
+    if (!HEAP_ROLES.includes(role)) continue;
     const pid = mainProcesses(role, child).main[0]?.pid;
     if (!pid) continue;
     const before = new Set(readdirSync(HEAP_DIR));
@@ -288,11 +303,11 @@ async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeRes
     process.stdout.write(`${mode.name}: deploying ${APPS} tiny apps, ${CONCURRENCY} at a time…\n`);
     const filled = await fill(base, env.SLIPWAY_PUBLIC_URL ?? base, failures);
     // At least one metrics cycle (10 s) and the new apps' first folder measurement (within 60 s) happen at N.
-    await sleep(Math.max(SETTLE_S, 70) * 1000);
+    await sleep(SETTLE_APPS_S * 1000);
     const atApps = rssNow();
     await snapshots(children, mode.name, `apps${APPS}`);
     await filled.removeAll();
-    await sleep(Math.max(SETTLE_S, 70) * 1000);
+    await sleep(SETTLE_APPS_S * 1000);
     const deleted = rssNow();
     await snapshots(children, mode.name, 'deleted');
     return { mode: mode.name, startup, after, atApps, deleted, live: filled.live, failures, requests };

@@ -5,15 +5,13 @@
 // Usage: npx tsx bench/density/run.ts [--apps 300] [--workspaces 100] [--concurrency 8]. See bench/density/README.md.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { ensureTestImage, TEST_IMAGE } from '@slipway/testing/agent';
 import { LABELS } from '../../packages/core/src';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
-import type Docker from 'dockerode';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import globalSetup from '../../testing/src/global-setup';
+import { ensureTinyImage, pool, TINY_IMAGE } from '../lib/tiny-image';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
 const arg = (name: string, fallback: number) => {
@@ -23,43 +21,10 @@ const arg = (name: string, fallback: number) => {
 const APPS = arg('apps', 300);
 const WORKSPACES = arg('workspaces', 100);
 const CONCURRENCY = arg('concurrency', 8);
-const TINY_IMAGE = 'slipway-bench/tiny:1';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const p50 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]! : Number.NaN);
 const mb = (bytes: number) => bytes / 1024 / 1024;
-
-/** Runs `work` over `items`, `limit` at a time, in order of start. */
-async function pool<T, R>(items: T[], limit: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await work(items[i]!, i);
-      }
-    }),
-  );
-  return out;
-}
-
-/** busybox httpd answering "tiny\n" on 8080: ~1 MB of memory per app, so the platform's own cost shows. */
-async function ensureTinyImage(docker: Docker): Promise<void> {
-  if ((await docker.listImages({ filters: { reference: [TINY_IMAGE] } })).length) return;
-  await ensureTestImage(docker);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'slipway-tiny-'));
-  try {
-    await writeFile(path.join(dir, 'index.html'), 'tiny\n');
-    await writeFile(path.join(dir, 'Dockerfile'), `FROM ${TEST_IMAGE}\nCOPY index.html /www/index.html\nCMD ["/bin/busybox", "httpd", "-f", "-p", "8080", "-h", "/www"]\n`);
-    const stream = await docker.buildImage({ context: dir, src: ['Dockerfile', 'index.html'] }, { t: TINY_IMAGE });
-    await new Promise<void>((resolve, reject) =>
-      docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => (err || out.find((o) => o.error) ? reject(err ?? new Error(out.find((o) => o.error)!.error)) : resolve())),
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** Resident memory (bytes) of every process whose command name is `comm`. */
 async function rssOf(comm: string): Promise<number> {

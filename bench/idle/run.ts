@@ -3,12 +3,18 @@
 // (`node apps/<app>/dist/main.js`) side by side with a baseline in the same run (the sources through tsx, as
 // the platform ran before). Targets (issue 11): agent <= 60 MB, API <= 150 MB, worker <= 150 MB; a mode whose
 // requests or deployments failed is reported as failed and never as meeting a target.
-// Usage: npx tsx bench/idle/run.ts [--requests 100] [--deployments 3] [--settle 5]. Needs the machine's
+// With `--apps N` (issue 34: agent <= 120 MB at 1,000 apps) it then deploys N tiny apps (4 per workspace), reads RSS
+// at N, deletes them all and reads it again: the growth per app of each process, and whether deletion gives it back.
+// Usage: npx tsx bench/idle/run.ts [--requests 100] [--deployments 3] [--settle 5] [--modes tsx,compiled]
+//   [--apps N --concurrency 4 --settle-apps 70] [--heap DIR --heap-roles agent,worker] [--flags '…'] [--agent-flags '…']
+//   [--base-root ../other-checkout]. Needs the machine's
 // platform set up (deploy/setup.sh: settings, database, enrolled agent, built bundles); it stops that
 // platform for the run and starts it again afterwards. See bench/idle/README.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
+import Docker from 'dockerode';
+import { ensureTinyImage, pool, TINY_IMAGE } from '../lib/tiny-image';
 
 const ROOT = path.resolve(__dirname, '../..');
 const arg = (name: string, fallback: number) => {
@@ -18,6 +24,23 @@ const arg = (name: string, fallback: number) => {
 const REQUESTS = arg('requests', 100);
 const DEPLOYMENTS = arg('deployments', 3);
 const SETTLE_S = arg('settle', 5);
+const APPS = arg('apps', 0);
+const CONCURRENCY = arg('concurrency', 4);
+const text = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+/** Heap snapshots of each process (V8's --heapsnapshot-signal) at each measuring point go there; bench/idle/heap-diff.ts compares two. */
+const HEAP_DIR = text('heap') ? path.resolve(text('heap')!) : null;
+const HEAP_ROLES = (text('heap-roles') ?? 'agent,worker').split(',');
+/** The compiled processes' V8 flags: what deploy/lib/services.sh gives them unless told otherwise (to measure others). */
+const FLAGS = (text('flags') ?? '--max-semi-space-size=4').split(/\s+/).filter(Boolean);
+const AGENT_FLAGS = text('agent-flags') === undefined ? FLAGS : text('agent-flags')!.split(/\s+/).filter(Boolean);
+const WANTED_MODES = (text('modes') ?? 'tsx,compiled').split(',');
+/** Another checkout's compiled bundles (e.g. the branch this one started from), run first as a baseline in the same run. */
+const BASE_ROOT = text('base-root') ? path.resolve(text('base-root')!) : null;
+/** Seconds waited at N apps and after their deletion (a metrics cycle, a reconcile pass and the first folder measurement happen at N). */
+const SETTLE_APPS_S = arg('settle-apps', 70);
 const ENV_FILE = process.env.SLIPWAY_ENV_FILE ?? '/etc/slipway/slipway.env';
 const NODE = path.join(process.env.SLIPWAY_NODE_DIR ?? '/opt/slipway/node', 'bin/node');
 const ROLES = ['api', 'worker', 'agent'] as const;
@@ -28,17 +51,28 @@ interface Mode {
   name: string;
   argv: (role: Role) => string[];
 }
-const MODES: Mode[] = [
+const MODES: Mode[] = ([
   {
     name: 'tsx (source, baseline)',
     argv: (role) => [NODE, path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, `apps/${role}/src/main.ts`), ...(role === 'agent' ? ['run'] : [])],
   },
+  ...(BASE_ROOT
+    ? [
+        {
+          name: `base (compiled, ${path.basename(BASE_ROOT)})`,
+          argv: (role: Role) => [NODE, ...(role === 'agent' ? AGENT_FLAGS : FLAGS), path.join(BASE_ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
+        },
+      ]
+    : []),
   {
     name: 'node (compiled)',
     // As deploy/platform.sh and the systemd units start it (SLIPWAY_NODE_FLAGS in deploy/lib/services.sh).
-    argv: (role) => [NODE, '--max-semi-space-size=4', path.join(ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
+    argv: (role) => [NODE, ...(role === 'agent' ? AGENT_FLAGS : FLAGS), path.join(ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
   },
-];
+] satisfies Mode[]).filter((m) => m.name.startsWith('base') || WANTED_MODES.some((w) => m.name.includes(w)));
+
+/** Every node process of a role (tsx's child too) writes a heap snapshot on SIGUSR2 when --heap is given. */
+const HEAP_ENV: Record<string, string> = HEAP_DIR ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}` } : {};
 
 interface Rss {
   /** The process that runs the role's code (for tsx: its child node). */
@@ -50,6 +84,10 @@ interface ModeResult {
   mode: string;
   startup: Record<Role, Rss>;
   after: Record<Role, Rss>;
+  /** With --apps: at N apps, and once they are all deleted again. */
+  atApps?: Record<Role, Rss>;
+  deleted?: Record<Role, Rss>;
+  live?: number;
   failures: string[];
   requests: number;
 }
@@ -85,12 +123,42 @@ function group(pgid: number): { pid: number; rssKb: number; cmd: string }[] {
   return out;
 }
 
-function rssOf(role: Role, child: ChildProcess): Rss {
+function mainProcesses(role: Role, child: ChildProcess) {
   const procs = group(child.pid!);
   // The process that runs the role's code is the node whose command line names the entry file last.
   const mains = procs.filter((p) => p.cmd.includes(`apps/${role}/`) && !p.cmd.includes('tsx/dist/cli.mjs'));
-  const main = mains.length ? mains : procs.filter((p) => p.pid === child.pid);
+  return { procs, main: mains.length ? mains : procs.filter((p) => p.pid === child.pid) };
+}
+
+function rssOf(role: Role, child: ChildProcess): Rss {
+  const { procs, main } = mainProcesses(role, child);
   return { main: main.reduce((s, p) => s + p.rssKb, 0), tree: procs.reduce((s, p) => s + p.rssKb, 0) };
+}
+
+/** Asks each role's process for a heap snapshot (SIGUSR2) and waits until it is written: HEAP_DIR/<mode>-<role>-<label>.heapsnapshot. */
+async function snapshots(children: Map<Role, ChildProcess>, mode: string, label: string): Promise<void> {
+  if (!HEAP_DIR) return;
+  for (const [role, child] of children) {
+    if (!HEAP_ROLES.includes(role)) continue;
+    const pid = mainProcesses(role, child).main[0]?.pid;
+    if (!pid) continue;
+    const before = new Set(readdirSync(HEAP_DIR));
+    process.kill(pid, 'SIGUSR2');
+    const deadline = Date.now() + 120_000;
+    let file: string | undefined;
+    let size = -1;
+    for (;;) {
+      await sleep(500);
+      file ??= readdirSync(HEAP_DIR).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+      if (file) {
+        const now = statSync(path.join(HEAP_DIR, file)).size;
+        if (now > 0 && now === size) break;
+        size = now;
+      }
+      if (Date.now() > deadline) throw new Error(`no heap snapshot of the ${role} within 120 s`);
+    }
+    renameSync(path.join(HEAP_DIR, file), path.join(HEAP_DIR, `${mode.split(' ')[0]}-${role}-${label}.heapsnapshot`));
+  }
 }
 
 function platform(action: 'start' | 'stop' | 'status'): string {
@@ -163,6 +231,54 @@ async function exercise(base: string, origin: string, failures: string[]): Promi
   return sent;
 }
 
+/**
+ * APPS tiny web apps over APPS/4 workspaces (the trial plan's disk allows 4 apps each), CONCURRENCY created and
+ * deployed at a time until live. Returns how many went live and a function that deletes them all and waits until
+ * no container of theirs is left.
+ */
+async function fill(base: string, origin: string, failures: string[]): Promise<{ live: number; removeAll: () => Promise<void> }> {
+  const docker = new Docker();
+  await ensureTinyImage(docker);
+  const call = async (method: string, url: string, cookie: string, body?: unknown) => {
+    const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const t = await res.text();
+    if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${t.slice(0, 160)}`);
+    return { headers: res.headers, json: t ? (JSON.parse(t) as Record<string, unknown>) : {} };
+  };
+  const email = `apps-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const signup = await call('POST', '/v1/auth/signup', '', { email, password: 'correct horse battery', name: 'Apps' });
+  const cookie = signup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const workspaces = await pool(Array.from({ length: Math.ceil(APPS / 4) }, (_, i) => i), CONCURRENCY, async (i) => (await call('POST', '/v1/workspaces', cookie, { name: `apps ${i}` })).json.id as string);
+  let live = 0;
+  await pool(Array.from({ length: APPS }, (_, i) => i), CONCURRENCY, async (i) => {
+    try {
+      const apps = `/v1/workspaces/${workspaces[Math.floor(i / 4)]}/apps`;
+      const app = (await call('POST', apps, cookie, { name: `tiny ${i}`, kind: 'web', source: 'image', image: TINY_IMAGE, memoryMb: 128, cpuMillis: 100, port: 8080 })).json.id as string;
+      const dep = (await call('POST', `${apps}/${app}/deployments`, cookie, {})).json.id as string;
+      const deadline = Date.now() + 180_000;
+      for (;;) {
+        const got = (await call('GET', `${apps}/${app}/deployments/${dep}`, cookie)).json;
+        if (got.status === 'live') return void live++;
+        if (got.status === 'failed' || got.status === 'cancelled' || Date.now() > deadline) throw new Error(`app ${i}: deployment ${String(got.status)} ${String(got.failureReason ?? '')}`);
+        await sleep(300);
+      }
+    } catch (e) {
+      failures.push((e as Error).message);
+    }
+  });
+  const removeAll = async () => {
+    await pool(workspaces, CONCURRENCY, async (ws) => call('DELETE', `/v1/workspaces/${ws}`, cookie).catch((e: Error) => failures.push(e.message)));
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const left = (await docker.listContainers({ all: true, filters: { label: ['slipway.workspace'] } })).filter((c) => workspaces.includes(c.Labels['slipway.workspace']!));
+      if (!left.length) return;
+      if (Date.now() > deadline) return void failures.push(`${left.length} containers left 180 s after the workspaces were deleted`);
+      await sleep(1000);
+    }
+  };
+  return { live, removeAll };
+}
+
 async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeResult> {
   const base = `http://127.0.0.1:${env.SLIPWAY_API_PORT ?? '7070'}`;
   const children = new Map<Role, ChildProcess>();
@@ -170,7 +286,7 @@ async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeRes
   try {
     for (const role of ROLES) {
       const [cmd, ...args] = mode.argv(role);
-      const child = spawn(cmd!, args, { cwd: ROOT, env: { ...process.env, ...env }, detached: true, stdio: 'ignore' });
+      const child = spawn(cmd!, args, { cwd: ROOT, env: { ...process.env, ...env, ...HEAP_ENV }, detached: true, stdio: 'ignore' });
       children.set(role, child);
       // The worker and the agent enroll against a listening API.
       if (role === 'api') await waitFor(`${base}/healthz`, 60);
@@ -180,8 +296,23 @@ async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeRes
     const startup = Object.fromEntries(ROLES.map((r) => [r, rssOf(r, children.get(r)!)])) as Record<Role, Rss>;
     const requests = await exercise(base, env.SLIPWAY_PUBLIC_URL ?? base, failures);
     await sleep(SETTLE_S * 1000);
-    const after = Object.fromEntries(ROLES.map((r) => [r, rssOf(r, children.get(r)!)])) as Record<Role, Rss>;
-    return { mode: mode.name, startup, after, failures, requests };
+    const rssNow = () => Object.fromEntries(ROLES.map((r) => [r, rssOf(r, children.get(r)!)])) as Record<Role, Rss>;
+    const after = rssNow();
+    // A heap snapshot grows the process's RSS for good (malloc keeps what it took): with --apps, the first one is taken
+    // only after RSS at N was read, so the growth per app is measured before any snapshot.
+    if (!APPS) await snapshots(children, mode.name, 'idle');
+    if (!APPS) return { mode: mode.name, startup, after, failures, requests };
+    process.stdout.write(`${mode.name}: deploying ${APPS} tiny apps, ${CONCURRENCY} at a time…\n`);
+    const filled = await fill(base, env.SLIPWAY_PUBLIC_URL ?? base, failures);
+    // At least one metrics cycle (10 s) and the new apps' first folder measurement (within 60 s) happen at N.
+    await sleep(SETTLE_APPS_S * 1000);
+    const atApps = rssNow();
+    await snapshots(children, mode.name, `apps${APPS}`);
+    await filled.removeAll();
+    await sleep(SETTLE_APPS_S * 1000);
+    const deleted = rssNow();
+    await snapshots(children, mode.name, 'deleted');
+    return { mode: mode.name, startup, after, atApps, deleted, live: filled.live, failures, requests };
   } finally {
     for (const child of children.values()) {
       try {
@@ -196,6 +327,7 @@ async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeRes
 
 async function main() {
   const env = readEnvFile(ENV_FILE);
+  if (HEAP_DIR) mkdirSync(HEAP_DIR, { recursive: true });
   const wasRunning = /running/.test(platform('status'));
   if (wasRunning) platform('stop');
   const results: ModeResult[] = [];
@@ -209,14 +341,24 @@ async function main() {
   }
 
   const cell = (r: ModeResult, role: Role) => `${mb(r.startup[role].main).toFixed(0)} → ${mb(r.after[role].main).toFixed(0)} (tree ${mb(r.after[role].tree).toFixed(0)})`;
-  const [baseline, compiled] = results as [ModeResult, ModeResult];
-  process.stdout.write(`\nRSS in MB, after start-up → after the requests (tree: with helper processes), Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}\n`);
-  process.stdout.write(`| process | target | ${baseline.mode} | ${compiled.mode} | target met (compiled) |\n|---|---|---|---|---|\n`);
+  const judged = results[results.length - 1]!;
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  process.stdout.write(`\nRSS in MB, after start-up → after the requests (tree: with helper processes), Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}, flags ${FLAGS.join(' ')} (agent ${AGENT_FLAGS.join(' ')}), load ${load}\n`);
+  process.stdout.write(`| process | target | ${results.map((r) => r.mode).join(' | ')} | target met (${judged.mode}) |\n|---|---|${results.map(() => '---|').join('')}---|\n`);
   const failed = results.filter((r) => r.failures.length);
   for (const role of ROLES) {
-    const worst = Math.max(mb(compiled.startup[role].main), mb(compiled.after[role].main));
-    const met = compiled.failures.length ? 'not judged: requests failed' : worst <= TARGET_MB[role] ? 'met' : `NOT met (${worst.toFixed(0)} > ${TARGET_MB[role]})`;
-    process.stdout.write(`| ${role} | ≤ ${TARGET_MB[role]} | ${cell(baseline, role)} | ${cell(compiled, role)} | ${met} |\n`);
+    const worst = Math.max(mb(judged.startup[role].main), mb(judged.after[role].main));
+    const met = judged.failures.length ? 'not judged: requests failed' : worst <= TARGET_MB[role] ? 'met' : `NOT met (${worst.toFixed(0)} > ${TARGET_MB[role]})`;
+    process.stdout.write(`| ${role} | ≤ ${TARGET_MB[role]} | ${results.map((r) => cell(r, role)).join(' | ')} | ${met} |\n`);
+  }
+  for (const r of results.filter((x) => x.atApps && x.deleted)) {
+    process.stdout.write(`\n${r.mode}: ${r.live}/${APPS} apps live. RSS in MB idle → at ${APPS} apps → all deleted; growth per app\n| process | idle | at ${APPS} | deleted | per app |\n|---|---|---|---|---|\n`);
+    for (const role of ROLES) {
+      const perAppKb = (r.atApps![role].main - r.after[role].main) / Math.max(1, r.live ?? 0);
+      process.stdout.write(`| ${role} | ${mb(r.after[role].main).toFixed(0)} | ${mb(r.atApps![role].main).toFixed(0)} | ${mb(r.deleted![role].main).toFixed(0)} | ${perAppKb.toFixed(0)} kB |\n`);
+    }
+    const agentAt1000 = mb(r.after.agent.main + ((r.atApps!.agent.main - r.after.agent.main) / Math.max(1, r.live ?? 0)) * 1000);
+    process.stdout.write(`agent at 1,000 apps at this rate: ${agentAt1000.toFixed(0)} MB (target ≤ 120: ${r.failures.length ? 'not judged: requests failed' : agentAt1000 <= 120 ? 'met' : 'NOT met'})\n`);
   }
   for (const r of results) {
     process.stdout.write(`${r.mode}: ${r.requests} requests, ${r.failures.length} failed${r.failures.length ? `:\n  ${r.failures.slice(0, 5).join('\n  ')}` : ''}\n`);

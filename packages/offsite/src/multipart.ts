@@ -1,13 +1,6 @@
 import { Writable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  PutObjectCommand,
-  UploadPartCommand,
-  type CompletedPart,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { CompletedPart, S3Client } from '@aws-sdk/client-s3';
+import { s3 } from './sdk';
 
 export interface PartsOptions {
   bucket: string;
@@ -113,7 +106,7 @@ export class MultipartWriter extends Writable {
     const sending = (async () => {
       const UploadId = await this.create();
       const r = await this.client.send(
-        new UploadPartCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId, PartNumber: partNumber, Body: body, ContentLength: body.length, ...(this.o.checksums ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }),
+        new (s3().UploadPartCommand)({ Bucket: this.o.bucket, Key: this.o.key, UploadId, PartNumber: partNumber, Body: body, ContentLength: body.length, ...(this.o.checksums ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }),
       );
       this.parts.push({ PartNumber: partNumber, ETag: r.ETag, ...(r.ChecksumSHA256 ? { ChecksumSHA256: r.ChecksumSHA256 } : {}) });
       this.o.onPart?.();
@@ -132,7 +125,7 @@ export class MultipartWriter extends Writable {
 
   private create(): Promise<string> {
     this.uploadId ??= this.client
-      .send(new CreateMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, ContentType: this.o.contentType, ...(this.o.checksums ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }))
+      .send(new (s3().CreateMultipartUploadCommand)({ Bucket: this.o.bucket, Key: this.o.key, ContentType: this.o.contentType, ...(this.o.checksums ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }))
       .then((r) => {
         if (!r.UploadId) throw new Error('The storage started the multipart upload without an upload id');
         return r.UploadId;
@@ -146,7 +139,7 @@ export class MultipartWriter extends Writable {
       // Smaller than one part: one PUT.
       const body = this.current ? this.current.subarray(0, this.filled) : Buffer.alloc(0);
       await this.client
-        .send(new PutObjectCommand({ Bucket: this.o.bucket, Key: this.o.key, Body: body, ContentLength: body.length, ContentType: this.o.contentType, ...(this.o.checksums ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }))
+        .send(new (s3().PutObjectCommand)({ Bucket: this.o.bucket, Key: this.o.key, Body: body, ContentLength: body.length, ContentType: this.o.contentType, ...(this.o.checksums ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }))
         .catch((err: unknown) => {
           throw this.o.explain(err);
         });
@@ -158,7 +151,7 @@ export class MultipartWriter extends Writable {
     if (this.failure) throw this.failure;
     const UploadId = await this.uploadId!;
     const Parts = [...this.parts].sort((a, b) => a.PartNumber! - b.PartNumber!);
-    await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId, MultipartUpload: { Parts } })).catch((err: unknown) => {
+    await this.client.send(new (s3().CompleteMultipartUploadCommand)({ Bucket: this.o.bucket, Key: this.o.key, UploadId, MultipartUpload: { Parts } })).catch((err: unknown) => {
       throw this.o.explain(err);
     });
     this.uploadId = null;
@@ -172,6 +165,6 @@ export class MultipartWriter extends Writable {
     this.uploadId = null;
     if (!uploadId) return;
     const id = await uploadId.catch(() => null);
-    if (id) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId: id })).catch(() => undefined);
+    if (id) await this.client.send(new (s3().AbortMultipartUploadCommand)({ Bucket: this.o.bucket, Key: this.o.key, UploadId: id })).catch(() => undefined);
   }
 }

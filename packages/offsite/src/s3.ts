@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3 } from './sdk';
 
 /** Where backups go: an S3-compatible bucket (AWS S3, Cloudflare R2, Backblaze B2, MinIO, Wasabi, Ceph). */
 export interface S3Target {
@@ -26,7 +27,7 @@ export interface S3ClientOptions {
 
 /** The SDK's client for a target: the maintained signer (SigV4), never one of ours. */
 export function s3Client(target: S3Target, options: S3ClientOptions = {}): S3Client {
-  return new S3Client({
+  return new (s3().S3Client)({
     endpoint: target.endpoint,
     region: target.region,
     forcePathStyle: target.pathStyle,
@@ -162,15 +163,15 @@ export async function probeTarget(target: S3Target, options: S3ClientOptions = {
   let stage: ProbeStage = 'write';
   const elapsed = (): number => Date.now() - started;
   try {
-    await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: body, ContentLength: body.length }));
+    await client.send(new (s3().PutObjectCommand)({ Bucket: target.bucket, Key: key, Body: body, ContentLength: body.length }));
     stage = 'read';
-    const got = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key }));
+    const got = await client.send(new (s3().GetObjectCommand)({ Bucket: target.bucket, Key: key }));
     const bytes = got.Body ? Buffer.from(await got.Body.transformToByteArray()) : Buffer.alloc(0);
     if (!bytes.equals(body)) {
       return { ok: false, stage, reason: 'mismatch', message: `The probe object read back from ${target.bucket} differs from what was written (${bytes.length} of ${body.length} bytes): the storage does not keep objects as written.`, elapsedMs: elapsed() };
     }
     stage = 'delete';
-    await client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key }));
+    await client.send(new (s3().DeleteObjectCommand)({ Bucket: target.bucket, Key: key }));
     return { ok: true, stage: null, reason: null, message: `A probe object was written to ${target.bucket}/${key}, read back intact and deleted.`, elapsedMs: elapsed() };
   } catch (err) {
     const { reason, message } = explainFailure(err, target);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3 } from './sdk';
 import { PartChecksums, refusesChecksums } from './checksums';
 import { MultipartWriter } from './multipart';
 import { explainFailure, objectKey, s3Client, type FailureKind, type S3Target } from './s3';
@@ -113,7 +114,7 @@ export async function uploadSealed(target: S3Target, name: string, source: Reada
     if (options.timings) options.timings.readBackMs = Math.round(readBack - uploaded);
     const manifest = JSON.stringify({ format: 'slipway-sealed-v1', ...options.manifest, ...stored });
     await client
-      .send(new PutObjectCommand({ Bucket: target.bucket, Key: `${key}.json`, Body: manifest, ContentType: 'application/json' }))
+      .send(new (s3().PutObjectCommand)({ Bucket: target.bucket, Key: `${key}.json`, Body: manifest, ContentType: 'application/json' }))
       .catch((err: unknown) => {
         throw sentence('Writing the backup manifest', err, target);
       });
@@ -133,7 +134,7 @@ type Sent = Pick<StoredBackup, 'key' | 'sizeBytes' | 'sha256'>;
  * back whole and hashed again (`read back`).
  */
 async function verify(client: S3Client, target: S3Target, sent: Sent, expected: string | null): Promise<StoredBackup['verifiedBy']> {
-  const ask = (checksumMode: boolean) => client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: sent.key, ...(checksumMode ? { ChecksumMode: 'ENABLED' as const } : {}) }));
+  const ask = (checksumMode: boolean) => client.send(new (s3().HeadObjectCommand)({ Bucket: target.bucket, Key: sent.key, ...(checksumMode ? { ChecksumMode: 'ENABLED' as const } : {}) }));
   // A storage that took the checksums but refuses the checksum mode of HEAD is asked again without it.
   const head = await (expected ? ask(true).catch((err: unknown) => (refusesChecksums(err) ? ask(false) : Promise.reject(err))) : ask(false)).catch((err: unknown) => {
     throw sentence('Reading the uploaded backup back', err, target);
@@ -160,7 +161,7 @@ function checkSize(target: S3Target, sent: Sent, stored: number | undefined): vo
 export async function verifyStored(target: S3Target, stored: Sent): Promise<void> {
   const client = s3Client(target);
   try {
-    const head = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
+    const head = await client.send(new (s3().HeadObjectCommand)({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
       throw sentence('Reading the uploaded backup back', err, target);
     });
     checkSize(target, stored, head.ContentLength);
@@ -172,7 +173,7 @@ export async function verifyStored(target: S3Target, stored: Sent): Promise<void
 
 /** The object downloaded whole: its bytes and SHA-256 must be the ones sent. */
 async function readBack(client: S3Client, target: S3Target, stored: Sent): Promise<void> {
-  const got = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
+  const got = await client.send(new (s3().GetObjectCommand)({ Bucket: target.bucket, Key: stored.key })).catch((err: unknown) => {
     throw sentence('Reading the uploaded backup back', err, target);
   });
   const tap = new Tap();
@@ -192,7 +193,7 @@ async function readBack(client: S3Client, target: S3Target, stored: Sent): Promi
  */
 export async function openSealed(target: S3Target, key: string, workspaceKey: Buffer, expectedSha256?: string): Promise<Readable> {
   const client = s3Client(target);
-  const got = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key })).catch((err: unknown) => {
+  const got = await client.send(new (s3().GetObjectCommand)({ Bucket: target.bucket, Key: key })).catch((err: unknown) => {
     client.destroy();
     throw sentence('Reading the backup from the destination', err, target);
   });
@@ -217,7 +218,7 @@ export async function removeStored(target: S3Target, key: string): Promise<void>
   try {
     // One DELETE each (S3 answers 204 for an absent key): DeleteObjects needs Content-MD5, which some servers refuse.
     for (const k of [key, `${key}.json`]) {
-      await client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: k })).catch((err: unknown) => {
+      await client.send(new (s3().DeleteObjectCommand)({ Bucket: target.bucket, Key: k })).catch((err: unknown) => {
         throw sentence('Deleting the backup from the destination', err, target);
       });
     }

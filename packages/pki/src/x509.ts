@@ -1,8 +1,14 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 
-const { pki } = forge;
+// node-forge (42 modules) is loaded when a certificate is first made or read, not with the package: the agent imports
+// @slipway/pki for names and files at every start and makes certificates only when it enrolls or on its first start
+// (bench/idle: a few MB of its idle memory). Synchronous like forge itself, so these functions stay synchronous.
+let loaded: typeof Forge | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy require keeps the functions synchronous
+const forge = (): typeof Forge => (loaded ??= require('node-forge') as typeof Forge);
+const pki = (): typeof Forge.pki => forge().pki;
 
 export interface KeyAndCert {
   keyPem: string;
@@ -23,20 +29,20 @@ export function generateKeyPem(): string {
 }
 
 export function fingerprint(certPem: string): string {
-  const der = forge.asn1.toDer(pki.certificateToAsn1(pki.certificateFromPem(certPem))).getBytes();
+  const der = forge().asn1.toDer(pki().certificateToAsn1(pki().certificateFromPem(certPem))).getBytes();
   return createHash('sha256').update(Buffer.from(der, 'binary')).digest('hex');
 }
 
 export function certificateNotAfter(certPem: string): Date {
-  return pki.certificateFromPem(certPem).validity.notAfter;
+  return pki().certificateFromPem(certPem).validity.notAfter;
 }
 
 /** The self-signed certificate authority of the control plane. */
 export function createCertificateAuthority(commonName = 'Slipway control plane CA', years = 10): KeyAndCert {
   const keyPem = generateKeyPem();
-  const key = pki.privateKeyFromPem(keyPem);
-  const cert = pki.createCertificate();
-  cert.publicKey = pki.setRsaPublicKey(key.n, key.e);
+  const key = pki().privateKeyFromPem(keyPem);
+  const cert = pki().createCertificate();
+  cert.publicKey = pki().setRsaPublicKey(key.n, key.e);
   cert.serialNumber = serial();
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + years * 365 * 86_400_000);
@@ -48,19 +54,19 @@ export function createCertificateAuthority(commonName = 'Slipway control plane C
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(key, forge.md.sha256.create());
-  return { keyPem, certPem: pki.certificateToPem(cert) };
+  cert.sign(key, forge().md.sha256.create());
+  return { keyPem, certPem: pki().certificateToPem(cert) };
 }
 
 /** A key and a certificate signing request, made where the key will live (the agent's server). */
 export function createKeyAndCsr(commonName: string): { keyPem: string; csrPem: string } {
   const keyPem = generateKeyPem();
-  const key = pki.privateKeyFromPem(keyPem);
-  const csr = pki.createCertificationRequest();
-  csr.publicKey = pki.setRsaPublicKey(key.n, key.e);
+  const key = pki().privateKeyFromPem(keyPem);
+  const csr = pki().createCertificationRequest();
+  csr.publicKey = pki().setRsaPublicKey(key.n, key.e);
   csr.setSubject([{ name: 'commonName', value: commonName }]);
-  csr.sign(key, forge.md.sha256.create());
-  return { keyPem, csrPem: pki.certificationRequestToPem(csr) };
+  csr.sign(key, forge().md.sha256.create());
+  return { keyPem, csrPem: pki().certificationRequestToPem(csr) };
 }
 
 export class CsrError extends Error {}
@@ -79,9 +85,9 @@ export interface IssueOptions {
  * the control plane, so an agent cannot ask for a name or a usage it was not given.
  */
 export function signCsr(ca: KeyAndCert, csrPem: string, options: IssueOptions): IssuedCertificate {
-  let csr: forge.pki.CertificateSigningRequest;
+  let csr: Forge.pki.CertificateSigningRequest;
   try {
-    csr = pki.certificationRequestFromPem(csrPem);
+    csr = pki().certificationRequestFromPem(csrPem);
   } catch {
     throw new CsrError('The certificate signing request is not a PEM-encoded RSA CSR');
   }
@@ -93,21 +99,21 @@ export function signCsr(ca: KeyAndCert, csrPem: string, options: IssueOptions): 
   }
   if (!valid) throw new CsrError('The certificate signing request is not signed by its own key');
   if (!csr.publicKey) throw new CsrError('The certificate signing request has no public key');
-  return issue(ca, csr.publicKey as forge.pki.rsa.PublicKey, options);
+  return issue(ca, csr.publicKey as Forge.pki.rsa.PublicKey, options);
 }
 
 /** A key and certificate made by the CA itself (the control plane's client certificate). */
 export function issueKeyAndCert(ca: KeyAndCert, options: IssueOptions): KeyAndCert {
   const keyPem = generateKeyPem();
-  const key = pki.privateKeyFromPem(keyPem);
-  const { certPem } = issue(ca, pki.setRsaPublicKey(key.n, key.e), options);
+  const key = pki().privateKeyFromPem(keyPem);
+  const { certPem } = issue(ca, pki().setRsaPublicKey(key.n, key.e), options);
   return { keyPem, certPem };
 }
 
-function issue(ca: KeyAndCert, publicKey: forge.pki.rsa.PublicKey, options: IssueOptions): IssuedCertificate {
-  const caCert = pki.certificateFromPem(ca.certPem);
-  const caKey = pki.privateKeyFromPem(ca.keyPem);
-  const cert = pki.createCertificate();
+function issue(ca: KeyAndCert, publicKey: Forge.pki.rsa.PublicKey, options: IssueOptions): IssuedCertificate {
+  const caCert = pki().certificateFromPem(ca.certPem);
+  const caKey = pki().privateKeyFromPem(ca.keyPem);
+  const cert = pki().createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = serial();
   cert.validity.notBefore = new Date(Date.now() - 60_000);
@@ -126,8 +132,8 @@ function issue(ca: KeyAndCert, publicKey: forge.pki.rsa.PublicKey, options: Issu
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(caKey, forge.md.sha256.create());
-  const certPem = pki.certificateToPem(cert);
+  cert.sign(caKey, forge().md.sha256.create());
+  const certPem = pki().certificateToPem(cert);
   return { certPem, fingerprint: fingerprint(certPem), notAfter: cert.validity.notAfter };
 }
 

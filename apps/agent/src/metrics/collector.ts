@@ -4,6 +4,7 @@
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { LABELS, type Logger } from '@slipway/core';
 import type { DockerRuntime } from '../containers/docker.runtime';
 import { HELPER } from '../containers/containers';
@@ -24,6 +25,13 @@ export interface MetricsSettings {
 const NEW_FOLDER_MS = 60_000;
 
 export const DEFAULT_METRICS: MetricsSettings = { intervalMs: 10_000, folderIntervalMs: 300_000 };
+
+/**
+ * Containers read at once in a cycle (each reading is five to seven small files, or one engine inspect for a container
+ * new to the collector). All at once, 1,000 containers held ~6,000 open files and their read buffers together: the
+ * agent's RSS grew ~130 MB per cycle at 1,000 apps and malloc kept it (issue 34 item 5); 8 at a time is also faster.
+ */
+export const READ_CONCURRENCY = 8;
 
 /** The workload of a managed container from its labels; null for the layer's helpers and unlabelled ones. */
 export function workloadOf(labels: Record<string, string>): Workload | null {
@@ -114,18 +122,21 @@ export class MetricsCollector {
     const atMs = this.now();
     const samples: ContainerSample[] = [];
     const seen = new Set<string>();
+    const bounded = pLimit(READ_CONCURRENCY);
     await Promise.all(
-      containers.map(async (c) => {
-        const workload = workloadOf(c.labels);
-        if (!workload) return;
-        seen.add(c.id);
-        const reading = await this.read(c.id).catch(() => null);
-        if (!reading) return;
-        const prev: Baseline | undefined = this.state.baselines[c.id];
-        const deltas = deltaOf(prev, reading.identity, atMs, reading.counters, this.maxGapMs);
-        this.state.baselines[c.id] = { identity: reading.identity, atMs, counters: reading.counters };
-        samples.push({ workload, memoryBytes: reading.counters.memoryBytes, deltas });
-      }),
+      containers.map((c) =>
+        bounded(async () => {
+          const workload = workloadOf(c.labels);
+          if (!workload) return;
+          seen.add(c.id);
+          const reading = await this.read(c.id).catch(() => null);
+          if (!reading) return;
+          const prev: Baseline | undefined = this.state.baselines[c.id];
+          const deltas = deltaOf(prev, reading.identity, atMs, reading.counters, this.maxGapMs);
+          this.state.baselines[c.id] = { identity: reading.identity, atMs, counters: reading.counters };
+          samples.push({ workload, memoryBytes: reading.counters.memoryBytes, deltas });
+        }),
+      ),
     );
     for (const id of Object.keys(this.state.baselines)) if (!seen.has(id)) delete this.state.baselines[id];
     for (const id of this.paths.keys()) if (!seen.has(id)) this.paths.delete(id);

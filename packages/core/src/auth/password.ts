@@ -1,4 +1,8 @@
-import { hash, verify } from '@node-rs/argon2';
+// The native addon is loaded on the first hash or check, not with the package: the agent and the worker import
+// @slipway/core and never hash a password (bench/idle: a few MB of each one's idle memory).
+type Argon2 = typeof import('@node-rs/argon2');
+let argon2: Promise<Argon2> | undefined;
+const loadArgon2 = (): Promise<Argon2> => (argon2 ??= import('@node-rs/argon2'));
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -15,11 +19,12 @@ export const ARGON2ID_DEFAULTS = { memoryCost: 19_456, timeCost: 2, parallelism:
 export class Argon2idHasher implements PasswordHasher {
   constructor(private readonly params = ARGON2ID_DEFAULTS) {}
 
-  hash(password: string): Promise<string> {
-    return hash(password, { algorithm: ARGON2ID, ...this.params });
+  async hash(password: string): Promise<string> {
+    return (await loadArgon2()).hash(password, { algorithm: ARGON2ID, ...this.params });
   }
 
   async verify(passwordHash: string, password: string): Promise<boolean> {
+    const { verify } = await loadArgon2();
     try {
       return await verify(passwordHash, password);
     } catch {

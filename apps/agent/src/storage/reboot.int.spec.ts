@@ -1,0 +1,90 @@
+// Issue 34: an agent started after a reboot (nothing mounted) serves every app's files. After a reboot the Docker
+// engine starts the apps' containers (restart policy) before the agent runs: each binds the bare mount point of its
+// project folder (empty, immutable), and a mount made there later does not reach a bind mount that exists. Here two
+// real apps write a file into their folders; then, as at a reboot, the agent stops, the containers stop, the folders
+// are unmounted and the engine starts the containers again on the bare mount points (they answer "missing"); the
+// agent starts: it mounts the running apps' folders and restarts the containers that started before their mount, so
+// each app serves its file again, and the Files API reads it.
+import Docker from 'dockerode';
+import { LABELS } from '@slipway/core';
+import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
+import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
+import { waitFor } from '@slipway/testing/worker';
+
+jest.setTimeout(300_000);
+
+interface App {
+  id: string;
+  url: string;
+}
+
+/** The app's answer to GET /file/hello.txt through the ingress (its container reads /app, the project folder). */
+const served = (p: TestPlatform, app: App) =>
+  p
+    .viaIngress(app.url, '/file/hello.txt')
+    .then((r) => r.body)
+    .catch(() => '');
+
+/** The first answer of the app's container once it listens again (it starts over after the engine started it). */
+async function answerOnceUp(p: TestPlatform, app: App): Promise<string> {
+  return waitFor(async () => (await p.viaIngress(app.url).catch(() => null))?.status === 200 && served(p, app), 30_000, 'the container the engine started to answer');
+}
+
+async function appContainers(docker: Docker, appId: string): Promise<string[]> {
+  return (await docker.listContainers({ all: true, filters: { label: [`${LABELS.app}=${appId}`] } })).map((c) => c.Id);
+}
+
+describe('an agent started after a reboot serves every app its files again (issue 34)', () => {
+  let p: TestPlatform;
+  let client: ApiClient;
+  const apps: App[] = [];
+  let filesPath: (app: App) => string;
+  let whileUnmounted: string[] = [];
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ name: 'reboot' });
+    client = p.client();
+    await signUp(client);
+    const ws = await createWorkspace(client);
+    filesPath = (app) => `/v1/workspaces/${ws.id}/apps/${app.id}/files/content?path=hello.txt`;
+    for (const i of [1, 2]) {
+      const created = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `reboot ${i}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 64 });
+      expect(created.status).toBe(201);
+      expect((await client.post(`/v1/workspaces/${ws.id}/apps/${created.body.id}/deployments`, {})).status).toBe(201);
+      apps.push(created.body);
+    }
+    for (const [i, app] of apps.entries()) {
+      await waitFor(async () => (await p.viaIngress(app.url).catch(() => null))?.body === 'v1\n', 120_000, 'the app to answer');
+      const put = await client.request('PUT', filesPath(app), { raw: `hello from app ${i}\n`, headers: { 'content-type': 'application/octet-stream' } });
+      expect(put.status).toBeLessThan(300);
+      await waitFor(async () => (await served(p, app)) === `hello from app ${i}\n`, 30_000, 'the app to serve its file');
+    }
+
+    // The reboot: the agent and the containers stop, nothing stays mounted, the engine starts the containers again.
+    await p.agent.agent.close(1_000);
+    const ids = (await Promise.all(apps.map((a) => appContainers(p.docker, a.id)))).flat();
+    for (const id of ids) await p.docker.getContainer(id).stop({ t: 1 });
+    await p.agent.agent.storage.unmountAll();
+    for (const id of ids) await p.docker.getContainer(id).start();
+    whileUnmounted = await Promise.all(apps.map((a) => answerOnceUp(p, a)));
+    await p.agent.restart();
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('before the agent starts, a container the engine started sees only the bare mount point', () => {
+    expect(whileUnmounted).toEqual(['missing\n', 'missing\n']);
+  });
+
+  it.each([0, 1])('app %i serves its file again once the agent has started', async (i) => {
+    await expect(waitFor(async () => (await served(p, apps[i]!)) === `hello from app ${i}\n`, 60_000, 'the app to serve its file again')).resolves.toBe(true);
+  });
+
+  it.each([0, 1])("the Files API reads app %i's file", async (i) => {
+    const res = await client.request('GET', filesPath(apps[i]!));
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(`hello from app ${i}\n`);
+  });
+});

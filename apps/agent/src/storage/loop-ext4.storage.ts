@@ -421,8 +421,7 @@ export class LoopExt4Storage implements ProjectStorage {
    */
   private async mountAgain(id: string, device: string | undefined): Promise<boolean> {
     const point = this.mountPoint(id);
-    const [at, parent] = await Promise.all([stat(point), stat(this.o.volumesDir)]);
-    if (at.dev !== parent.dev) return false; // mounted meanwhile (another file system there)
+    if (await this.isMountPoint(point)) return false; // mounted meanwhile
     if (!device) {
       await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, this.imagePath(id), point]);
       return true;
@@ -446,7 +445,7 @@ export class LoopExt4Storage implements ProjectStorage {
   }
 
   private async unmount(point: string): Promise<void> {
-    if (!findMount(await readMountinfo(), point)) return;
+    if (!(await this.isMountPoint(point))) return;
     try {
       await run(['umount', point]);
     } catch (err) {
@@ -454,6 +453,15 @@ export class LoopExt4Storage implements ProjectStorage {
       if (!(err instanceof CommandError) || !/busy/i.test(err.stderr)) throw err;
       await run(['umount', '-l', point]);
     }
+  }
+
+  /**
+   * Whether a file system is mounted on the folder's mount point: it is then another device than the volumes folder
+   * (two stats, where the mount table is thousands of lines with thousands of folders). False when it does not exist.
+   */
+  private async isMountPoint(point: string): Promise<boolean> {
+    const [at, parent] = await Promise.all([stat(point).catch(() => null), stat(this.o.volumesDir)]);
+    return at !== null && at.dev !== parent.dev;
   }
 
   private async mountOf(point: string): Promise<Mount> {

@@ -217,6 +217,11 @@ export class LoopExt4Storage implements ProjectStorage {
     return this.online;
   }
 
+  async serverFree(): Promise<Pick<ServerDisk, 'totalMb' | 'freeMb'>> {
+    const fs = await statfs(this.o.storageDir);
+    return { totalMb: Math.floor((fs.blocks * fs.bsize) / MB), freeMb: Math.floor((fs.bavail * fs.bsize) / MB) };
+  }
+
   async serverDisk(): Promise<ServerDisk> {
     const fs = await statfs(this.o.storageDir);
     let allocatedMb = 0;

@@ -42,4 +42,6 @@ export interface ProjectStorage {
   /** The folder and everything in it, gone; the space back to the server. Idempotent. */
   remove(appId: string): Promise<void>;
   serverDisk(): Promise<ServerDisk>;
+  /** The disk's size and free room alone (one statfs): what a deployment's check needs, at any number of folders. */
+  serverFree(): Promise<Pick<ServerDisk, 'totalMb' | 'freeMb'>>;
 }

@@ -440,14 +440,15 @@ export class AppsRuntime {
   /**
    * After a reboot the Docker engine starts the apps' containers (restart policy) before the agent has mounted their
    * project folders: a container started then binds the bare mount point (empty, immutable) and never sees the mount
-   * made later (bind mounts do not follow it). Once its folder is mounted, each of the app's containers still running
-   * since before `mountedAtMs` is restarted, so it serves its files again. Answers how many were restarted.
+   * made later (bind mounts do not follow it): it serves nothing of the folder, or crashes again and again when its
+   * code lives there. Once its folder is mounted, each of the app's containers running (or restarting) since before
+   * `mountedAtMs` is restarted, so it runs on its files again. Answers how many were restarted.
    */
   async folderMounted(appId: string, mountedAtMs: number): Promise<number> {
     let restarted = 0;
     for (const id of await this.containers.list({ [LABELS.app]: appId })) {
       const state = await this.docker.containerState(id).catch(() => null);
-      if (!state?.Running || Date.parse(state.StartedAt) >= mountedAtMs) continue;
+      if (!(state?.Running || state?.Restarting) || Date.parse(state.StartedAt) >= mountedAtMs) continue;
       await this.containers.restart(id, FOLDER_RESTART_GRACE_MS);
       restarted += 1;
     }

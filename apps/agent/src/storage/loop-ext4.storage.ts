@@ -97,17 +97,35 @@ export class LoopExt4Storage implements ProjectStorage {
     // One look at the mount table and the loop devices for all folders (each of them a scan of thousands of lines or
     // devices when made per folder: the cost that made 2,000 folders take minutes).
     const table = mountTable(mounts);
-    const todo = [...new Set([...(o.first ?? []).filter((id) => ids.has(id)), ...ids])].filter((id) => !table.has(this.mountPoint(id)) && !this.unmounted.has(id));
+    const todo: string[] = [];
+    for (const id of new Set([...(o.first ?? []).filter((id) => ids.has(id)), ...ids])) {
+      // The mount table by path, and the device of the point itself (a data directory reached through a symlink).
+      if (!table.has(this.mountPoint(id)) && !this.unmounted.has(id) && !(await this.isMountPoint(this.mountPoint(id)))) todo.push(id);
+    }
     const attached = todo.length ? await attachedImages(await realpath(this.imagesDir)) : new Map<string, string>();
     // The bare mount points, immutable before anything is mounted on them: one chattr for many.
     for (const id of todo) {
       await mkdir(this.mountPoint(id), { recursive: true, mode: 0o755 });
       await this.clearLegacy(this.mountPoint(id), table);
     }
-    for (let i = 0; i < todo.length; i += 256) await run(['chattr', '+i', '--', ...todo.slice(i, i + 256).map((id) => this.mountPoint(id))]);
     let failed = 0;
+    const refused = new Set<string>();
+    for (let i = 0; i < todo.length; i += 256) {
+      const batch = todo.slice(i, i + 256);
+      await run(['chattr', '+i', '--', ...batch.map((id) => this.mountPoint(id))]).catch(async () => {
+        // One that cannot be made immutable is not mounted (a container could write under it): found one by one.
+        for (const id of batch) {
+          await run(['chattr', '+i', '--', this.mountPoint(id)]).catch((err: unknown) => {
+            failed += 1;
+            refused.add(id);
+            this.o.logger.error({ err, appId: id }, 'project folder could not be mounted: its mount point cannot be made immutable');
+          });
+        }
+      });
+    }
     let mounted = 0;
-    for (const id of todo) {
+    const queue = todo.filter((id) => !refused.has(id));
+    for (const id of queue) {
       this.unmounted.set(id, {
         mount: () =>
           this.lock(id, async () => {
@@ -124,7 +142,7 @@ export class LoopExt4Storage implements ProjectStorage {
       });
     }
     const started = Date.now();
-    const all = forEachLimit(todo, this.o.startConcurrency ?? 8, (id) => this.ready(id)).then(() => {
+    const all = forEachLimit(queue, this.o.startConcurrency ?? 8, (id) => this.ready(id)).then(() => {
       this.o.logger.info({ folders: ids.size, mounted, failed, ms: Date.now() - started }, 'project folders mounted');
       return { mounted, failed };
     });

@@ -129,7 +129,7 @@ export class LoopExt4Storage implements ProjectStorage {
       this.unmounted.set(id, {
         mount: () =>
           this.lock(id, async () => {
-            if (await this.mountAgain(id, attached.get(this.imagePath(id)))) {
+            if (await this.mountAgain(id, attached.get(`${id}.ext4`))) {
               mounted += 1;
               o.onMounted?.(id, Date.now());
             }
@@ -606,7 +606,7 @@ async function attachedDevice(image: string): Promise<string | null> {
 }
 
 /**
- * Every loop device attached to an image in `imagesDir` (a real path), by image path: one read of the kernel's list
+ * Every loop device attached to an image in `imagesDir` (a real path), by the image's file name: one read of the kernel's list
  * instead of a `losetup -j` (a scan of every loop device) per folder.
  */
 async function attachedImages(imagesDir: string): Promise<Map<string, string>> {
@@ -614,7 +614,7 @@ async function attachedImages(imagesDir: string): Promise<Map<string, string>> {
   const devices = (await readdir('/sys/block').catch(() => [] as string[])).filter((n) => /^loop\d+$/.test(n));
   await forEachLimit(devices, 32, async (dev) => {
     const file = (await readFile(`/sys/block/${dev}/loop/backing_file`, 'utf8').catch(() => '')).trim();
-    if (file && path.dirname(file) === imagesDir) out.set(file, `/dev/${dev}`);
+    if (file && path.dirname(file) === imagesDir) out.set(path.basename(file), `/dev/${dev}`);
   });
   return out;
 }

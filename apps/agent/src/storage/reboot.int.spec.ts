@@ -44,7 +44,7 @@ describe('an agent started after a reboot serves every app its files again (issu
     const ws = await createWorkspace(client);
     filesPath = (app) => `/v1/workspaces/${ws.id}/apps/${app.id}/files/content?path=hello.txt`;
     for (const i of [1, 2]) {
-      const created = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `reboot ${i}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 64 });
+      const created = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `reboot ${i}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
       expect(created.status).toBe(201);
       expect((await client.post(`/v1/workspaces/${ws.id}/apps/${created.body.id}/deployments`, {})).status).toBe(201);
       apps.push(created.body);

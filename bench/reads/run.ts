@@ -45,6 +45,8 @@ async function main() {
       const res = await client.post(appsPath, { name: `app ${i}`, kind: 'web', source: 'image', image: 'nginx:1', memoryMb: 128 });
       if (res.status !== 201) throw new Error(`creating an app answered ${res.status}`);
     }
+    // Room on the one server row for them all (placement counts what workspaces reserve).
+    await sql.query(`UPDATE nodes SET cpu_millis = 10000000, memory_mb = 100000000`);
     // The rest of the server's apps, 4 to a workspace (other users' in the issue; one user's here: the reads are scoped
     // by workspace either way).
     const others = Array.from({ length: Math.ceil((APPS_TOTAL - 4) / 4) }, (_, i) => i);

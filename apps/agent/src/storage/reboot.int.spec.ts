@@ -1,11 +1,16 @@
 // Issue 34: an agent started after a reboot (nothing mounted) serves every app's files. After a reboot the Docker
 // engine starts the apps' containers (restart policy) before the agent runs: each binds the bare mount point of its
 // project folder (empty, immutable), and a mount made there later does not reach a bind mount that exists. Here two
-// real apps (whose code, seeded from the image, lives in the folder) write a file into their folders; then, as at a
-// reboot, the agent stops, the containers stop, the folders are unmounted and the engine starts the containers again
-// on the bare mount points (they serve nothing: their code is not there); the agent starts: it mounts the running
-// apps' folders and restarts the containers that started before their mount, so each app serves its file again, and
-// the Files API reads it.
+// real apps write a file into their folders; then, as at a reboot, the agent stops, the containers stop, the folders
+// are unmounted and the engine starts the containers again on the bare mount points. App 0's code lives in its folder
+// (seeded from the image): it cannot start there. App 1 keeps running without its files, as an app whose code is in
+// its image does (its code is put on the bare mount point for that): it answers "missing". The agent starts: it
+// mounts the running apps' folders and restarts the containers that started before their mount, so each app serves
+// its file again (app 1 never would without that restart), and the Files API reads it.
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { LABELS } from '@slipway/core';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
@@ -56,14 +61,19 @@ describe('an agent started after a reboot serves every app its files again (issu
       await waitFor(async () => (await served(p, app)) === `hello from app ${i}\n`, 30_000, 'the app to serve its file');
     }
 
+    const folderOf = (app: App) => path.join(p.agent.dataDir, 'volumes', app.id);
+    const code = await readFile(path.join(folderOf(apps[1]!), 'server.js'));
+
     // The reboot: the agent and the containers stop, nothing stays mounted, the engine starts the containers again.
     await p.agent.agent.close(1_000);
     const ids = (await Promise.all(apps.map((a) => appContainers(p.docker, a.id)))).flat();
     for (const id of ids) await p.docker.getContainer(id).stop({ t: 1 });
     await p.agent.agent.storage.unmountAll();
+    await promisify(execFile)('chattr', ['-i', folderOf(apps[1]!)]);
+    await writeFile(path.join(folderOf(apps[1]!), 'server.js'), code);
     for (const id of ids) await p.docker.getContainer(id).start();
     await new Promise((r) => setTimeout(r, 3_000));
-    whileUnmounted = await Promise.all(apps.map((a) => served(p, a)));
+    whileUnmounted = [await served(p, apps[0]!), await waitFor(() => served(p, apps[1]!), 30_000, 'app 1 to answer on its bare mount point')];
     await p.agent.restart();
   });
 
@@ -71,9 +81,9 @@ describe('an agent started after a reboot serves every app its files again (issu
     await p?.close();
   });
 
-  it('before the agent starts, a container the engine started serves nothing of its folder', () => {
-    expect(whileUnmounted).toHaveLength(2);
-    for (const [i, body] of whileUnmounted.entries()) expect(body).not.toBe(`hello from app ${i}\n`);
+  it('before the agent starts, the containers the engine started serve nothing of their folders', () => {
+    expect(whileUnmounted[0]).not.toBe('hello from app 0\n');
+    expect(whileUnmounted[1]).toBe('missing\n');
   });
 
   it.each([0, 1])('app %i serves its file again once the agent has started', async (i) => {

@@ -6,7 +6,7 @@
 // Needs root. Everything is unmounted and removed at the end.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     running: { type: 'string', default: '500' },
     'make-concurrency': { type: 'string', default: '1' },
+    /** A data directory of an earlier run stopped half-way: its folders (those with their file) are timed at start, then removed. */
+    reuse: { type: 'string' },
   },
 });
 const N = Number(values.folders);
@@ -48,18 +50,23 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 }
 
 async function main() {
-  const base = await mkdtemp(path.join(os.tmpdir(), 'slipway-bench-storage-'));
+  const base = values.reuse ?? (await mkdtemp(path.join(os.tmpdir(), 'slipway-bench-storage-')));
   const o = { volumesDir: path.join(base, 'volumes'), storageDir: path.join(base, 'storage'), logger: silentLogger, startConcurrency: Number(values.concurrency) };
   const storage = new LoopExt4Storage(o);
   await storage.start();
-  const ids: string[] = Array.from({ length: N }, () => randomUUID());
   const content = (id: string) => `files of ${id}\n`;
+  const reused: string[] = [];
+  for (const name of values.reuse ? await readdir(path.join(o.storageDir, 'images')) : []) {
+    const id = name.slice(0, -'.ext4'.length);
+    if (name.endsWith('.ext4') && (await readFile(path.join(o.volumesDir, id, 'index.html'), 'utf8').catch(() => '')) === content(id)) reused.push(id);
+  }
+  const ids: string[] = values.reuse ? reused : Array.from({ length: N }, () => randomUUID());
   console.log(`load average at the start: ${load()}`);
   const before = { avail: meminfo('MemAvailable'), slab: meminfo('Slab'), sunreclaim: meminfo('SUnreclaim'), procs: kernelThreads(), disk: (await storage.serverDisk()).freeMb };
   const times: number[] = [];
   const t0 = process.hrtime.bigint();
   try {
-    await pool(ids, MAKE_CONCURRENCY, async (id) => {
+    await pool(values.reuse ? [] : ids, MAKE_CONCURRENCY, async (id) => {
       const t = process.hrtime.bigint();
       await storage.create(id, LIMIT_MB);
       times.push(seconds(t) * 1000);
@@ -70,7 +77,7 @@ async function main() {
     const after = { avail: meminfo('MemAvailable'), slab: meminfo('Slab'), sunreclaim: meminfo('SUnreclaim'), procs: kernelThreads(), disk: (await storage.serverDisk()).freeMb };
     let allocated = 0;
     for (const name of await readdir(path.join(o.storageDir, 'images'))) if (name.endsWith('.ext4')) allocated += (await stat(path.join(o.storageDir, 'images', name))).blocks * 512;
-    const tenth = Math.max(1, Math.floor(N / 10));
+    const tenth = Math.max(1, Math.floor(ids.length / 10));
     const first = times.slice(0, tenth).sort((a, b) => a - b);
     const last = times.slice(-tenth).sort((a, b) => a - b);
 
@@ -79,7 +86,7 @@ async function main() {
     // from the moment the agent serves, in an order of its own (a request mounts its folder out of turn).
     await storage.unmountAll();
     const loadAtRemount = load();
-    const running = new Set(ids.slice(-RUNNING));
+    const running = new Set(ids.slice(-Math.min(RUNNING, ids.length)));
     let runningLeft = running.size;
     let runningAt = 0;
     const t1 = process.hrtime.bigint();
@@ -106,13 +113,13 @@ async function main() {
     for (const id of ids) await storage.remove(id);
     const removeAll = seconds(t2);
 
-    console.log(`folders: ${N} × ${LIMIT_MB} MB (sparse ext4 images, loop-mounted), made ${MAKE_CONCURRENCY} at a time`);
-    console.log(`make: ${makeAll.toFixed(1)} s in all; per folder p50/p90 first 10 % ${pct(first, 50).toFixed(0)}/${pct(first, 90).toFixed(0)} ms, last 10 % ${pct(last, 50).toFixed(0)}/${pct(last, 90).toFixed(0)} ms`);
-    console.log(`memory: MemAvailable −${(before.avail - after.avail).toFixed(0)} MB (${(((before.avail - after.avail) * 1024) / N).toFixed(0)} KB/folder), Slab +${(after.slab - before.slab).toFixed(0)} MB, of which unreclaimable +${(after.sunreclaim - before.sunreclaim).toFixed(0)} MB (${(((after.sunreclaim - before.sunreclaim) * 1024) / N).toFixed(0)} KB/folder); MemAvailable is shared with other work: noisy`);
-    console.log(`kernel threads (processes): +${after.procs - before.procs} (${((after.procs - before.procs) / N).toFixed(2)}/folder)`);
-    console.log(`disk really taken by the empty images: ${(allocated / 1024 / 1024).toFixed(1)} MB (${(allocated / 1024 / N).toFixed(0)} KB/folder); server free −${before.disk - after.disk} MB (shared disk: noisy)`);
+    console.log(`folders: ${ids.length} × ${LIMIT_MB} MB (sparse ext4 images, loop-mounted), ${values.reuse ? `reused from ${values.reuse} (make figures: none)` : `made ${MAKE_CONCURRENCY} at a time`}`);
+    if (!values.reuse) console.log(`make: ${makeAll.toFixed(1)} s in all; per folder p50/p90 first 10 % ${pct(first, 50).toFixed(0)}/${pct(first, 90).toFixed(0)} ms, last 10 % ${pct(last, 50).toFixed(0)}/${pct(last, 90).toFixed(0)} ms`);
+    console.log(`memory: MemAvailable −${(before.avail - after.avail).toFixed(0)} MB (${(((before.avail - after.avail) * 1024) / ids.length).toFixed(0)} KB/folder), Slab +${(after.slab - before.slab).toFixed(0)} MB, of which unreclaimable +${(after.sunreclaim - before.sunreclaim).toFixed(0)} MB (${(((after.sunreclaim - before.sunreclaim) * 1024) / ids.length).toFixed(0)} KB/folder); MemAvailable is shared with other work: noisy`);
+    console.log(`kernel threads (processes): +${after.procs - before.procs} (${((after.procs - before.procs) / ids.length).toFixed(2)}/folder)`);
+    console.log(`disk really taken by the empty images: ${(allocated / 1024 / 1024).toFixed(1)} MB (${(allocated / 1024 / ids.length).toFixed(0)} KB/folder); server free −${before.disk - after.disk} MB (shared disk: noisy)`);
     console.log(`agent start after a reboot (nothing mounted; ${o.startConcurrency} mounts at once; load average ${loadAtRemount}):`);
-    console.log(`  serving after ${serving.toFixed(2)} s; the ${RUNNING} running apps' folders mounted after ${runningAt.toFixed(1)} s; every app's file read through the Files service after ${served.toFixed(1)} s (${wrong} wrong or missing); all ${mounted} mounted after ${remount.toFixed(1)} s (${failed} failed)`);
+    console.log(`  serving after ${serving.toFixed(2)} s; the ${running.size} running apps' folders mounted after ${runningAt.toFixed(1)} s; every app's file read through the Files service after ${served.toFixed(1)} s (${wrong} wrong or missing); all ${mounted} mounted after ${remount.toFixed(1)} s (${failed} failed)`);
     console.log(`  target (every app's files served within ${TARGET_S} s, running apps first): ${wrong + failed === 0 && served <= TARGET_S && runningAt > 0 ? 'met' : 'NOT met'}`);
     console.log(`remove all: ${removeAll.toFixed(1)} s`);
     if (wrong + failed > 0) process.exitCode = 1;

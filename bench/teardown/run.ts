@@ -65,8 +65,8 @@ async function once(bound: number): Promise<Run> {
       async (i) => {
         const ws = workspaces[i % WORKSPACES]!;
         const apps = `/v1/workspaces/${ws.id}/apps`;
-        const created = await client.post(apps, { name: `app ${i}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 64, cpuMillis: 100 });
-        if (created.status !== 201) return void failed++;
+        const created = await client.post(apps, { name: `app ${i}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128, cpuMillis: 100 });
+        if (created.status !== 201) throw new Error(`creating app ${i} answered ${created.status}: ${JSON.stringify(created.body)}`);
         ws.appIds.push(created.body.id);
         if ((await client.post(`${apps}/${created.body.id}/deployments`, {})).status !== 201) failed++;
       },

@@ -1,8 +1,10 @@
 // App reads (issue 34, item 1): GET …/apps (a workspace of 4 apps) and GET …/apps/{id} with a session cookie, beside a
 // bare Express handler answering the same JSON, in the same run and process: first C connections for D s each, then
-// one client in series (the latency one user waits). The reads touch PostgreSQL only: each app's folder usage is the
+// one client in series (the latency one user waits). The database holds --apps-total apps (default 1,000, as in the
+// issue: 4 per workspace), so the reads are measured at that size. The reads touch PostgreSQL only: each app's folder usage is the
 // figure the metrics pipeline wrote on its row (set here as metrics.collect would). No agent runs at all: before issue
-// 34 each read asked it. Usage: npx tsx bench/reads/run.ts [--duration 10] [--connections 16] [--serial-duration 5].
+// 34 each read asked it. Usage: npx tsx bench/reads/run.ts [--duration 10] [--connections 16] [--serial-duration 5]
+// [--apps-total 1000].
 // Needs PostgreSQL and Redis (the integration tests' services). See bench/reads/README.md.
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
@@ -18,6 +20,7 @@ const arg = (name: string, fallback: number) => {
 const DURATION_S = arg('duration', 10);
 const CONNECTIONS = arg('connections', 16);
 const SERIAL_DURATION_S = arg('serial-duration', 5);
+const APPS_TOTAL = Math.max(4, arg('apps-total', 1000));
 
 interface Figures {
   name: string;
@@ -42,8 +45,28 @@ async function main() {
       const res = await client.post(appsPath, { name: `app ${i}`, kind: 'web', source: 'image', image: 'nginx:1', memoryMb: 128 });
       if (res.status !== 201) throw new Error(`creating an app answered ${res.status}`);
     }
+    // Room on the one server row for them all (placement counts what workspaces reserve).
+    await sql.query(`UPDATE nodes SET cpu_millis = 10000000, memory_mb = 100000000`);
+    // The rest of the server's apps, 4 to a workspace (other users' in the issue; one user's here: the reads are scoped
+    // by workspace either way).
+    const others = Array.from({ length: Math.ceil((APPS_TOTAL - 4) / 4) }, (_, i) => i);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < others.length) {
+          const w = others[next++]!;
+          const ws = await createWorkspace(client, `Filler ${w}`);
+          for (let i = 0; i < Math.min(4, APPS_TOTAL - 4 - w * 4); i++) {
+            const res = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `app ${i}`, kind: 'web', source: 'image', image: 'nginx:1', memoryMb: 128 });
+            if (res.status !== 201) throw new Error(`creating a filler app answered ${res.status}: ${JSON.stringify(res.body)}`);
+          }
+        }
+      }),
+    );
     // As metrics.collect leaves them: a folder figure and its minute on each row.
-    await sql.query(`UPDATE apps SET folder_used_mb = 37, folder_measured_at = date_trunc('minute', now()) WHERE workspace_id = $1`, [workspace.id]);
+    await sql.query(`UPDATE apps SET folder_used_mb = 37, folder_measured_at = date_trunc('minute', now())`);
+    const count = (await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM apps`)).rows[0]!.n;
+    console.log(`${count} apps in the database`);
     const cookie = `svc_session=${client.cookie('svc_session')}`;
     const list = await fetch(`${base}${appsPath}`, { headers: { cookie } });
     const listBody = (await list.json()) as { data: { id: string; disk: unknown }[] };

@@ -4,7 +4,7 @@ import { BuildCaches } from './builds/build-cache';
 import path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import { DATABASE_ENGINE_FACTS, DATABASE_ENGINES, type DatabaseEngine } from '@slipway/contracts';
-import type { Logger } from '@slipway/core';
+import { LABELS, type Logger } from '@slipway/core';
 import { agentServerCredentials, bindServer, createAgentServer, loadBackupsProto, loadBuildsProto, loadDatabasesProto, loadDomainsProto, loadFilesProto, loadMetricsProto, loadMovesProto, type AgentHandlers, type MetricsHandlers } from '@slipway/proto';
 import { appsHandlers } from './apps/apps.handlers';
 import { AppsRuntime } from './apps/apps.runtime';
@@ -135,12 +135,16 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const enrollment = await readEnrollment(o.dataDir);
   if (!enrollment) throw new NotEnrolledError(`No enrollment under ${o.dataDir}/tls: run \`slipway-agent join --url URL --token TOKEN\` first`);
   const journal = await new OperationJournal(path.join(o.dataDir, 'operations')).open();
-  // Every project folder mounted again before anything can start a container on it.
-  const storage = new LoopExt4Storage({ volumesDir: path.join(o.dataDir, 'volumes'), storageDir: path.join(o.dataDir, 'storage'), logger: o.logger });
-  await storage.start();
-  const disk = new DiskGuard(storage, enrollment.nodeName, o.diskReserve ?? DEFAULT_DISK_RESERVE);
   const platformId = o.platformId || platformIdOf(enrollment);
   const docker = new DockerRuntime(o.dockerSocket, platformId);
+  // Every project folder not mounted (after a reboot) is mounted again in the background, the folders of the apps
+  // that run first (issue 34: 2,000 folders served within a minute); a call on a folder not mounted yet mounts it out
+  // of turn. A container the engine started on a folder's bare mount point is restarted once the folder is there.
+  const storage = new LoopExt4Storage({ volumesDir: path.join(o.dataDir, 'volumes'), storageDir: path.join(o.dataDir, 'storage'), logger: o.logger });
+  const remounted: { appId: string; atMs: number }[] = [];
+  let onRemount = (appId: string, atMs: number) => void remounted.push({ appId, atMs });
+  await storage.begin({ first: await appsByState(docker, o.logger), onMounted: (appId, atMs) => onRemount(appId, atMs) });
+  const disk = new DiskGuard(storage, enrollment.nodeName, o.diskReserve ?? DEFAULT_DISK_RESERVE);
   const networks = new WorkspaceNetworks(docker, o.networks ?? DEFAULT_NETWORKS, o.logger);
   const haproxy = o.haproxyDir ? new HaproxyMap(o.haproxyDir) : null;
   const ingress = await new CaddyIngress(o.caddyAdminUrl ?? 'http://127.0.0.1:2019', path.join(o.dataDir, 'routes.json'), o.logger, { haproxy }).load();
@@ -176,6 +180,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // Apps' BuildKit caches: bounded by each app's disk after its builds, removed with the app (builds/build-cache.ts).
   const buildCaches = new BuildCaches(o.dockerSocket, o.logger);
   const apps = await new AppsRuntime(docker, containers, ingress, storage, disk, o.dataDir, o.logger, { tmpMb: o.appTmpMb ?? 64, readySettleMs: o.readySettleMs ?? 3_000 }, imageGate, removals, buildCaches).load();
+  onRemount = (appId, atMs) => void apps.folderMounted(appId, atMs).catch((e: Error) => o.logger.warn({ appId, err: e.message }, 'container not restarted on its remounted folder'));
+  for (const m of remounted.splice(0)) onRemount(m.appId, m.atMs);
   // Managed databases (databases.proto): public listeners reopened before serving; a workspace's removal erases its databases.
   const databases = new DatabasesRuntime(
     docker,
@@ -215,7 +221,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     { interceptors: [controlPlaneOnly] },
   );
   // Project folders: a service of its own (files.proto) on the same server.
-  const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger });
+  const files = new ProjectFiles({ volumesDir: path.join(o.dataDir, 'volumes'), maxFileBytes: o.maxFileBytes ?? 100_000_000, logger: o.logger, ready: (appId) => storage.ready(appId) });
   server.addService(loadFilesProto().slipway.agent.v1.Files.service, filesHandlers({ files, disk, logger: o.logger }));
   // Uploads built on this server: a service of its own too (build.proto).
   const builder = new Builder({ ...DEFAULT_BUILD_OPTIONS, ...o.build, docker, dockerSocket: o.dockerSocket, buildsDir: path.join(o.dataDir, 'builds'), gate: imageGate, logger: o.logger, caches: buildCaches, appDiskMb: async (appId) => (await storage.usage(appId))?.limitMb ?? null });
@@ -262,6 +268,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     close: async (graceMs = 10_000) => {
       // The running cycle finishes (its state is on disk) before anything else stops: a restart continues from it.
       await metrics.stop();
+      await storage.allMounted();
       return new Promise<void>((resolve) => {
         serving = false;
         // The databases' public ports close (and their connections end) before the agent says it has stopped.
@@ -282,6 +289,25 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       });
     },
   };
+}
+
+/**
+ * The apps with a container on this engine, those running (or restarting) first: whose project folders an agent start
+ * mounts first. Empty when the engine does not answer within 5 s (then the folders are mounted in any order).
+ */
+async function appsByState(docker: DockerRuntime, logger: Logger): Promise<string[]> {
+  try {
+    const list = await Promise.race([
+      docker.containersWith([LABELS.app]),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5_000).unref()),
+    ]);
+    const mine = list.filter((c) => docker.isMine(c.Labels));
+    const live = (c: { State: string }) => c.State === 'running' || c.State === 'restarting';
+    return [...new Set([...mine.filter(live), ...mine.filter((c) => !live(c))].map((c) => c.Labels[LABELS.app]!).filter(Boolean))];
+  } catch (e) {
+    logger.warn({ err: (e as Error).message }, 'the Docker engine did not list the apps: project folders are mounted in any order');
+    return [];
+  }
 }
 
 /** The official image of every engine, what runs when no SLIPWAY_IMAGE_* setting names another. */

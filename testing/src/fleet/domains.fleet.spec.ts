@@ -23,6 +23,13 @@ const whenBody = async <T>(client: ApiClient, path: string, done: (body: T) => b
   return done(body) ? body : null;
 };
 
+/** POST …/verify (a write: it asks the owner's server for the certificate state now) once `done` holds; else null (polled). */
+const whenVerified = async <T>(client: ApiClient, path: string, done: (body: T) => boolean) => {
+  await new Promise((r) => setTimeout(r, 500));
+  const body = (await client.post(`${path}/verify`, {})).body as T;
+  return done(body) ? body : null;
+};
+
 /** The answer through `address` once it is a 200 with a certificate the CA vouches for; else null (polled). */
 const servedVia = async (address: string, hostname: string, ca: string) => {
   const r = await httpsVia(address, hostname, ca).catch(() => null);
@@ -88,14 +95,15 @@ describe('custom domains on a fleet of three servers (one certificate order, ser
     expect(verified.body).toMatchObject({ status: 'verified', routed: true, check: { a: [a.address], error: null } });
 
     // C's Caddy orders the certificate; Pebble's HTTP-01 validation connects to A (the A record), which forwards the
-    // challenge to C. The API reads the state from C.
+    // challenge to C. A verify asks C for the state; a read answers what was collected (issue 34: no read asks a server).
     const domainPath = `${base}/${app.id}/domains/${created.body.id}`;
     const issued = await waitFor(
-      () => whenBody<{ certificate: { status: string; issuer: string } }>(client, domainPath, (x) => x.certificate.status === 'issued'),
+      () => whenVerified<{ certificate: { status: string; issuer: string } }>(client, domainPath, (x) => x.certificate.status === 'issued'),
       120_000,
       `the certificate of ${hostname}`,
     );
     expect(issued.certificate.issuer).toMatch(/Pebble/);
+    expect((await client.get(domainPath)).body.certificate).toEqual(issued.certificate);
 
     // The sweep hands C's chain and key to A and B with their routes (what domains.sweep does every minute).
     await fleet.worker.services.domains.sweep();

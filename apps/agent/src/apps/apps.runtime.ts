@@ -470,6 +470,7 @@ export class AppsRuntime {
    */
   async exportFolder(appId: string): Promise<AsyncIterable<Buffer> | null> {
     const folder = this.folderOf(appId);
+    await this.storage.ready(appId);
     if (!(await stat(folder).then(() => true, () => false))) return null;
     const tar = spawn('tar', ['-c', '--numeric-owner', '-C', folder, '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -497,6 +498,7 @@ export class AppsRuntime {
    */
   async importFolder(appId: string, diskMb: number, seededImageRef: string, tarFile: string): Promise<void> {
     const folder = this.folderOf(appId);
+    await this.storage.ready(appId);
     // Made only when missing: the catch-up copy lands in the folder the target's container already uses.
     if (!(await stat(folder).then(() => true, () => false))) await this.ensureFolder(appId, diskMb, () => undefined);
     await new Promise<void>((resolve, reject) => {
@@ -514,12 +516,34 @@ export class AppsRuntime {
     }
   }
 
+  /**
+   * After a reboot the Docker engine starts the apps' containers (restart policy) before the agent has mounted their
+   * project folders: a container started then binds the bare mount point (empty, immutable) and never sees the mount
+   * made later (bind mounts do not follow it): it serves nothing of the folder, or crashes again and again when its
+   * code lives there. Once its folder is mounted, each of the app's containers running (or restarting) since before
+   * `mountedAtMs` is restarted, so it runs on its files again. Answers how many were restarted.
+   */
+  async folderMounted(appId: string, mountedAtMs: number): Promise<number> {
+    let restarted = 0;
+    for (const id of await this.containers.list({ [LABELS.app]: appId })) {
+      const state = await this.docker.containerState(id).catch(() => null);
+      if (!(state?.Running || state?.Restarting) || Date.parse(state.StartedAt) >= mountedAtMs) continue;
+      await this.containers.restart(id, FOLDER_RESTART_GRACE_MS);
+      restarted += 1;
+    }
+    if (restarted) this.logger.info({ appId, restarted }, 'containers started before their project folder was mounted restarted on it');
+    return restarted;
+  }
+
   /** The app's project folder and the record of what seeded it. */
   async removeFolder(appId: string): Promise<void> {
     await this.storage.remove(appId);
     await rm(this.metaOf(appId), { force: true });
   }
 }
+
+/** A container that ran on the bare mount point of its folder served nothing of it: a short grace is enough. */
+const FOLDER_RESTART_GRACE_MS = 2_000;
 
 const firstLine = (s: string) => s.split('\n')[0] ?? s;
 

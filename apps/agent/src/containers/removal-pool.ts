@@ -9,8 +9,8 @@ export const DEFAULT_REMOVAL_CONCURRENCY = 8;
  * (SLIPWAY_REMOVAL_CONCURRENCY), so a workspace of hundreds of apps goes in seconds and a burst of deletions does not
  * swamp the Docker engine. 1 gives the serial order of before.
  *
- * Only leaves go through it (one container, one image tag, one folder): a task that waited on the pool inside the
- * pool could wait for a slot its own caller holds.
+ * Only leaves go through it (one container, one image tag, one folder, or one app of a workspace: its containers, then
+ * its folder): a task that waited on the pool inside the pool could wait for a slot its own caller holds.
  */
 export class RemovalPool {
   private readonly limit: pLimit.Limit;

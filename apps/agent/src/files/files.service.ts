@@ -76,6 +76,8 @@ export interface ProjectFilesOptions {
   /** Largest file a write accepts (config.limits.uploadFileBytes). */
   maxFileBytes: number;
   logger: Logger;
+  /** Resolves once the app's folder is mounted (after a reboot the agent serves while folders are still being mounted). */
+  ready?: (appId: string) => Promise<void>;
 }
 
 /**
@@ -234,6 +236,7 @@ export class ProjectFiles {
   private async openRoot(appId: string, create: boolean): Promise<FileHandle> {
     if (!APP_ID.test(appId)) throw new AppError('validation_failed', 'The app id is not a canonical UUID');
     const dir = path.join(this.o.volumesDir, appId);
+    await this.o.ready?.(appId);
     if (create) await mkdir(dir, { recursive: true, mode: 0o755 });
     const root = await open(dir, DIR_FLAGS).catch((e: NodeJS.ErrnoException) => {
       // volumes/<appId> itself being a symlink is not something the app can do; refuse it all the same.

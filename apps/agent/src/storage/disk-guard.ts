@@ -40,10 +40,11 @@ export class DiskGuard {
     return { totalMb: disk.totalMb, freeMb: disk.freeMb, reserveMb: reserve, low: disk.freeMb < reserve, allocatedMb: disk.allocatedMb, folders: disk.folders };
   }
 
-  /** Throws `server_disk_low` when the free disk is below the reserve. */
+  /** Throws `server_disk_low` when the free disk is below the reserve (one statfs: it runs before every deployment). */
   async assertRoom(what: string): Promise<void> {
-    const r = await this.report();
-    if (!r.low) return;
+    const disk = await this.storage.serverFree();
+    const r = { freeMb: disk.freeMb, reserveMb: reserveMb(disk.totalMb, this.reserve) };
+    if (r.freeMb >= r.reserveMb) return;
     throw new AppError(
       'server_disk_low',
       `The server ${this.nodeName} is low on disk (${r.freeMb} MB free, ${r.reserveMb} MB kept for running apps): ${what} waits until room is back`,

@@ -200,6 +200,26 @@ asRoot('project folders on loop-mounted ext4 images (LoopExt4Storage)', () => {
     for (const other of made) expect(all.get(other)).toMatchObject({ limitMb: expect.any(Number) });
   });
 
+  it('after a reboot, mounts the folders of the apps that run first, one asked for out of turn, and one removed meanwhile not at all (issue 34)', async () => {
+    const [a, b, c, d, gone] = [app(), app(), app(), app(), app()] as [string, string, string, string, string];
+    for (const id of [a, b, c, d, gone]) await storage.create(id, 16);
+    await writeFile(path.join(volumesDir, d, 'asked.txt'), 'out of turn');
+    await storage.unmountAll(); // as after a reboot
+    const order: string[] = [];
+    const again = new LoopExt4Storage({ volumesDir, storageDir, logger: silentLogger, startConcurrency: 1 });
+    const { folders, mounted: all } = await again.begin({ first: [c, b], onMounted: (id) => order.push(id) });
+    await again.remove(gone);
+    await again.ready(d);
+    expect(await readFile(path.join(volumesDir, d, 'asked.txt'), 'utf8')).toBe('out of turn');
+    expect(await all).toEqual({ mounted: folders - 1, failed: 0 });
+    expect(order.filter((id) => id !== d)[0]).toBe(c);
+    expect(order.indexOf(b)).toBeLessThan(order.indexOf(a));
+    expect(order).toEqual(expect.arrayContaining([a, b, c, d]));
+    expect(order).not.toContain(gone);
+    expect(await mounted(path.join(volumesDir, a))).toBe(true);
+    await expect(stat(path.join(storageDir, 'images', `${gone}.ext4`))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('takes the files of a folder made before this layer into the new file system', async () => {
     const id = app();
     const dir = path.join(volumesDir, id);

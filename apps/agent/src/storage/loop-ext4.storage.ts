@@ -10,10 +10,10 @@
 // The mount points are made immutable (chattr +i) while nothing is mounted on them, so a container that Docker
 // starts before the agent has mounted its folder can write nothing to the server's own disk there.
 import { constants as C } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, statfs, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type Logger } from '@slipway/core';
-import { findMount, mbToBytes, toMbCeil, type Mount } from './mountinfo';
+import { findMount, mbToBytes, mountTable, toMbCeil, type Mount } from './mountinfo';
 import { CommandError, run } from './run';
 import { APP_ID, MAX_LIMIT_MB, MIN_LIMIT_MB, type FolderUsage, type ProjectStorage, type ServerDisk } from './storage';
 
@@ -25,6 +25,13 @@ export interface LoopExt4StorageOptions {
   logger: Logger;
   /** Folders mounted at once at start; default 8. */
   startConcurrency?: number;
+}
+
+export interface StartOptions {
+  /** Apps whose folders are mounted first, in this order (those that run); the other folders follow. */
+  first?: readonly string[];
+  /** Each folder this start mounted (it was not mounted), with the time its mount was done. */
+  onMounted?: (appId: string, atMs: number) => void;
 }
 
 interface FolderRecord {
@@ -45,6 +52,10 @@ export class LoopExt4Storage implements ProjectStorage {
   private prezeroed = true;
   /** Whether a mounted folder can grow (CAP_SYS_RESOURCE); known at start. */
   private online = false;
+  /** Folders the start has yet to mount, each with its mount (`done` once begun, by the start's turn or by `ready`). */
+  private readonly unmounted = new Map<string, { mount: () => Promise<void>; done?: Promise<void> }>();
+  /** The start's mounting, until every folder is mounted. */
+  private mounting: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: LoopExt4StorageOptions) {
     this.imagesDir = path.join(o.storageDir, 'images');
@@ -52,7 +63,19 @@ export class LoopExt4Storage implements ProjectStorage {
     this.orphansDir = path.join(o.storageDir, 'orphans');
   }
 
-  async start(): Promise<void> {
+  /** Housekeeping, then every folder mounted again (`first` first); resolves once all are (see `begin`). */
+  async start(o: StartOptions = {}): Promise<void> {
+    await (await this.begin(o)).mounted;
+  }
+
+  /**
+   * What an agent start does (issue 34: 2,000 folders served within a minute of a reboot): the housekeeping of a
+   * create that stopped half-way, then every folder that is not mounted is mounted again, `first` first (the apps
+   * that run), `startConcurrency` at once, in the background: this answers once the mounting has begun, and every
+   * call on a folder not mounted yet (`ready`, create, resize, usage) mounts it out of turn and waits for it.
+   * `onMounted` hears of each folder this start mounted, with the time its mount was done.
+   */
+  async begin(o: StartOptions = {}): Promise<{ folders: number; mounted: Promise<{ mounted: number; failed: number }> }> {
     if (process.getuid?.() !== 0) throw new AppError('internal', 'The storage layer needs root: it loop-mounts one ext4 image per app');
     await this.checkTools();
     this.online = await hasCapability(CAP_SYS_RESOURCE);
@@ -66,23 +89,86 @@ export class LoopExt4Storage implements ProjectStorage {
     }
     const names = await readdir(this.imagesDir);
     for (const name of names.filter((n) => n.endsWith('.part'))) await rm(path.join(this.imagesDir, name), { force: true });
-    const ids = names.filter((n) => n.endsWith('.ext4')).map((n) => n.slice(0, -'.ext4'.length)).filter((id) => APP_ID.test(id));
+    const ids = new Set(names.filter((n) => n.endsWith('.ext4')).map((n) => n.slice(0, -'.ext4'.length)).filter((id) => APP_ID.test(id)));
     for (const name of names.filter((n) => n.endsWith('.json'))) {
       const id = name.slice(0, -'.json'.length);
-      if (!ids.includes(id)) await rm(path.join(this.imagesDir, name), { force: true }); // recorded, never renamed
+      if (!ids.has(id)) await rm(path.join(this.imagesDir, name), { force: true }); // recorded, never renamed
+    }
+    // One look at the mount table and the loop devices for all folders (each of them a scan of thousands of lines or
+    // devices when made per folder: the cost that made 2,000 folders take minutes).
+    const table = mountTable(mounts);
+    const todo: string[] = [];
+    for (const id of new Set([...(o.first ?? []).filter((id) => ids.has(id)), ...ids])) {
+      // The mount table by path, and the device of the point itself (a data directory reached through a symlink).
+      if (!table.has(this.mountPoint(id)) && !this.unmounted.has(id) && !(await this.isMountPoint(this.mountPoint(id)))) todo.push(id);
+    }
+    const attached = todo.length ? await attachedImages(await realpath(this.imagesDir)) : new Map<string, string>();
+    // The bare mount points, immutable before anything is mounted on them: one chattr for many.
+    for (const id of todo) {
+      await mkdir(this.mountPoint(id), { recursive: true, mode: 0o755 });
+      await this.clearLegacy(this.mountPoint(id), table);
     }
     let failed = 0;
-    await forEachLimit(ids, this.o.startConcurrency ?? 8, (id) =>
-      this.lock(id, () => this.ensureMounted(id, mounts)).catch((err: unknown) => {
-        failed += 1;
-        this.o.logger.error({ err, appId: id }, 'project folder could not be mounted');
-      }),
-    );
-    this.o.logger.info({ folders: ids.length, failed }, 'project folders mounted');
+    const refused = new Set<string>();
+    for (let i = 0; i < todo.length; i += 256) {
+      const batch = todo.slice(i, i + 256);
+      await run(['chattr', '+i', '--', ...batch.map((id) => this.mountPoint(id))]).catch(async () => {
+        // One that cannot be made immutable is not mounted (a container could write under it): found one by one.
+        for (const id of batch) {
+          await run(['chattr', '+i', '--', this.mountPoint(id)]).catch((err: unknown) => {
+            failed += 1;
+            refused.add(id);
+            this.o.logger.error({ err, appId: id }, 'project folder could not be mounted: its mount point cannot be made immutable');
+          });
+        }
+      });
+    }
+    let mounted = 0;
+    const queue = todo.filter((id) => !refused.has(id));
+    for (const id of queue) {
+      this.unmounted.set(id, {
+        mount: () =>
+          this.lock(id, async () => {
+            if (await this.mountAgain(id, attached.get(`${id}.ext4`))) {
+              mounted += 1;
+              o.onMounted?.(id, Date.now());
+            }
+          })
+            .catch((err: unknown) => {
+              failed += 1;
+              this.o.logger.error({ err, appId: id }, 'project folder could not be mounted');
+            })
+            .finally(() => this.unmounted.delete(id)),
+      });
+    }
+    const started = Date.now();
+    const all = forEachLimit(queue, this.o.startConcurrency ?? 8, (id) => this.ready(id)).then(() => {
+      this.o.logger.info({ folders: ids.size, mounted, failed, ms: Date.now() - started }, 'project folders mounted');
+      return { mounted, failed };
+    });
+    this.mounting = all;
+    return { folders: ids.size, mounted: all };
+  }
+
+  /**
+   * Resolves once the app's folder is mounted, when this server has it: a folder the start has not mounted yet is
+   * mounted now, out of turn (the Files service, a move and a rollout never see the bare mount point of a folder that exists).
+   */
+  ready(appId: string): Promise<void> {
+    const pending = this.unmounted.get(appId);
+    if (!pending) return Promise.resolve();
+    pending.done ??= pending.mount();
+    return pending.done;
+  }
+
+  /** Resolves once the start has mounted every folder (an agent stopping waits for it: a next start must not mount one twice). */
+  async allMounted(): Promise<void> {
+    await this.mounting;
   }
 
   async create(appId: string, limitMb: number): Promise<FolderUsage> {
     checkArgs(appId, limitMb);
+    await this.ready(appId);
     return this.lock(appId, async () => {
       const record = await this.readRecord(appId);
       if (record && (await exists(this.imagePath(appId)))) {
@@ -98,6 +184,7 @@ export class LoopExt4Storage implements ProjectStorage {
 
   async resize(appId: string, limitMb: number): Promise<FolderUsage> {
     checkArgs(appId, limitMb);
+    await this.ready(appId);
     return this.lock(appId, async () => {
       const record = await this.readRecord(appId);
       if (!record || !(await exists(this.imagePath(appId)))) throw new AppError('not_found', 'The app has no project folder on this server');
@@ -110,16 +197,17 @@ export class LoopExt4Storage implements ProjectStorage {
 
   async usage(appId: string): Promise<FolderUsage | null> {
     if (!APP_ID.test(appId)) return null;
+    await this.ready(appId);
     return this.usageOf(appId);
   }
 
   async usageAll(): Promise<Map<string, FolderUsage>> {
-    const mounts = await readMountinfo();
+    const table = mountTable(await readMountinfo());
     const out = new Map<string, FolderUsage>();
     for (const name of await readdir(this.imagesDir).catch(() => [] as string[])) {
       if (!name.endsWith('.ext4')) continue;
       const id = name.slice(0, -'.ext4'.length);
-      const u = APP_ID.test(id) ? await this.usageOf(id, mounts) : null;
+      const u = APP_ID.test(id) ? await this.usageOf(id, table) : null;
       if (u) out.set(id, u);
     }
     return out;
@@ -127,6 +215,8 @@ export class LoopExt4Storage implements ProjectStorage {
 
   remove(appId: string): Promise<void> {
     if (!APP_ID.test(appId)) return Promise.reject(new AppError('invalid_path', 'Not an app id'));
+    // Not mounted yet by the start: no need to, it goes (a mount already begun is waited for by the lock).
+    if (!this.unmounted.get(appId)?.done) this.unmounted.delete(appId);
     return this.lock(appId, async () => {
       const point = this.mountPoint(appId);
       await this.unmount(point);
@@ -143,6 +233,11 @@ export class LoopExt4Storage implements ProjectStorage {
   /** Whether folders grow while mounted and in use (the agent has CAP_SYS_RESOURCE); else resize needs the app stopped. */
   get growsInPlace(): boolean {
     return this.online;
+  }
+
+  async serverFree(): Promise<Pick<ServerDisk, 'totalMb' | 'freeMb'>> {
+    const fs = await statfs(this.o.storageDir);
+    return { totalMb: Math.floor((fs.blocks * fs.bsize) / MB), freeMb: Math.floor((fs.bavail * fs.bsize) / MB) };
   }
 
   async serverDisk(): Promise<ServerDisk> {
@@ -162,6 +257,7 @@ export class LoopExt4Storage implements ProjectStorage {
 
   /** Unmounts every folder (nothing deleted): for tests and for an operator taking the server down. */
   async unmountAll(): Promise<void> {
+    await this.mounting;
     for (const name of await readdir(this.imagesDir).catch(() => [] as string[])) {
       if (!name.endsWith('.ext4')) continue;
       const id = name.slice(0, -'.ext4'.length);
@@ -184,11 +280,11 @@ export class LoopExt4Storage implements ProjectStorage {
   private recordPath = (id: string) => path.join(this.imagesDir, `${id}.json`);
   private mountPoint = (id: string) => path.join(this.o.volumesDir, id);
 
-  private async usageOf(id: string, mounts?: string): Promise<FolderUsage | null> {
+  private async usageOf(id: string, table?: Map<string, Mount>): Promise<FolderUsage | null> {
     const record = await this.readRecord(id);
     if (!record) return null;
     const point = this.mountPoint(id);
-    if (!findMount(mounts ?? (await readMountinfo()), point)) return null;
+    if (!(table ? table.has(point) : findMount(await readMountinfo(), point))) return null;
     const room = await roomOf(point, (await stat(this.imagePath(id))).size);
     // The image is sized so that its room equals the limit when empty: what is missing is what the app took.
     return { limitMb: record.limitMb, usedMb: Math.max(0, toMbCeil(mbToBytes(record.limitMb) - room)) };
@@ -329,9 +425,9 @@ export class LoopExt4Storage implements ProjectStorage {
     await run([...base, '-E', 'nodiscard', image]);
   }
 
-  private async ensureMounted(id: string, mountsSnapshot?: string): Promise<void> {
+  private async ensureMounted(id: string): Promise<void> {
     const point = this.mountPoint(id);
-    const mounted = findMount(mountsSnapshot ?? (await readMountinfo()), point);
+    const mounted = findMount(await readMountinfo(), point);
     if (mounted) {
       if (mounted.fsType !== 'ext4') throw new AppError('internal', `${point} is a ${mounted.fsType} mount, not the app's image`);
       return;
@@ -342,11 +438,27 @@ export class LoopExt4Storage implements ProjectStorage {
     await mountImage(this.imagePath(id), point);
   }
 
+  /**
+   * The start's mount of one folder whose bare mount point is made and immutable: one `mount`, through the loop device
+   * the image is still attached to when the start saw one (else a new one). True when it mounted it now.
+   */
+  private async mountAgain(id: string, device: string | undefined): Promise<boolean> {
+    const point = this.mountPoint(id);
+    if (await this.isMountPoint(point)) return false; // mounted meanwhile
+    if (!device) {
+      await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS, this.imagePath(id), point]);
+      return true;
+    }
+    // The device may have let go of the image since the start looked (its last holder ended): then as any mount.
+    await run(['mount', '-t', 'ext4', '-o', MOUNT_OPTIONS.replace('loop,', ''), device, point]).catch(() => mountImage(this.imagePath(id), point));
+    return true;
+  }
+
   /** Files under an unmounted mount point would be hidden by the mount: they are moved aside, never deleted. */
-  private async clearLegacy(point: string): Promise<void> {
+  private async clearLegacy(point: string, table?: Map<string, Mount>): Promise<void> {
     const entries = await readdir(point).catch(() => [] as string[]);
     if (entries.length === 0) return;
-    if (findMount(await readMountinfo(), point)) return;
+    if (table ? table.has(point) : findMount(await readMountinfo(), point)) return;
     await run(['chattr', '-i', point]).catch(() => undefined);
     await mkdir(this.orphansDir, { recursive: true, mode: 0o700 });
     const aside = path.join(this.orphansDir, `${path.basename(point)}-${Date.now()}`);
@@ -356,7 +468,7 @@ export class LoopExt4Storage implements ProjectStorage {
   }
 
   private async unmount(point: string): Promise<void> {
-    if (!findMount(await readMountinfo(), point)) return;
+    if (!(await this.isMountPoint(point))) return;
     try {
       await run(['umount', point]);
     } catch (err) {
@@ -364,6 +476,15 @@ export class LoopExt4Storage implements ProjectStorage {
       if (!(err instanceof CommandError) || !/busy/i.test(err.stderr)) throw err;
       await run(['umount', '-l', point]);
     }
+  }
+
+  /**
+   * Whether a file system is mounted on the folder's mount point: it is then another device than the volumes folder
+   * (two stats, where the mount table is thousands of lines with thousands of folders). False when it does not exist.
+   */
+  private async isMountPoint(point: string): Promise<boolean> {
+    const [at, parent] = await Promise.all([stat(point).catch(() => null), stat(this.o.volumesDir)]);
+    return at !== null && at.dev !== parent.dev;
   }
 
   private async mountOf(point: string): Promise<Mount> {
@@ -482,6 +603,20 @@ async function hasCapability(bit: number): Promise<boolean> {
 async function attachedDevice(image: string): Promise<string | null> {
   const out = await run(['losetup', '-j', image]);
   return /^(\/dev\/loop\d+):/m.exec(out)?.[1] ?? null;
+}
+
+/**
+ * Every loop device attached to an image in `imagesDir` (a real path), by the image's file name: one read of the kernel's list
+ * instead of a `losetup -j` (a scan of every loop device) per folder.
+ */
+async function attachedImages(imagesDir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const devices = (await readdir('/sys/block').catch(() => [] as string[])).filter((n) => /^loop\d+$/.test(n));
+  await forEachLimit(devices, 32, async (dev) => {
+    const file = (await readFile(`/sys/block/${dev}/loop/backing_file`, 'utf8').catch(() => '')).trim();
+    if (file && path.dirname(file) === imagesDir) out.set(path.basename(file), `/dev/${dev}`);
+  });
+  return out;
 }
 
 /** Whether `image` is attached to no loop device (any more), waiting up to `ms` for the kernel to let it go. */

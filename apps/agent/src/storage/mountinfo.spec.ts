@@ -1,4 +1,4 @@
-import { findMount, toMbCeil } from './mountinfo';
+import { findMount, mountTable, toMbCeil } from './mountinfo';
 
 const MOUNTINFO = [
   '22 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard',
@@ -22,6 +22,15 @@ describe('findMount', () => {
     expect(findMount(MOUNTINFO, '/srv/slip way/volumes/x')?.source).toBe('/dev/loop4');
     expect(findMount(MOUNTINFO, '/srv/slipway/volumes')).toBeNull();
     expect(findMount(MOUNTINFO, '/srv/slipway/volumes/0b6c')).toBeNull();
+  });
+});
+
+describe('mountTable', () => {
+  it('gives every mount point its last mount, as findMount does one by one', () => {
+    const table = mountTable(MOUNTINFO);
+    expect([...table.keys()]).toEqual(['/', '/srv/slipway/volumes/0b6c-a', '/srv/slip way/volumes/x']);
+    for (const point of table.keys()) expect(table.get(point)).toEqual(findMount(MOUNTINFO, point));
+    expect(table.get('/srv/slipway/volumes/0b6c-a')?.fsType).toBe('tmpfs');
   });
 });
 

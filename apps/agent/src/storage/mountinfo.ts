@@ -16,14 +16,29 @@ const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => Str
 export function findMount(mountinfo: string, mountPoint: string): Mount | null {
   let found: Mount | null = null;
   for (const line of mountinfo.split('\n')) {
-    const [left, right] = line.split(' - ');
-    if (!left || !right) continue;
-    const fields = left.split(' ');
-    const [fsType, source, superOptions] = right.split(' ');
-    if (fields.length < 5 || !fsType) continue;
-    if (unescape(fields[4]!) === mountPoint) found = { mountPoint, device: fields[2]!, fsType, source: unescape(source ?? ''), superOptions: superOptions ?? '' };
+    const m = parseLine(line);
+    if (m?.mountPoint === mountPoint) found = m;
   }
   return found;
+}
+
+/** Every mount point's last mount, from one read of /proc/self/mountinfo (for many look-ups: one parse, not one per look-up). */
+export function mountTable(mountinfo: string): Map<string, Mount> {
+  const table = new Map<string, Mount>();
+  for (const line of mountinfo.split('\n')) {
+    const m = parseLine(line);
+    if (m) table.set(m.mountPoint, m);
+  }
+  return table;
+}
+
+function parseLine(line: string): Mount | null {
+  const [left, right] = line.split(' - ');
+  if (!left || !right) return null;
+  const fields = left.split(' ');
+  const [fsType, source, superOptions] = right.split(' ');
+  if (fields.length < 5 || !fsType) return null;
+  return { mountPoint: unescape(fields[4]!), device: fields[2]!, fsType, source: unescape(source ?? ''), superOptions: superOptions ?? '' };
 }
 
 const MB = 1024 * 1024;

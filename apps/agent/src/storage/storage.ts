@@ -29,6 +29,8 @@ export interface ServerDisk {
 export interface ProjectStorage {
   /** Makes what is missing and mounts every folder that is not: idempotent, run at every agent start. */
   start(): Promise<void>;
+  /** Resolves once the app's folder, when this server has one, is mounted (mounted now if the start has not come to it). */
+  ready(appId: string): Promise<void>;
   /** The folder of `appId` with `limitMb`, made empty when missing; an existing one is grown to `limitMb`. */
   create(appId: string, limitMb: number): Promise<FolderUsage>;
   /** A larger size for an existing folder, its data kept, the app running. Shrinking is refused. */
@@ -40,4 +42,6 @@ export interface ProjectStorage {
   /** The folder and everything in it, gone; the space back to the server. Idempotent. */
   remove(appId: string): Promise<void>;
   serverDisk(): Promise<ServerDisk>;
+  /** The disk's size and free room alone (one statfs): what a deployment's check needs, at any number of folders. */
+  serverFree(): Promise<Pick<ServerDisk, 'totalMb' | 'freeMb'>>;
 }

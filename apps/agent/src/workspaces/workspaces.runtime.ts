@@ -30,20 +30,34 @@ export class WorkspacesRuntime {
   /**
    * Everything of the workspace, in batches and in parallel (issue 34: a teardown of hundreds of apps waits on the
    * engine, not on round trips, and at most SLIPWAY_REMOVAL_CONCURRENCY removals run at once on this server): the
-   * apps' routes in one change of Caddy's config, every container labelled with the workspace (apps, and databases),
-   * the apps' image tags from one listing, their project folders, then the workspace's networks.
+   * apps' routes in one change of the ingress, then each app as one removal (its containers, then its project folder,
+   * which nothing holds any more: the first apps' folders go while the next apps' containers are removed, instead of
+   * every folder waiting for the last container), beside the workspace's other containers (databases); then the apps'
+   * image tags from one listing, and the workspace's networks.
    */
   async remove(req: { workspaceId: string; appIds: string[] }): Promise<{ containers: number; images: number; networks: number }> {
+    const started = Date.now();
     // Routes first, so nothing is served from here on.
     await this.ingress.removeAll(req.appIds);
     const own = (await this.docker.containersWith([`${LABELS.workspace}=${req.workspaceId}`])).filter((c) => this.docker.isMine(c.Labels));
-    await this.removals.each(own, (c) =>
-      this.docker.removeContainer(c.Id).catch((e: { statusCode?: number }) => {
+    const byApp = new Map<string, string[]>(req.appIds.map((appId) => [appId, []]));
+    const others: string[] = [];
+    for (const c of own) {
+      const app = c.Labels?.[LABELS.app];
+      if (app && byApp.has(app)) byApp.get(app)!.push(c.Id);
+      else others.push(c.Id);
+    }
+    const removeContainer = (id: string) =>
+      this.docker.removeContainer(id).catch((e: { statusCode?: number }) => {
         if (e.statusCode !== 404) throw e;
-      }),
-    );
+      });
+    const units = [...[...byApp].map(([appId, ids]) => ({ appId, ids })), ...others.map((id) => ({ appId: null, ids: [id] }))];
+    await this.removals.each(units, async ({ appId, ids }) => {
+      for (const id of ids) await removeContainer(id);
+      if (appId) await this.apps.removeFolder(appId);
+    });
+    const appsGoneMs = Date.now() - started;
     const images = await this.apps.removeImages(req.appIds);
-    await this.removals.each(req.appIds, (appId) => this.apps.removeFolder(appId));
     // Databases: their containers went with the workspace label above; their listeners and data go now.
     await this.removeDatabases(req.workspaceId);
     const { removed, inUse } = await this.networks.remove(req.workspaceId);
@@ -51,7 +65,7 @@ export class WorkspacesRuntime {
       // A container joined the network between the two steps (a rollout still running): the caller tries again.
       throw new AppError('internal', 'The workspace still had containers on its network; its removal will be tried again');
     }
-    this.logger.info({ workspaceId: req.workspaceId, containers: own.length, images, networks: removed }, 'workspace removed from this server');
+    this.logger.info({ workspaceId: req.workspaceId, containers: own.length, images, networks: removed, appsGoneMs, ms: Date.now() - started }, 'workspace removed from this server');
     return { containers: own.length, images, networks: removed };
   }
 

@@ -1056,7 +1056,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A custom domain, with the state of its certificate as the server reports it now */
+        /** A custom domain, with the state of its certificate as last collected from its server (every minute, and at each verify) */
         get: operations["getDomain"];
         put?: never;
         post?: never;

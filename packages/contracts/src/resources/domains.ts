@@ -134,7 +134,7 @@ export const DOMAINS = {
       method: 'get',
       path: `${DOMAIN}/{domainId}`,
       tag: 'domains',
-      summary: 'A custom domain, with the state of its certificate as the server reports it now',
+      summary: 'A custom domain, with the state of its certificate as last collected from its server (every minute, and at each verify)',
       auth: 'any',
       permission: 'domains.read',
       success: { status: 200, description: 'the domain', schema: Domain },

@@ -111,7 +111,7 @@ export class DomainService {
         { resource: 'domains', requested: 1, available: 0 },
       ]);
     }
-    return this.get(access, appId, created.id, { refresh: false });
+    return this.get(access, appId, created.id);
   }
 
   async list(access: WorkspaceAccess, appId: string): Promise<Domain[]> {
@@ -125,17 +125,12 @@ export class DomainService {
     return out;
   }
 
-  /** A verified domain's certificate state is asked of its server (kept as last seen when the server is away). */
-  async get(access: WorkspaceAccess, appId: string, domainId: string, o: { refresh?: boolean } = {}): Promise<Domain> {
-    const scope = { workspaceId: access.workspace.id, appId, domainId };
-    let d = await this.find(scope);
-    if (o.refresh !== false && d.status === 'verified' && d.node) {
-      const cert = await this.certificateOf(d).catch(() => null);
-      if (cert && JSON.stringify(cert) !== JSON.stringify(d.certificate)) {
-        await this.deps.domains.update({ workspaceId: scope.workspaceId, domainId }, { certificate: cert });
-        d = { ...d, certificate: cert };
-      }
-    }
+  /**
+   * The domain as recorded: no read waits on a server (issue 34). Its certificate state is what the domains.sweep job
+   * last collected from its server (every minute), or what a verify asked for.
+   */
+  async get(access: WorkspaceAccess, appId: string, domainId: string): Promise<Domain> {
+    const d = await this.find({ workspaceId: access.workspace.id, appId, domainId });
     return toDomain(d, this.deps.appsDomain, await this.routing.addresses(d.node));
   }
 
@@ -145,7 +140,17 @@ export class DomainService {
     const addresses = await this.routing.addresses(d.node);
     const { routingChanged } = await checkAndRecord(d, this.deps, addresses, (changes) => this.deps.domains.update({ workspaceId: scope.workspaceId, domainId }, changes));
     if (routingChanged && d.node) await this.syncNode(d.node.id);
-    return this.get(access, appId, domainId);
+    // A write may wait on the server: a verified domain's certificate state is asked of it now (kept as last seen
+    // when the server is away).
+    let checked = await this.find(scope);
+    if (checked.status === 'verified' && checked.node) {
+      const cert = await this.certificateOf(checked).catch(() => null);
+      if (cert && JSON.stringify(cert) !== JSON.stringify(checked.certificate)) {
+        await this.deps.domains.update({ workspaceId: scope.workspaceId, domainId }, { certificate: cert });
+        checked = { ...checked, certificate: cert };
+      }
+    }
+    return toDomain(checked, this.deps.appsDomain, await this.routing.addresses(checked.node));
   }
 
   async remove(access: WorkspaceAccess, appId: string, domainId: string): Promise<void> {

@@ -33,7 +33,7 @@ export function createRepositories(db: Db, sql: SqlPool) {
     members: new PrismaMemberRepository(db),
     reservations: new PrismaReservationRepository(db),
     plans: new PrismaPlanRepository(db),
-    apps: new PrismaAppRepository(db),
+    apps: new PrismaAppRepository(db, sql),
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
     operations: new PrismaOperationRecorder(db),

@@ -57,8 +57,9 @@ export class MovesPool implements MovesGateway {
     input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean },
   ): Promise<{ bytes: number; unpacked?: number }> {
     const folder = input.folder === 'data' ? 'DATABASE_DATA' : 'DATABASE_BACKUPS';
-    // A database's data compressed (zstd: far cheaper per byte than the relay it spares; decision 0037).
-    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId, live: input.live === true, zstd: input.folder === 'data' });
+    // A database's data and backup files (dumps are written uncompressed) compressed: zstd is far cheaper per byte than
+    // the relay it spares (decision 0037).
+    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId, live: input.live === true, zstd: true });
     return streamUpload(
       (cb) => this.client(to).importFolder(cb),
       { operationId: input.operationId, workspaceId: input.workspaceId, folder, databaseId: input.databaseId },

@@ -27,8 +27,9 @@ const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
 const LIVE_PASSES = 2;
 const SMALL_PASS_BYTES = 16 * 1024 * 1024;
 /**
- * Apps whose project folders are copied, or which are started on the target, at once: each waits on Docker, a disk
- * image and the app's readiness more than on the CPU; bounded so a workspace of many apps does not start them all at once.
+ * Apps whose project folders are copied, which are started on the target, or stopped on the source, at once: each
+ * waits on Docker, a disk image or the app's readiness more than on the CPU; bounded so a workspace of many apps does
+ * not start them all at once.
  */
 const APPS_AT_ONCE = 3;
 /** Blocks of a data folder's signature: 64 KiB, larger for big folders so a signature stays about 2 MB (131,072 blocks). */
@@ -116,8 +117,9 @@ interface MoveContext {
  * target's Caddy storage) → start-target (each app's current deployment started
  * on the target and ready) → switch (the commit: the workspace's server and each current deployment's container, in
  * one transaction) → routes (every server's, at once) → stop-source → catch-up-folders (the source stopped) →
- * clean-source. Before the switch a failure or a cancel removes what the target got and leaves the source as it was.
- * A workspace with databases is refused at the check, saying so.
+ * clean-source. The backups' copy and the databases' pre-copies (while they run) begin with copy-images, beside it and
+ * the apps' start, and are joined by copy-backups and move-databases, whose turn stops the databases. Before the switch
+ * a failure or a cancel stops and waits for that work, removes what the target got and leaves the source as it was.
  */
 export class MoveRunner {
   constructor(private readonly deps: MoveRunnerDeps) {}
@@ -468,23 +470,20 @@ export class MoveRunner {
         run: async () => {
           if (!ctx.source) return { sentence: `${move.fromNode} is no longer enrolled: nothing to stop there`, skipped: true };
           if (ctx.apps.length === 0) return { sentence: 'The workspace has no apps', skipped: true };
-          let stopped = 0;
-          for (const app of ctx.apps) {
-            // Only what the target now runs in its place; anything else of the source goes with the cleanup.
-            const deployment = live(app.appId);
-            if (!deployment?.containerId || !ctx.started.has(app.appId)) continue;
-            await agents.appPower(source(), {
+          // Only what the target now runs in its place; anything else of the source goes with the cleanup.
+          const toStop = ctx.apps.filter((a) => live(a.appId)?.containerId && ctx.started.has(a.appId));
+          await eachBounded(toStop, (app) =>
+            agents.appPower(source(), {
               operationId: opId(`stop-${app.appId}`),
               workspaceId: move.workspaceId,
               appId: app.appId,
               action: 'stop',
-              containerId: deployment.containerId,
+              containerId: live(app.appId)!.containerId!,
               route: null,
               stopGraceMs: this.deps.stopGraceMs ?? 10_000,
-            });
-            stopped++;
-          }
-          return { sentence: `${plural(stopped, 'container')} stopped on ${move.fromNode}` };
+            }),
+          );
+          return { sentence: `${plural(toStop.length, 'container')} stopped on ${move.fromNode}` };
         },
       },
       {

@@ -117,6 +117,10 @@ describe('Moves service over gRPC between two agents', () => {
     expect((await readdir(data(b))).sort()).toEqual(['PG_VERSION', 'base']);
     expect(await readFile(path.join(data(b), 'base', '1'), 'utf8')).toBe('rows');
     expect((await stat(path.join(data(b), 'base', '1'))).uid).toBe(999);
+    // A copy whose move gave up (its signal aborted) is cut: the target keeps the copy it had.
+    await writeFile(path.join(data(a), 'base', '1'), 'rows changed later');
+    await expect(moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'data', live: true, signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(await readFile(path.join(data(b), 'base', '1'), 'utf8')).toBe('rows');
 
     const backups = (t: TestAgent) => path.join(t.dataDir, 'backups', databaseId);
     await mkdir(backups(a), { recursive: true });

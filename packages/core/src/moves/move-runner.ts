@@ -230,7 +230,7 @@ export class MoveRunner {
       let bytes = 0;
       for (const b of ctx.backupFolders) {
         signal?.throwIfAborted();
-        bytes += (await transfer.copyDatabaseFolder(source(), target(), { operationId: opId(`backups-${b.databaseId}`), workspaceId: move.workspaceId, databaseId: b.databaseId, folder: 'backups' })).bytes;
+        bytes += (await transfer.copyDatabaseFolder(source(), target(), { operationId: opId(`backups-${b.databaseId}`), workspaceId: move.workspaceId, databaseId: b.databaseId, folder: 'backups', signal })).bytes;
       }
       return { bytes, ms: Date.now() - t0 };
     };
@@ -558,7 +558,7 @@ export class MoveRunner {
     const t0 = Date.now();
     // Recorded before the copy: a copy cut halfway may have left a folder there.
     ctx.onTarget.push(db);
-    const { bytes, unpacked } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true });
+    const { bytes, unpacked } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true, signal });
     // No data on the source (an engine that never started): the final copy is the whole (empty) folder, as before.
     if (bytes === 0) return { bytes, unpacked: 0, ms: Date.now() - t0, passes: [], signature: null };
     // The block size from the folder's size (what was unpacked), not the bytes sent (compressed).
@@ -567,7 +567,7 @@ export class MoveRunner {
     const passes: number[] = [];
     for (let pass = 1; pass <= LIVE_PASSES; pass++) {
       signal?.throwIfAborted();
-      const delta = await transfer.copyDataDelta(source, target, { operationId: opId(`db-pass${pass}-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, signature, live: true });
+      const delta = await transfer.copyDataDelta(source, target, { operationId: opId(`db-pass${pass}-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, signature, live: true, signal });
       passes.push(delta.bytes);
       signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
       if (delta.bytes <= SMALL_PASS_BYTES) break;
@@ -650,13 +650,13 @@ export class MoveRunner {
   }
 }
 
+/** An item `eachBounded` did not begin because another had failed. */
+class NotBegun extends Error {}
+
 /**
  * `work` for each item, APPS_AT_ONCE at a time; the results in the items' order. On a failure no further item is
  * begun, those under way are waited for (nothing still runs once it answers), then the first failure is thrown.
  */
-/** An item `eachBounded` did not begin because another had failed. */
-class NotBegun extends Error {}
-
 async function eachBounded<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const limit = pLimit(APPS_AT_ONCE);
   let failing = false;

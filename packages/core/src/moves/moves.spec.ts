@@ -380,7 +380,8 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
       calls.push(`folder ${from.name}→${to.name} ${input.appId} ${input.seededImageRef}`);
       return { bytes: 1024 * 1024 };
     },
-    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string; live?: boolean }) => {
+    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string; live?: boolean; signal?: AbortSignal }) => {
+      if (input.signal) signals.push(input.signal);
       calls.push(`${input.folder}${input.live ? ' (live)' : ''} ${from.name}→${to.name} ${input.databaseId}`);
       if (failPreCopyOf === input.databaseId) throw new Error('b did not answer (connect ECONNREFUSED)');
       if (input.folder === 'backups' && failBackupsOf === input.databaseId) throw new Error('There is no room left on b for the backups');
@@ -405,6 +406,8 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
   };
   let failDatabaseOn: string | null = null;
   let failPreCopyOf: string | null = null;
+  /** The signals the copies begun ahead were given (aborted when the move fails before their turn). */
+  const signals: AbortSignal[] = [];
   let failBackupsOf: string | null = null;
   const emptyData = new Set<string>();
   const databaseAgent = {
@@ -524,7 +527,7 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
   const failPreCopy = (databaseId: string) => (failPreCopyOf = databaseId);
   const failBackups = (databaseId: string) => (failBackupsOf = databaseId);
   const noData = (databaseId: string) => emptyData.add(databaseId);
-  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, failBackups, noData, addDomain, storageOf, refuseCertificates: (why: string) => (certificatesRefused = why) };
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, failBackups, noData, signals, addDomain, storageOf, refuseCertificates: (why: string) => (certificatesRefused = why) };
 }
 
 /** A health check that the server of that name refuses. */
@@ -859,8 +862,10 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'copy-certificates undone',
       'copy-images undone',
     ]);
-    // The pre-copy had reached the target (begun with the images): its copy goes; nothing was stopped on the source.
+    // The pre-copy had reached the target (begun with the images): told to stop (a copy under way is cut), its copy
+    // removed; nothing was stopped on the source.
     expect(f.calls).toContain('data (live) a→b pg');
+    expect(f.signals.map((s) => s.aborted)).toEqual([true, true]);
     expect(f.calls.filter((c) => /^(stopDb|removeDb|ensureDb|removeBackups|removeApp)/.test(c))).toEqual(['removeDb b pg', 'removeBackups b pg', 'removeApp b web1']);
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
   });

@@ -98,6 +98,7 @@ describe('slipway-admin moves a workspace between two real agents', () => {
       'check done',
       'copy-images skipped',
       'copy-folders skipped',
+      'copy-certificates skipped',
       'start-target skipped',
       'copy-backups skipped',
       'move-databases skipped',

@@ -125,6 +125,7 @@ async function main() {
     const stops = apps.map((app) => hit(a, app.url));
     const writer = write([a, b], db.id, conn);
     const t1 = performance.now();
+    const asked = Date.now();
     const r = await fleet.admin('workspaces', 'move', ws.slug, '--to', b.name, '--json');
     const moveId = (JSON.parse(r.stdout) as { id: string }).id;
     const move = await waitFor(
@@ -177,7 +178,20 @@ async function main() {
     if (DB_MB < 1024) {
       console.log(`| database write gap scaled to 1 GB (an upper bound: the final copy scaled by 1024/${sizeMb}; an extrapolation, not a measurement) | ${(extrapolatedGapMs / 1000).toFixed(1)} s | ≤ 15 s |`);
     }
-    for (const s of move.steps as { step: string; outcome: string; sentence: string; at: string }[]) console.log(`  ${s.at} ${s.step} ${s.outcome}: ${s.sentence}`);
+    // Where the move's time went: the command itself (slipway-admin's start), the queue, then each step from the end of
+    // the one before (a step whose work began ahead, beside earlier ones, shows only its wait for it here: its own
+    // sentence says how long that work took).
+    const at = (d: Date | null) => (d ? d.getTime() : NaN);
+    const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    console.log(
+      `\nthe move's ${s1(moveMs)}: the command until the move was recorded ${s1(at(move.createdAt) - asked)}, queued ${s1(at(move.startedAt) - at(move.createdAt))}, ` +
+        `its steps ${s1(at(move.finishedAt) - at(move.startedAt))}, its end seen ${s1(asked + moveMs - at(move.finishedAt))} later`,
+    );
+    let previous = at(move.startedAt);
+    for (const s of move.steps as { step: string; outcome: string; sentence: string; at: string }[]) {
+      console.log(`  ${s.at} +${s1(Date.parse(s.at) - previous)} ${s.step} ${s.outcome}: ${s.sentence}`);
+      previous = Date.parse(s.at);
+    }
     console.log(
       `\nmove ≤ 2 min: ${verdict(moveMs <= 120_000, failed)}; window ≤ 2 s: ${verdict(worst <= 2_000, failed)}; ` +
         `write gap ≤ 15 s: ${DB_MB >= 1024 ? verdict(writes.gapMs <= 15_000, failed) : `${verdict(extrapolatedGapMs <= 15_000, failed)} (extrapolated from a ${sizeMb} MB database)`}`,

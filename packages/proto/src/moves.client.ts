@@ -54,17 +54,20 @@ export class MovesPool implements MovesGateway {
   copyDatabaseFolder(
     from: AgentTarget,
     to: AgentTarget,
-    input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean },
+    input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: number; unpacked?: number }> {
     const folder = input.folder === 'data' ? 'DATABASE_DATA' : 'DATABASE_BACKUPS';
-    // A database's data compressed (zstd: far cheaper per byte than the relay it spares; decision 0037).
-    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId, live: input.live === true, zstd: input.folder === 'data' });
-    return streamUpload(
-      (cb) => this.client(to).importFolder(cb),
-      { operationId: input.operationId, workspaceId: input.workspaceId, folder, databaseId: input.databaseId },
-      exportedBytes(exported, from),
-      (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size), unpacked: Number(res.unpackedSize) || undefined }),
-      label(to),
+    // A database's data and backup files (dumps are written uncompressed) compressed: zstd is far cheaper per byte than
+    // the relay it spares (decision 0037).
+    const exported = this.client(from).exportFolder({ folder, databaseId: input.databaseId, live: input.live === true, zstd: true });
+    return cutOnAbort(exported, input.signal, () =>
+      streamUpload(
+        (cb) => this.client(to).importFolder(cb),
+        { operationId: input.operationId, workspaceId: input.workspaceId, folder, databaseId: input.databaseId },
+        exportedBytes(exported, from),
+        (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size), unpacked: Number(res.unpackedSize) || undefined }),
+        label(to),
+      ),
     );
   }
 
@@ -77,21 +80,38 @@ export class MovesPool implements MovesGateway {
   copyDataDelta(
     from: AgentTarget,
     to: AgentTarget,
-    input: { operationId: string; workspaceId: string; databaseId: string; signature: Uint8Array; live: boolean },
+    input: { operationId: string; workspaceId: string; databaseId: string; signature: Uint8Array; live: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: number }> {
     const exported = this.client(from).exportDataDelta({ databaseId: input.databaseId, signature: Buffer.from(input.signature), live: input.live, zstd: true });
-    return streamUpload(
-      (cb) => this.client(to).importFolder(cb),
-      { operationId: input.operationId, workspaceId: input.workspaceId, folder: 'DATABASE_DATA_DELTA', databaseId: input.databaseId },
-      exportedBytes(exported, from),
-      (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
-      label(to),
+    return cutOnAbort(exported, input.signal, () =>
+      streamUpload(
+        (cb) => this.client(to).importFolder(cb),
+        { operationId: input.operationId, workspaceId: input.workspaceId, folder: 'DATABASE_DATA_DELTA', databaseId: input.databaseId },
+        exportedBytes(exported, from),
+        (res: ImportFolderResponse__Output) => ({ bytes: Number(res.size) }),
+        label(to),
+      ),
     );
   }
 
   async removeBackupFolders(on: AgentTarget, databaseIds: string[]): Promise<{ removed: number }> {
     const res = await unary<RemoveBackupFoldersResponse__Output>(on, (cb, options) => this.client(on).removeBackupFolders({ databaseIds }, options, cb));
     return { removed: res.removed };
+  }
+}
+
+/**
+ * `copy` with the export cancelled when `signal` aborts (before or during it): the export's reader then fails, so the
+ * import is cancelled before its commit and the target keeps nothing of it.
+ */
+async function cutOnAbort<T>(exported: grpc.ClientReadableStream<MoveChunk__Output>, signal: AbortSignal | undefined, copy: () => Promise<T>): Promise<T> {
+  const cut = () => exported.cancel();
+  if (signal?.aborted) cut();
+  signal?.addEventListener('abort', cut, { once: true });
+  try {
+    return await copy();
+  } finally {
+    signal?.removeEventListener('abort', cut);
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type Logger } from '@slipway/core';
@@ -69,6 +71,25 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
       await rm(file, { force: true });
     }
   };
+  /** Writes `data` into a spool file, runs `use` on it with the bytes written, removes it. */
+  const spooled = async <T>(data: AsyncIterable<Buffer>, what: string, use: (file: string, size: number) => Promise<T>): Promise<T> => {
+    await deps.disk.assertRoom(what);
+    await mkdir(spool, { recursive: true, mode: 0o700 });
+    const file = path.join(spool, `${randomUUID()}.tar`);
+    try {
+      let size = 0;
+      const counted = (async function* () {
+        for await (const chunk of data) {
+          size += chunk.length;
+          yield chunk;
+        }
+      })();
+      await pipeline(Readable.from(counted), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      return await use(file, size);
+    } finally {
+      await rm(file, { force: true });
+    }
+  };
   /**
    * The body in messages of at least SEND_MESSAGE_BYTES (tar's pipe gives 64 KiB reads: four times fewer messages to
    * frame, encrypt and relay per byte), then the `end` with the bytes sent.
@@ -128,9 +149,11 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
         });
       }
       else if (req.folder === 'DATABASE_BACKUPS') {
-        // Backup files are written once and renamed into place: partial ones (a dump under way) are left out.
+        // Backup files are written once and renamed into place: partial ones (a dump under way) are left out. Dumps are
+        // written uncompressed (dumpers.ts), so they travel compressed like a database's data when asked.
         const dir = backupsOf(req.databaseId);
-        body = (await exists(dir)) ? tarFolder(dir, { changedOk: false, exclude: ['.*.partial'] }) : null;
+        const tar = (await exists(dir)) ? tarFolder(dir, { changedOk: false, exclude: ['.*.partial'] }) : null;
+        body = tar && req.zstd ? zstdOf(tar) : tar;
       } else body = await deps.apps.exportFolder(req.appId);
       await sendAll(body ?? [], send, signal);
     }),
@@ -175,8 +198,11 @@ export function movesHandlers(deps: { docker: DockerRuntime; apps: AppsRuntime; 
       }
       if (header.folder === 'DATABASE_BACKUPS') {
         const dir = backupsOf(header.databaseId);
-        return received(parts, "A database's backups import", async (file, size) => {
-          if (size > 0) {
+        // Spooled decompressed (a compressed stream told by zstd's magic number), unpacked only once the commit arrived.
+        const upload = committedData(parts);
+        return spooled(unzstdOf(upload.data), "A database's backups import", async (file, unpacked) => {
+          const size = upload.done();
+          if (unpacked > 0) {
             await mkdir(dir, { recursive: true, mode: 0o700 });
             await untarInto(file, dir);
           }

@@ -117,14 +117,22 @@ describe('Moves service over gRPC between two agents', () => {
     expect((await readdir(data(b))).sort()).toEqual(['PG_VERSION', 'base']);
     expect(await readFile(path.join(data(b), 'base', '1'), 'utf8')).toBe('rows');
     expect((await stat(path.join(data(b), 'base', '1'))).uid).toBe(999);
+    // A copy whose move gave up (its signal aborted) is cut: the target keeps the copy it had.
+    await writeFile(path.join(data(a), 'base', '1'), 'rows changed later');
+    await expect(moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'data', live: true, signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(await readFile(path.join(data(b), 'base', '1'), 'utf8')).toBe('rows');
 
     const backups = (t: TestAgent) => path.join(t.dataDir, 'backups', databaseId);
     await mkdir(backups(a), { recursive: true });
-    await writeFile(path.join(backups(a), 'b1.pgdump'), 'PGDMP');
+    // A dump is written uncompressed (hex text here, as a table of it dumps): it travels compressed, arrives as it was.
+    const dump = Buffer.concat([Buffer.from('PGDMP'), Buffer.from(randomBytes(1024 * 1024).toString('hex'))]);
+    await writeFile(path.join(backups(a), 'b1.pgdump'), dump);
     await writeFile(path.join(backups(a), 'b1.json'), '{}');
     await writeFile(path.join(backups(a), '.b2.partial'), 'half');
-    await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'backups' });
+    const sent = await moves.copyDatabaseFolder(a.target, b.target, { ...input, databaseId, folder: 'backups' });
     expect((await readdir(backups(b))).sort()).toEqual(['b1.json', 'b1.pgdump']);
+    expect((await readFile(path.join(backups(b), 'b1.pgdump'))).equals(dump)).toBe(true);
+    expect(sent.bytes).toBeLessThan(dump.length * 0.7);
     expect(await moves.removeBackupFolders(a.target, [databaseId, randomUUID()])).toEqual({ removed: 1 });
     await expect(stat(backups(a))).rejects.toThrow(/ENOENT/);
     // A database the source holds no data of copies as nothing.

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { SecretBox } from '../auth/secret-box';
 import { AppError } from '../errors';
 import { WORKSPACE_MOVE_JOB } from '../jobs';
@@ -25,6 +26,12 @@ const PUBLIC_PORTS = { min: 20_000, max: 20_999 } as const;
 /** Passes of a database's changes while it runs, after its pre-copy; a pass of at most SMALL_PASS_BYTES is the last. */
 const LIVE_PASSES = 2;
 const SMALL_PASS_BYTES = 16 * 1024 * 1024;
+/**
+ * Apps whose project folders are copied, which are started on the target, or stopped on the source, at once: each
+ * waits on Docker, a disk image or the app's readiness more than on the CPU; bounded so a workspace of many apps does
+ * not start them all at once.
+ */
+const APPS_AT_ONCE = 3;
 /** Blocks of a data folder's signature: 64 KiB, larger for big folders so a signature stays about 2 MB (131,072 blocks). */
 const blockBytesFor = (bytes: number) => Math.min(16 * 1024 * 1024, Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(Math.max(1, bytes) / 131_072))));
 
@@ -110,8 +117,9 @@ interface MoveContext {
  * target's Caddy storage) → start-target (each app's current deployment started
  * on the target and ready) → switch (the commit: the workspace's server and each current deployment's container, in
  * one transaction) → routes (every server's, at once) → stop-source → catch-up-folders (the source stopped) →
- * clean-source. Before the switch a failure or a cancel removes what the target got and leaves the source as it was.
- * A workspace with databases is refused at the check, saying so.
+ * clean-source. The backups' copy and the databases' pre-copies (while they run) begin with copy-images, beside it and
+ * the apps' start, and are joined by copy-backups and move-databases, whose turn stops the databases. Before the switch
+ * a failure or a cancel stops and waits for that work, removes what the target got and leaves the source as it was.
  */
 export class MoveRunner {
   constructor(private readonly deps: MoveRunnerDeps) {}
@@ -201,19 +209,42 @@ export class MoveRunner {
           ? { sentence: `${what}: the workspace has no apps`, skipped: true }
           : null;
     const copyFolders = async (what: string) => {
-      let bytes = 0;
-      for (const app of ctx.apps) {
+      const copied = await eachBounded(ctx.apps, async (app) => {
         const deployment = live(app.appId);
         const record = ctx.records.get(app.appId)!;
-        bytes += (await transfer.copyFolder(source(), target(), {
+        return (await transfer.copyFolder(source(), target(), {
           operationId: opId(`${what}-${app.appId}`),
           workspaceId: move.workspaceId,
           appId: app.appId,
           diskMb: record.diskMb,
           seededImageRef: deployment?.imageRef ?? '',
         })).bytes;
+      });
+      return copied.reduce((t, b) => t + b, 0);
+    };
+    // Begun beside the images' copy and the apps' start (their steps' `ahead`), joined by their own steps.
+    let backupsCopy: Promise<{ bytes: number; ms: number }> | null = null;
+    let preCopies: Promise<Map<string, PreCopy>> | null = null;
+    const copyBackups = async (signal?: AbortSignal) => {
+      const t0 = Date.now();
+      let bytes = 0;
+      for (const b of ctx.backupFolders) {
+        signal?.throwIfAborted();
+        bytes += (await transfer.copyDatabaseFolder(source(), target(), { operationId: opId(`backups-${b.databaseId}`), workspaceId: move.workspaceId, databaseId: b.databaseId, folder: 'backups', signal })).bytes;
       }
-      return bytes;
+      return { bytes, ms: Date.now() - t0 };
+    };
+    const removeCopiedBackups = async () => {
+      await transfer.removeBackupFolders(target(), ctx.backupFolders.map((b) => b.databaseId));
+      return `Removed the copied backups from ${move.toNode}`;
+    };
+    const preCopyAll = async (signal?: AbortSignal) => {
+      const copies = new Map<string, PreCopy>();
+      for (const db of ctx.databases) {
+        signal?.throwIfAborted();
+        copies.set(db.id, await this.preCopyDatabase(db, ctx, opId, signal));
+      }
+      return copies;
     };
     return [
       {
@@ -340,44 +371,62 @@ export class MoveRunner {
         run: async () => {
           const done = skipIfSwitched('Target containers');
           if (done) return done;
-          for (const app of ctx.apps) {
-            const record = ctx.records.get(app.appId)!;
-            const deployment = live(app.appId);
-            if (!deployment || record.desiredState !== 'running') continue;
-            ctx.started.set(app.appId, await this.startOnTarget(target(), record, deployment.id, deployment.imageRef, deployment.port, opId(`start-${app.appId}`)));
-          }
+          const toStart = ctx.apps.filter((a) => live(a.appId) && ctx.records.get(a.appId)!.desiredState === 'running');
+          await eachBounded(toStart, async (app) => {
+            const deployment = live(app.appId)!;
+            ctx.started.set(app.appId, await this.startOnTarget(target(), ctx.records.get(app.appId)!, deployment.id, deployment.imageRef, deployment.port, opId(`start-${app.appId}`)));
+          });
           return { sentence: `${plural(ctx.started.size, 'app')} started on ${move.toNode} and ready (${plural(ctx.apps.length - ctx.started.size, 'app')} not running: nothing to start)` };
         },
       },
       {
         name: 'copy-backups',
+        // Begun with the images' copy: the backup files do not change with the apps, and they cross the same links.
+        ahead: {
+          from: 'copy-images',
+          begin: (signal) => {
+            if (ctx.alreadySwitched || ctx.backupFolders.length === 0) return null;
+            backupsCopy = copyBackups(signal);
+            return backupsCopy;
+          },
+        },
         run: async () => {
           if (ctx.alreadySwitched) return { sentence: 'Backups: already done by an earlier try of this move', skipped: true };
           if (ctx.backupFolders.length === 0) return { sentence: 'No backup files on the source', skipped: true };
-          let bytes = 0;
-          for (const b of ctx.backupFolders) {
-            bytes += (await transfer.copyDatabaseFolder(source(), target(), { operationId: opId(`backups-${b.databaseId}`), workspaceId: move.workspaceId, databaseId: b.databaseId, folder: 'backups' })).bytes;
+          let copied: { bytes: number; ms: number };
+          try {
+            copied = await (backupsCopy ?? copyBackups());
+          } catch (e) {
+            // A failing step's undo is not called: what it copied is removed here.
+            const removed = await removeCopiedBackups().catch((u: unknown) => `the copied backups could not be removed from ${move.toNode} (${sentenceOf(u)})`);
+            throw new Error(`${sentenceOf(e)}; ${removed}`, { cause: e });
           }
           const files = ctx.backupFolders.reduce((t, b) => t + b.backups, 0);
-          return { sentence: `${plural(files, 'backup')} of ${plural(ctx.backupFolders.length, 'database')} copied to ${move.toNode}: ${mb(bytes)}` };
+          return { sentence: `${plural(files, 'backup')} of ${plural(ctx.backupFolders.length, 'database')} copied to ${move.toNode}: ${mb(copied.bytes)} sent in ${seconds(copied.ms)}` };
         },
-        undo: async () => {
-          await transfer.removeBackupFolders(target(), ctx.backupFolders.map((b) => b.databaseId));
-          return `Removed the copied backups from ${move.toNode}`;
-        },
+        undo: removeCopiedBackups,
       },
       {
         name: 'move-databases',
+        // The pre-copies (while the engines run) begin with the images' copy; the stops come only at this step's turn.
+        ahead: {
+          from: 'copy-images',
+          begin: (signal) => {
+            if (ctx.alreadySwitched || ctx.databases.length === 0) return null;
+            preCopies = preCopyAll(signal);
+            return preCopies;
+          },
+        },
         run: async () => {
           if (ctx.alreadySwitched) return { sentence: 'Databases: already done by an earlier try of this move', skipped: true };
           if (ctx.databases.length === 0) return { sentence: 'The workspace has no databases', skipped: true };
           const lines: string[] = [];
           try {
-            // While the engines run: each data folder copied whole, then passes of what changed since (decision 0037).
-            const preCopies = new Map<string, PreCopy>();
-            for (const db of ctx.databases) preCopies.set(db.id, await this.preCopyDatabase(db, ctx, opId));
+            // While the engines run: each data folder copied whole, then passes of what changed since (decision 0037);
+            // begun beside the images' copy and the apps' start, joined here.
+            const copies = await (preCopies ?? preCopyAll());
             // Then one at a time: stopped on the source, only what changed since the last pass copied, started on the target.
-            for (const db of ctx.databases) lines.push(await this.moveDatabase(db, preCopies.get(db.id)!, ctx, opId));
+            for (const db of ctx.databases) lines.push(await this.moveDatabase(db, copies.get(db.id)!, ctx, opId));
           } catch (e) {
             // This step's own half-done work is reversed here (a failing step's undo is not called).
             throw new Error(`${sentenceOf(e)}; ${await this.undoDatabases(ctx, opId)}`, { cause: e });
@@ -421,23 +470,20 @@ export class MoveRunner {
         run: async () => {
           if (!ctx.source) return { sentence: `${move.fromNode} is no longer enrolled: nothing to stop there`, skipped: true };
           if (ctx.apps.length === 0) return { sentence: 'The workspace has no apps', skipped: true };
-          let stopped = 0;
-          for (const app of ctx.apps) {
-            // Only what the target now runs in its place; anything else of the source goes with the cleanup.
-            const deployment = live(app.appId);
-            if (!deployment?.containerId || !ctx.started.has(app.appId)) continue;
-            await agents.appPower(source(), {
+          // Only what the target now runs in its place; anything else of the source goes with the cleanup.
+          const toStop = ctx.apps.filter((a) => live(a.appId)?.containerId && ctx.started.has(a.appId));
+          await eachBounded(toStop, (app) =>
+            agents.appPower(source(), {
               operationId: opId(`stop-${app.appId}`),
               workspaceId: move.workspaceId,
               appId: app.appId,
               action: 'stop',
-              containerId: deployment.containerId,
+              containerId: live(app.appId)!.containerId!,
               route: null,
               stopGraceMs: this.deps.stopGraceMs ?? 10_000,
-            });
-            stopped++;
-          }
-          return { sentence: `${plural(stopped, 'container')} stopped on ${move.fromNode}` };
+            }),
+          );
+          return { sentence: `${plural(toStop.length, 'container')} stopped on ${move.fromNode}` };
         },
       },
       {
@@ -505,14 +551,14 @@ export class MoveRunner {
    * what changed meanwhile (each smaller than the one before, as long as the writes are slower than the copy), and the
    * target's signature of what it now holds, which the final copy is made against once the engine is stopped.
    */
-  private async preCopyDatabase(db: DatabaseRecord, ctx: MoveContext, opId: (what: string) => string): Promise<PreCopy> {
+  private async preCopyDatabase(db: DatabaseRecord, ctx: MoveContext, opId: (what: string) => string, signal?: AbortSignal): Promise<PreCopy> {
     const { transfer } = this.deps;
     const source = { name: ctx.source!.name, grpcAddress: ctx.source!.grpcAddress };
     const target = { name: ctx.target!.name, grpcAddress: ctx.target!.grpcAddress };
     const t0 = Date.now();
     // Recorded before the copy: a copy cut halfway may have left a folder there.
     ctx.onTarget.push(db);
-    const { bytes, unpacked } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true });
+    const { bytes, unpacked } = await transfer.copyDatabaseFolder(source, target, { operationId: opId(`db-precopy-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, folder: 'data', live: true, signal });
     // No data on the source (an engine that never started): the final copy is the whole (empty) folder, as before.
     if (bytes === 0) return { bytes, unpacked: 0, ms: Date.now() - t0, passes: [], signature: null };
     // The block size from the folder's size (what was unpacked), not the bytes sent (compressed).
@@ -520,7 +566,8 @@ export class MoveRunner {
     let signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
     const passes: number[] = [];
     for (let pass = 1; pass <= LIVE_PASSES; pass++) {
-      const delta = await transfer.copyDataDelta(source, target, { operationId: opId(`db-pass${pass}-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, signature, live: true });
+      signal?.throwIfAborted();
+      const delta = await transfer.copyDataDelta(source, target, { operationId: opId(`db-pass${pass}-${db.id}`), workspaceId: db.workspaceId, databaseId: db.id, signature, live: true, signal });
       passes.push(delta.bytes);
       signature = await transfer.dataSignature(target, { databaseId: db.id, blockBytes });
       if (delta.bytes <= SMALL_PASS_BYTES) break;
@@ -601,6 +648,35 @@ export class MoveRunner {
     const row = await this.deps.moves.transition(moveId, moveSourcesOf('failed'), 'failed', { error: reason, finishedAt: this.deps.clock() });
     if (row?.reason === 'drain') await this.queueNextOfDrain(row.fromNodeId);
   }
+}
+
+/** An item `eachBounded` did not begin because another had failed. */
+class NotBegun extends Error {}
+
+/**
+ * `work` for each item, APPS_AT_ONCE at a time; the results in the items' order. On a failure no further item is
+ * begun, those under way are waited for (nothing still runs once it answers), then the first failure is thrown.
+ */
+async function eachBounded<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const limit = pLimit(APPS_AT_ONCE);
+  let failing = false;
+  const settled = await Promise.allSettled(
+    items.map((item) =>
+      limit(async () => {
+        if (failing) throw new NotBegun();
+        try {
+          return await work(item);
+        } catch (e) {
+          failing = true;
+          throw e;
+        }
+      }),
+    ),
+  );
+  // The first item that failed by itself (those not begun after it failed said so too, later in the list or not).
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof NotBegun));
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<R>).value);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;

@@ -50,6 +50,14 @@ export interface MoveStep {
   run(): Promise<StepResult>;
   undo?(): Promise<string>;
   commit?: boolean;
+  /**
+   * Work of this step started ahead of its turn, beside the steps before it (a database's pre-copy while the images
+   * copy and the apps start): `begin` is called just before the step named `from` runs (after its cancel check), and
+   * `run` joins what it started. Once begun, the step's undo is due on a failure or a cancel before the commit even if
+   * its `run` never came; what it still does is told to stop (`signal`) and waited for before anything is undone, so
+   * nothing is written to the target while it is cleaned. `begin` answers null when there is nothing to do ahead.
+   */
+  ahead?: { from: string; begin(signal: AbortSignal): Promise<unknown> | null };
 }
 
 export type MoveOutcome =
@@ -62,17 +70,27 @@ export type MoveOutcome =
  * was cancelled. A step that throws before the commit fails the move: the steps done so far are undone in reverse
  * order (each undo recorded; an undo that fails is recorded with its reason and the next one still runs), so the
  * workspace is left on its source as it was. A step that throws after the commit is a leftover: recorded, reported,
- * and the move still succeeds.
+ * and the move still succeeds. Steps with work `ahead` have it begun before the step it names; on a failure or a
+ * cancel it is stopped and waited for first, and undone with the done steps (in the list's reverse order) when its
+ * own `run` had not come yet.
  */
 export async function runMoveSteps(
   steps: readonly MoveStep[],
   io: { record(step: MoveStepRecord): Promise<void>; cancelled(): Promise<boolean>; now(): Date },
 ): Promise<MoveOutcome> {
   const done: MoveStep[] = [];
+  /** Steps whose `run` was called (done or failed), and those whose work began ahead, with that work settled. */
+  const ran = new Set<MoveStep>();
+  const begun = new Map<MoveStep, Promise<void>>();
+  const stop = new AbortController();
   let committed = false;
   const line = (step: string, outcome: MoveStepOutcome, sentence: string) => io.record({ step, outcome, sentence, at: io.now().toISOString() });
   const undoAll = async () => {
-    for (const step of [...done].reverse()) {
+    // Nothing begun ahead still writes to the target while it is undone.
+    stop.abort();
+    await Promise.all(begun.values());
+    for (const step of [...steps].reverse()) {
+      if (!done.includes(step) && !(begun.has(step) && !ran.has(step))) continue;
       if (!step.undo) continue;
       try {
         await line(step.name, 'undone', await step.undo());
@@ -87,6 +105,21 @@ export async function runMoveSteps(
       await undoAll();
       return { state: 'cancelled', error: `Cancelled before ${step.name}; the workspace stays on its source server` };
     }
+    for (const later of steps) {
+      if (later.ahead?.from !== step.name || begun.has(later) || committed) continue;
+      const work = later.ahead.begin(stop.signal);
+      // Its failure is the joining run's to report (or the undo's to clean): settled here, never unhandled.
+      if (work) {
+        begun.set(
+          later,
+          work.then(
+            () => undefined,
+            () => undefined,
+          ),
+        );
+      }
+    }
+    ran.add(step);
     try {
       const result = await step.run();
       await line(step.name, result.skipped ? 'skipped' : 'done', result.sentence);

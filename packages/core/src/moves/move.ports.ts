@@ -127,24 +127,25 @@ export interface MovesGateway {
   /**
    * A database's folder: `data` (the target's folder is replaced; only while its container is stopped on the source
    * unless `live`: a pre-copy while it runs; sent compressed) or `backups` (its backup files, added to the target's
-   * folder). Answers the bytes sent and, for `data`, the bytes unpacked (about the folder's size).
+   * folder). Answers the bytes sent and, for `data`, the bytes unpacked (about the folder's size). `signal`: the copy is
+   * cut when it aborts (a move that failed meanwhile; the target keeps nothing of a copy cut halfway).
    */
   copyDatabaseFolder(
     from: AgentTarget,
     to: AgentTarget,
-    input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean },
+    input: { operationId: string; workspaceId: string; databaseId: string; folder: 'data' | 'backups'; live?: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: number; unpacked?: number }>;
   /** What a server holds of a database's data folder, as a block signature (`blockBytes` per block). */
   dataSignature(on: AgentTarget, input: { databaseId: string; blockBytes: number }): Promise<Uint8Array>;
   /**
    * The block delta between the target's data folder of a database (described by `signature`, the target's own) and
    * the source's, applied on the target: only what differs travels. Only while the source's container is stopped unless
-   * `live` (a pass while it runs). Answers the delta's bytes as sent (compressed).
+   * `live` (a pass while it runs). Answers the delta's bytes as sent (compressed). `signal`: cut when it aborts.
    */
   copyDataDelta(
     from: AgentTarget,
     to: AgentTarget,
-    input: { operationId: string; workspaceId: string; databaseId: string; signature: Uint8Array; live: boolean },
+    input: { operationId: string; workspaceId: string; databaseId: string; signature: Uint8Array; live: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: number }>;
   /** The backup folders of those databases on that server (a source cleaned, or a target a failed move is undone on). */
   removeBackupFolders(on: AgentTarget, databaseIds: string[]): Promise<{ removed: number }>;

@@ -110,6 +110,98 @@ describe('a move as a state machine', () => {
     expect(await runMoveSteps([step('switch', after, { commit: true }), step('clean-source', after)], late.io)).toEqual({ state: 'succeeded', leftovers: [] });
     expect(after).toEqual(['run switch', 'run clean-source']);
   });
+
+  /** A step whose work begins ahead, before the step `from` runs, and whose run joins it; its work ends when released or stopped. */
+  function aheadStep(name: string, from: string, trail: string[], o: { fail?: string } = {}) {
+    let release: () => void = () => {};
+    let work: Promise<string> | null = null;
+    const s: MoveStep = {
+      ...step(name, trail),
+      ahead: {
+        from,
+        begin: (signal) => {
+          trail.push(`begin ${name}`);
+          work = new Promise<string>((resolve, reject) => {
+            release = () => (o.fail ? reject(new Error(o.fail)) : resolve(`${name} copied`));
+            signal.addEventListener('abort', () => {
+              trail.push(`stop ${name}`);
+              reject(new Error('stopped'));
+            });
+          });
+          return work;
+        },
+      },
+      run: async () => {
+        trail.push(`join ${name}`);
+        return { sentence: await work! };
+      },
+    };
+    return { step: s, release: () => release() };
+  }
+
+  it('begins a step\'s work ahead, before the step it names, and its run joins it', async () => {
+    const trail: string[] = [];
+    const { records, io } = recorder();
+    const pre = aheadStep('move-databases', 'copy-images', trail);
+    const images: MoveStep = { ...step('copy-images', trail), run: async () => (trail.push('run copy-images'), pre.release(), { sentence: 'images copied' }) };
+    const outcome = await runMoveSteps([step('check', trail), images, step('start-target', trail), pre.step, step('switch', trail, { commit: true })], io);
+    expect(outcome).toEqual({ state: 'succeeded', leftovers: [] });
+    expect(trail).toEqual(['run check', 'begin move-databases', 'run copy-images', 'run start-target', 'join move-databases', 'run switch']);
+    expect(records.map((r) => `${r.step} ${r.outcome} ${r.sentence}`)).toEqual([
+      'check done check done',
+      'copy-images done images copied',
+      'start-target done start-target done',
+      'move-databases done move-databases copied',
+      'switch done switch done',
+    ]);
+  });
+
+  it('on a failure before the join, stops the work begun ahead, waits for it, then undoes it with the done steps in reverse order', async () => {
+    const trail: string[] = [];
+    const { records, io } = recorder();
+    const backups = aheadStep('copy-backups', 'copy-images', trail);
+    const pre = aheadStep('move-databases', 'copy-images', trail);
+    const outcome = await runMoveSteps(
+      [step('check', trail), step('copy-images', trail), step('start-target', trail, { fail: 'The container never became ready.' }), backups.step, pre.step, step('switch', trail, { commit: true })],
+      io,
+    );
+    expect(outcome).toEqual({ state: 'failed', error: 'start-target failed: The container never became ready; the workspace stays on its source server as it was' });
+    expect(trail).toEqual([
+      'run check',
+      'begin copy-backups',
+      'begin move-databases',
+      'run copy-images',
+      'run start-target',
+      // Stopped and settled before anything is undone; then undone though their runs never came.
+      'stop copy-backups',
+      'stop move-databases',
+      'undo move-databases',
+      'undo copy-backups',
+      'undo copy-images',
+      'undo check',
+    ]);
+    expect(records.map((r) => `${r.step} ${r.outcome}`)).toEqual(['check done', 'copy-images done', 'start-target failed', 'move-databases undone', 'copy-backups undone', 'copy-images undone', 'check undone']);
+  });
+
+  it('work begun ahead that failed fails its own step when it joins (that step undoes itself), and a cancel stops it like a failure', async () => {
+    const trail: string[] = [];
+    const { records, io } = recorder();
+    const pre = aheadStep('move-databases', 'copy-images', trail, { fail: 'b did not answer.' });
+    const images: MoveStep = { ...step('copy-images', trail), run: async () => (pre.release(), { sentence: 'images copied' }) };
+    const outcome = await runMoveSteps([step('check', trail), images, pre.step, step('switch', trail, { commit: true })], io);
+    expect(outcome).toEqual({ state: 'failed', error: 'move-databases failed: b did not answer; the workspace stays on its source server as it was' });
+    expect(records.map((r) => `${r.step} ${r.outcome}`)).toEqual(['check done', 'copy-images done', 'move-databases failed', 'copy-images undone', 'check undone']);
+    expect(trail).not.toContain('undo move-databases');
+
+    const cancelled: string[] = [];
+    const asked = recorder(2);
+    const late = aheadStep('move-databases', 'copy-images', cancelled);
+    expect(await runMoveSteps([step('check', cancelled), step('copy-images', cancelled), step('start-target', cancelled), late.step], asked.io)).toEqual({
+      state: 'cancelled',
+      error: 'Cancelled before start-target; the workspace stays on its source server',
+    });
+    expect(cancelled).toEqual(['run check', 'begin move-databases', 'run copy-images', 'stop move-databases', 'undo move-databases', 'undo copy-images', 'undo check']);
+  });
 });
 
 // ---- in-memory stores for the runner and the service ----
@@ -288,9 +380,11 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
       calls.push(`folder ${from.name}→${to.name} ${input.appId} ${input.seededImageRef}`);
       return { bytes: 1024 * 1024 };
     },
-    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string; live?: boolean }) => {
+    copyDatabaseFolder: async (from: { name: string | null }, to: { name: string | null }, input: { databaseId: string; folder: string; live?: boolean; signal?: AbortSignal }) => {
+      if (input.signal) signals.push(input.signal);
       calls.push(`${input.folder}${input.live ? ' (live)' : ''} ${from.name}→${to.name} ${input.databaseId}`);
       if (failPreCopyOf === input.databaseId) throw new Error('b did not answer (connect ECONNREFUSED)');
+      if (input.folder === 'backups' && failBackupsOf === input.databaseId) throw new Error('There is no room left on b for the backups');
       if (emptyData.has(input.databaseId) && input.live) return { bytes: 0, unpacked: 0 };
       return input.folder === 'data' ? { bytes: 3 * 1024 * 1024, unpacked: 9 * 1024 * 1024 } : { bytes: 3 * 1024 * 1024 };
     },
@@ -312,6 +406,9 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
   };
   let failDatabaseOn: string | null = null;
   let failPreCopyOf: string | null = null;
+  /** The signals the copies begun ahead were given (aborted when the move fails before their turn). */
+  const signals: AbortSignal[] = [];
+  let failBackupsOf: string | null = null;
   const emptyData = new Set<string>();
   const databaseAgent = {
     stopDatabase: async (t: { name: string | null }, input: { databaseId: string }) => void calls.push(`stopDb ${t.name} ${input.databaseId}`),
@@ -428,8 +525,9 @@ function fleet(workspaces: MoveWorkspace[], nodes = [node('a'), node('b')], heal
     if (server) storageOf(server).set(hostname, { hostname, issuerKey: 'acme.test-dir', certificatePem: `chain of ${hostname}`, keyPem: `key of ${hostname}`, metaJson: '{"sans":["' + hostname + '"]}' });
   };
   const failPreCopy = (databaseId: string) => (failPreCopyOf = databaseId);
+  const failBackups = (databaseId: string) => (failBackupsOf = databaseId);
   const noData = (databaseId: string) => emptyData.add(databaseId);
-  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, noData, addDomain, storageOf, refuseCertificates: (why: string) => (certificatesRefused = why) };
+  return { moves, store, nodes, queued, removed, calls, service, runner, addApp, failRolloutOf, addDatabase, failDatabaseStartOn, failPreCopy, failBackups, noData, signals, addDomain, storageOf, refuseCertificates: (why: string) => (certificatesRefused = why) };
 }
 
 /** A health check that the server of that name refuses. */
@@ -618,13 +716,14 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'catch-up-folders done',
       'clean-source done',
     ]);
-    // The apps are ready on the target before any database stops; each database stops only for its own final copy.
-    expect(f.calls.filter((c) => !/^(folder|images) /.test(c))).toEqual([
-      'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
-      'backups a→b pg',
-      'backups a→b gone',
-      // Both pre-copied while they run: the whole folder, then passes of the changes until one is small, the target's
-      // signature of what it holds before each (64 KiB blocks for a small folder).
+    // The backups' copy and the databases' pre-copies begin with the images' copy, beside it and the apps' start.
+    const first = (prefix: string) => f.calls.findIndex((c) => c.startsWith(prefix));
+    expect(first('backups ')).toBeLessThan(first('rollout '));
+    expect(first('data (live) ')).toBeLessThan(first('rollout '));
+    expect(f.calls.filter((c) => c.startsWith('backups '))).toEqual(['backups a→b pg', 'backups a→b gone']);
+    // Both pre-copied while they run: the whole folder, then passes of the changes until one is small, the target's
+    // signature of what it holds before each (64 KiB blocks for a small folder).
+    expect(f.calls.filter((c) => /^(data|signature|delta \(live\)) /.test(c))).toEqual([
       'data (live) a→b pg',
       'signature b pg 65536',
       'delta (live) a→b pg',
@@ -637,7 +736,10 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'signature b cache 65536',
       'delta (live) a→b cache',
       'signature b cache 65536',
-      // Then each stopped only for the changes since the last pass.
+    ]);
+    // The apps are ready on the target before any database stops; each database stops only for its own final copy.
+    expect(f.calls.slice(first('rollout '))).toEqual([
+      'rollout b web1 slipway-app-web1:d-web1 web1-sub.apps.test',
       'stopDb a pg',
       'delta a→b pg',
       'ensureDb b pg pw-pg 20001 203.0.113.0/24 cert-id-b',
@@ -647,13 +749,14 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
       'syncRoutes b',
       'syncAllRoutes',
       'stop a web1 c-a-web1',
+      'folder a→b web1 slipway-app-web1:d-web1',
       'removeBackups a pg,gone,cache',
     ]);
     expect(f.store.switchedDatabases).toEqual([[{ databaseId: 'pg', publicPort: 20001 }, { databaseId: 'cache', publicPort: null }]]);
     // Owners see it on each app and database.
     expect(f.store.events).toEqual(["Moved with its workspace from server a to server b by the platform's operator"]);
     expect(ended.steps[0]!.sentence).toBe('b answers and can take the workspace (1 app, 2 databases, backups of 2 databases)');
-    expect(ended.steps.find((st) => st.step === 'copy-backups')!.sentence).toBe('3 backups of 2 databases copied to b: 6.0 MB');
+    expect(ended.steps.find((st) => st.step === 'copy-backups')!.sentence).toMatch(/^3 backups of 2 databases copied to b: 6\.0 MB sent in \d+\.\d s$/);
     expect(ended.steps.find((st) => st.step === 'move-databases')!.sentence).toMatch(
       /^Stopped on a, copied and started on b with their credentials: pg \(postgres, pre-copied while it ran: 9\.0 MB \(3\.0 MB sent\) and 2 passes of its changes \(40\.0 MB, 2\.0 MB sent\) in 0\.\d s; stop 0\.\d s, final copy 0\.5 MB of changes sent 0\.\d s, ready 0\.\d s\); cache/,
     );
@@ -709,6 +812,75 @@ describe('moving a workspace (MoveService + MoveRunner)', () => {
     expect(f.calls.filter((c) => /^(stopDb|removeDb|ensureDb)/.test(c))).toEqual(['removeDb b cache', 'removeDb b pg']);
     expect(f.store.rows[0]!.nodeId).toBe('id-a');
     expect(f.store.switched).toEqual([]);
+  });
+
+  it('starts the apps on the target and copies their folders three at a time, and begins no more once one failed', async () => {
+    const f = fleet([ws('many', 'id-a')]);
+    for (let i = 1; i <= 7; i++) f.addApp('ws-many', `web${i}`);
+    const deps = f.runner['deps'];
+    const rollout = deps.agents.rolloutApp.bind(deps.agents);
+    const copyFolder = deps.transfer.copyFolder.bind(deps.transfer);
+    let now = 0;
+    let most = 0;
+    const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+      most = Math.max(most, ++now);
+      await new Promise((r) => setTimeout(r, 5));
+      now--;
+      return work();
+    };
+    deps.agents.rolloutApp = (...a: Parameters<typeof rollout>) => counted(() => rollout(...a));
+    deps.transfer.copyFolder = (...a: Parameters<typeof copyFolder>) => counted(() => copyFolder(...a));
+    expect((await f.runner.run((await f.service.request('many', 'b')).id)).state).toBe('succeeded');
+    expect(most).toBe(3);
+    expect(f.calls.filter((c) => c.startsWith('rollout '))).toHaveLength(7);
+
+    const g = fleet([ws('many', 'id-a')]);
+    for (let i = 1; i <= 7; i++) g.addApp('ws-many', `web${i}`);
+    g.failRolloutOf('web2');
+    const ended = await g.runner.run((await g.service.request('many', 'b')).id);
+    expect(ended.error).toBe('start-target failed: The container never answered on its port; the workspace stays on its source server as it was');
+    // web1-web3 began together; after web2 failed none of web4-web7 was begun.
+    expect(g.calls.filter((c) => c.startsWith('rollout ')).map((c) => c.split(' ')[2])).toEqual(['web1', 'web2', 'web3']);
+  });
+
+  it('when the target cannot start an app, removes the pre-copies and backups begun beside it too: no database was stopped, everything stays on the source', async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addApp('ws-data', 'web1');
+    f.addDatabase('ws-data', 'pg');
+    f.store.backups.set('ws-data', [{ databaseId: 'pg', backups: 1 }]);
+    f.failRolloutOf('web1');
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended.error).toBe('start-target failed: The container never answered on its port; the workspace stays on its source server as it was');
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`)).toEqual([
+      'check done',
+      'copy-images done',
+      'copy-folders done',
+      'copy-certificates skipped',
+      'start-target failed',
+      'move-databases undone',
+      'copy-backups undone',
+      'copy-certificates undone',
+      'copy-images undone',
+    ]);
+    // The pre-copy had reached the target (begun with the images): told to stop (a copy under way is cut), its copy
+    // removed; nothing was stopped on the source.
+    expect(f.calls).toContain('data (live) a→b pg');
+    expect(f.signals.map((s) => s.aborted)).toEqual([true, true]);
+    expect(f.calls.filter((c) => /^(stopDb|removeDb|ensureDb|removeBackups|removeApp)/.test(c))).toEqual(['removeDb b pg', 'removeBackups b pg', 'removeApp b web1']);
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
+  });
+
+  it('when the backups cannot be copied, removes what reached the target and leaves everything on the source', async () => {
+    const f = fleet([ws('data', 'id-a')]);
+    f.addApp('ws-data', 'web1');
+    f.addDatabase('ws-data', 'pg');
+    f.store.backups.set('ws-data', [{ databaseId: 'pg', backups: 1 }, { databaseId: 'gone', backups: 1 }]);
+    f.failBackups('gone');
+    const ended = await f.runner.run((await f.service.request('data', 'b')).id);
+    expect(ended.error).toBe('copy-backups failed: There is no room left on b for the backups; Removed the copied backups from b; the workspace stays on its source server as it was');
+    expect(ended.steps.map((s) => `${s.step} ${s.outcome}`).slice(4)).toEqual(['start-target done', 'copy-backups failed', 'move-databases undone', 'copy-certificates undone', 'copy-images undone']);
+    expect(f.calls.filter((c) => /^(stopDb|removeDb|ensureDb|removeBackups|removeApp)/.test(c))).toEqual(['removeBackups b pg,gone', 'removeDb b pg', 'removeApp b web1']);
+    expect(f.store.rows[0]!.nodeId).toBe('id-a');
   });
 
   it('copies a database whose source has no data folder whole once it is stopped (nothing to make a delta against)', async () => {

@@ -12,7 +12,7 @@ export interface ExportFolderRequest {
    */
   'live'?: (boolean);
   /**
-   * DATABASE_DATA only: the tar compressed with zstd (level 1). Importers tell it by zstd's magic number.
+   * DATABASE_DATA and DATABASE_BACKUPS: the tar compressed with zstd (level 1). Importers tell it by zstd's magic number.
    */
   'zstd'?: (boolean);
 }
@@ -27,7 +27,7 @@ export interface ExportFolderRequest__Output {
    */
   'live': (boolean);
   /**
-   * DATABASE_DATA only: the tar compressed with zstd (level 1). Importers tell it by zstd's magic number.
+   * DATABASE_DATA and DATABASE_BACKUPS: the tar compressed with zstd (level 1). Importers tell it by zstd's magic number.
    */
   'zstd': (boolean);
 }

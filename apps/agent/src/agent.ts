@@ -209,7 +209,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     // The Agent service: one table, each feature owning its rows.
     serve<AgentHandlers>(o.logger, {
       ...nodeHandlers({ journal, nodeInfo }),
-      ...containersHandlers({ journal, docker, containers, events, decorate: (list) => apps.decorate(list) }),
+      ...containersHandlers({ journal, docker, containers, events, decorate: (list) => apps.decorate(list), settling: (id, appId) => apps.settling(id, appId) }),
       ...appsHandlers({ journal, apps }),
       ...ingressHandlers({ ingress }),
       ...storageHandlers({ storage }),

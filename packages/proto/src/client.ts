@@ -304,6 +304,7 @@ export function containerEventOf(e: ContainerEvent__Output): ContainerExitEvent 
   const out: ContainerExitEvent = { containerId: e.containerId, action: e.action, exitCode: e.exitCode, labels: { ...e.labels }, atMs: e.atMs };
   if (e.cause === 'platform' || e.cause === 'external') out.cause = e.cause;
   if (e.reason) out.reason = e.reason;
+  if (e.settling) out.settling = true;
   if (e.action === 'die' && e.cause) {
     out.oomKilled = e.oomKilled;
     out.signal = e.signal;

@@ -299,6 +299,11 @@ export class AppsRuntime {
     return (await this.containers.exitReason(id).catch(() => 'unknown')) === null;
   }
 
+  /** The container is a release inside its settle window (or failed in it just now): its judge is the window. */
+  settling(containerId: string, appId: string): boolean {
+    return this.windows.judges(containerId, appId);
+  }
+
   /** The listing of managed containers with what the settle windows know (ListManagedContainers). */
   decorate(list: ManagedContainer[]): Promise<ManagedContainer[]> {
     return this.windows.decorate(list);

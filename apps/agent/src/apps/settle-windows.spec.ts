@@ -65,6 +65,8 @@ describe('settle windows (decision 0038)', () => {
     await t.settle();
     expect(t.calls).toEqual(['arm c-new', 'route 20003', 'retire c-old']);
     expect(t.windows.current('a-1')).toBeNull();
+    // Passed: a later death is a crash after going live, the crash watch's to record.
+    expect(t.windows.judges('c-new', 'a-1')).toBe(false);
     expect(t.windows.isProven('sha256:3')).toBe(true);
     const again = await new SettleWindows(t.containers, t.ingress, quiet, t.file).load();
     expect(again.isProven('sha256:3')).toBe(true);
@@ -73,11 +75,15 @@ describe('settle windows (decision 0038)', () => {
   it('a release that dies: the route goes back to the previous container, and the listing says why and who serves again', async () => {
     const t = setup();
     t.windows.start(window, readiness);
+    // Its exit event says the window judges it (the control plane's crash watch leaves it to the comparison), before
+    // the verdict and after it; the previous container, or another app's, is not judged here.
+    expect([t.windows.judges('c-new', 'a-1'), t.windows.judges('c-old', 'a-1'), t.windows.judges('c-new', 'a-2')]).toEqual([true, false, false]);
     t.exits('The container exited with code 5');
     t.verdict('The container exited with code 5 2.0 s after it first answered');
     await t.settle();
     await t.settle();
     expect(t.calls).toEqual(['route 20002']);
+    expect(t.windows.judges('c-new', 'a-1')).toBe(true);
     expect(await t.windows.decorate([listed('c-new', 'd-3', 'exited'), listed('c-old', 'd-2', 'running')])).toEqual([
       { ...listed('c-new', 'd-3', 'exited'), settleFailure: 'The container exited with code 5 2.0 s after it first answered', fallbackDeploymentId: 'd-2' },
       listed('c-old', 'd-2', 'running'),

@@ -101,6 +101,11 @@ export class SettleWindows {
   }
 
   /** The window of the app's release being judged now, if any. */
+  /** The container is a release whose settle window is open, or failed here a moment ago: this judges its death. */
+  judges(containerId: string, appId: string): boolean {
+    return this.open.get(appId)?.containerId === containerId || containerId in this.failures;
+  }
+
   current(appId: string): SettleWindow | null {
     return this.open.get(appId) ?? null;
   }

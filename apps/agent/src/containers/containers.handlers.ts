@@ -1,4 +1,4 @@
-import { AppError, type ManagedContainer } from '@slipway/core';
+import { AppError, LABELS, type ManagedContainer } from '@slipway/core';
 import type { AgentHandlers } from '@slipway/proto';
 import { serverStream, unary, untilCancelled, type HandlerTable } from '../rpc/handlers';
 import type { OperationJournal } from '../rpc/journal';
@@ -16,8 +16,10 @@ export function containersHandlers(deps: {
   events: ContainerEventHub;
   /** What the app rollouts know of listed containers (settle windows, decision 0038). */
   decorate?: (list: ManagedContainer[]) => Promise<ManagedContainer[]>;
+  /** A container the app rollouts judge (a release inside its settle window): its exit event says so. */
+  settling?: (containerId: string, appId: string) => boolean;
 }): Pick<HandlerTable<AgentHandlers>, 'ListManagedContainers' | 'RemoveManagedContainers' | 'WatchContainerEvents' | 'TailContainerLogs'> {
-  const { journal, docker, containers, events, decorate = async (list: ManagedContainer[]) => list } = deps;
+  const { journal, docker, containers, events, decorate = async (list: ManagedContainer[]) => list, settling = () => false } = deps;
   return {
     ListManagedContainers: unary(async (req) => {
       const f = req.filter;
@@ -40,7 +42,7 @@ export function containersHandlers(deps: {
     WatchContainerEvents: serverStream(async (req, send, signal) => {
       const unsubscribe = events.subscribe({
         onExit: (e) => {
-          if (req.lifecycle || EXIT_ACTIONS.has(e.action)) void send({ ...e, containers: [] });
+          if (req.lifecycle || EXIT_ACTIONS.has(e.action)) void send({ ...e, containers: [], settling: e.action === 'die' && settling(e.containerId, e.labels[LABELS.app] ?? '') });
         },
         onSnapshot: (s) => void send({ containerId: '', action: 'snapshot', exitCode: 0, labels: {}, atMs: s.atMs, containers: s.containers }),
       });

@@ -78,4 +78,15 @@ describe('crash watch: a release that crashes after going live', () => {
     expect(t.deployment().status).toBe('live');
     expect(t.states).toEqual([]);
   });
+
+  it('a release dying inside its settle window, the rollout job gone already: left to the window and the comparison', async () => {
+    // No lock is held (the job let go of the app once the route switched); the agent marks the exit `settling`. The
+    // comparison that follows the event reverts with the window's reason; a crash recorded here would say "after going
+    // live" instead, and move the deployment first (releases.int, decision 0038).
+    const t = setup();
+    await t.watch.containerExited({ name: 'n1', grpcAddress: '' }, { ...t.exit(1_000), cause: 'external', signal: 0, settling: true });
+    expect(t.deployment()).toMatchObject({ status: 'live', failureReason: null });
+    expect(t.states).toEqual([]);
+    expect(t.logs).toEqual([]);
+  });
 });

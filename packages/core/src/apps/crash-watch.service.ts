@@ -66,6 +66,10 @@ export class CrashWatchService {
     const oom = e.action === 'oom' || e.oomKilled === true;
     // The agent says who caused it (issue 27); an older agent does not, and the exit code is the hint.
     if (e.cause === 'platform') return;
+    // A release that died inside its settle window: the agent's window judges it, and the comparison that follows this
+    // event reverts to the warm previous release with the window's reason (decision 0038). Recorded here, it would be
+    // a crash "after going live" whenever the rollout job let go of the app before the death.
+    if (e.settling) return;
     if (e.cause === undefined && !oom && STOPPED_BY_PLATFORM.has(e.exitCode)) return;
     let tail = '';
     try {

@@ -73,6 +73,11 @@ export interface ContainerExitEvent {
   oomKilled?: boolean;
   /** On a die: the signal a kill request sent just before (15 a stop, 9 a kill or rm -f); 0 the process exited on its own. */
   signal?: number;
+  /**
+   * The container is a release inside its settle window (decision 0038): the agent judges its death and the listing's
+   * `settleFailure` carries the verdict, which the comparison turns into a revert.
+   */
+  settling?: boolean;
   /** What happened, as a sentence for a status ("The container was removed behind the platform's back (docker rm)"). */
   reason?: string;
 }

@@ -37,6 +37,11 @@ export interface ContainerEvent {
    * snapshot and from agents older than issue 27.
    */
   'reason'?: (string);
+  /**
+   * On a die: the container is a release inside its settle window (decision 0038): the agent judges it and reports the
+   * verdict on the listing (settle_failure), so the control plane's crash watch leaves it to the comparison.
+   */
+  'settling'?: (boolean);
 }
 
 export interface ContainerEvent__Output {
@@ -74,4 +79,9 @@ export interface ContainerEvent__Output {
    * snapshot and from agents older than issue 27.
    */
   'reason': (string);
+  /**
+   * On a die: the container is a release inside its settle window (decision 0038): the agent judges it and reports the
+   * verdict on the listing (settle_failure), so the control plane's crash watch leaves it to the comparison.
+   */
+  'settling': (boolean);
 }

@@ -1,21 +1,16 @@
 import { chown, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '@slipway/core';
+import { AppError, type StoredCertificate } from '@slipway/core';
 
 /**
  * One certificate as Caddy's `file_system` storage keeps it (certmagic's layout):
  * `<root>/certificates/<issuerKey>/<hostname>/<hostname>.crt|.key|.json`. Caddy (certmagic) looks there before it
  * orders a certificate for a hostname it manages, and loads an entry only with all three files (the `.json` holds its
  * names and the issuer's data). A workspace move (issue 32) copies the entries of its custom domains from the old
- * owner's storage into the new owner's, so the new owner serves and later renews the same certificate.
+ * owner's storage into the new owner's, so the new owner serves and later renews the same certificate. An entry is
+ * core's `StoredCertificate` (the moves' port carries the same shape).
  */
-export interface StoredCertificate {
-  hostname: string;
-  issuerKey: string;
-  certificatePem: string;
-  keyPem: string;
-  metaJson: string;
-}
+export type { StoredCertificate };
 
 /** A hostname as Caddy stores it (lowercase letters, digits, dots, hyphens): never a path of its own. */
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;

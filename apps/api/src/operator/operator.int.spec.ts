@@ -132,7 +132,17 @@ describe('the operator API on the API process’s Unix socket moves workspaces b
   });
 
   it('lists the servers as `slipway-admin nodes --json` does', async () => {
-    const { status, body } = await call('GET', '/v1/nodes');
+    // A server's disk is null until its first health check records it (every second here): wait for both, so the two
+    // reads below cannot straddle that first record.
+    const { status, body } = await waitFor(
+      async () => {
+        const answer = await call('GET', '/v1/nodes');
+        const nodes = (answer.body as { data?: { disk: unknown }[] }).data ?? [];
+        return answer.status !== 200 || (nodes.length === 2 && nodes.every((n) => n.disk !== null)) ? answer : null;
+      },
+      30_000,
+      'both servers’ disk figures to be recorded',
+    );
     expect(status).toBe(200);
     const listed = (body as { data: Record<string, unknown>[] }).data;
     expect(listed.map((n) => ({ name: n.name, status: n.status, cordoned: n.cordoned }))).toEqual([

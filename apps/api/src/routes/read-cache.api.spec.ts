@@ -224,14 +224,18 @@ describe('ReadCache (real PostgreSQL)', () => {
     await database.drop();
   });
 
+  let loads = 0;
+  /** A load of `{ n }`, tagged ws:x; `dropMidway`: ws:x changes while it runs. */
+  const load =
+    (opts: { dropMidway?: boolean; until?: number } = {}) =>
+    async () => {
+      loads++;
+      cache.touched(opts.dropMidway ? ['ws:x'] : []);
+      return { value: { n: loads }, tags: ['ws:x'], until: opts.until ?? Number.POSITIVE_INFINITY };
+    };
+
   it('keeps nothing a change dropped while it loaded, nothing that was not found, and nothing past its end', async () => {
     await cache.start();
-    let loads = 0;
-    const load = (opts: { dropMidway?: boolean; until?: number } = {}) => async () => {
-      loads++;
-      if (opts.dropMidway) cache.touched(['ws:x']);
-      return { value: { n: loads }, tags: ['ws:x'], ...(opts.until ? { until: opts.until } : {}) };
-    };
     await cache.read('a', 0, load({ dropMidway: true }));
     await cache.read('a', 0, load());
     expect(loads).toBe(2);

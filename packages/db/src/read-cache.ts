@@ -37,7 +37,7 @@ interface Log {
 }
 
 export interface ReadCacheOptions {
-  /** At most this many entries; the oldest go first (default 20,000). */
+  /** At most this many entries; the oldest go first (default 5,000). */
   maxEntries?: number;
   /** Wait before listening again after the connection broke (ms, default 1,000). */
   retryMs?: number;
@@ -68,7 +68,7 @@ export class ReadCache {
     private readonly sql: SqlPool,
     options: ReadCacheOptions = {},
   ) {
-    this.maxEntries = options.maxEntries ?? 20_000;
+    this.maxEntries = options.maxEntries ?? 5_000;
     this.retryMs = options.retryMs ?? 1_000;
     this.channel = options.channel ?? READS_CHANNEL;
     this.logger = options.logger;

@@ -258,4 +258,22 @@ describe('ReadCache (real PostgreSQL)', () => {
       kept.n = 0;
     }).toThrow(TypeError);
   });
+
+  it('holds at most maxEntries, the oldest out first, and a dropped tag leaves nothing behind', async () => {
+    const small = new ReadCache(pool, { maxEntries: 2 });
+    try {
+      await small.start();
+      const value = (n: number) => async () => ({ value: { n }, tags: [`t:${n}`, 'all'] });
+      for (const n of [1, 2, 3]) await small.read(`k${n}`, 0, value(n));
+      expect(small.stats().entries).toBe(2);
+      // k1 went first: read again, it loads.
+      let loaded = false;
+      await small.read('k1', 0, async () => ((loaded = true), { value: { n: 1 }, tags: ['t:1', 'all'] }));
+      expect(loaded).toBe(true);
+      small.touched(['all']);
+      expect(small.stats().entries).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
 });

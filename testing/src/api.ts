@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@slipway/config';
 import type { AgentGateway, BuildsGateway, Clock, FilesGateway, GithubAppSettings, LoginThrottleLimits, PlanEntry } from '@slipway/core';
-import { createDb, createSqlPool, type Db } from '@slipway/db';
+import { createDb, createSqlPool, type Db, type ReadCache } from '@slipway/db';
 import { databaseCheck, redisCheck, type ContractViolation, type ServiceDeps, type Services } from '@slipway/api';
 import Redis from 'ioredis';
 import { ApiClient } from './api-client';
@@ -36,6 +36,8 @@ export interface TestApi {
 }
 
 export interface TestApiOptions {
+  /** The reads from memory (default: one over the test database, as main.ts has; null: none). */
+  reads?: ReadCache | null;
   loginLimits?: LoginThrottleLimits;
   clock?: Clock;
   planEntries?: PlanEntry[];

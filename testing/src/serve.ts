@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { apiRouter, createApp, createServices, type AppDeps, type ContractViolation, type ServiceDeps, type Services } from '@slipway/api';
 import { createLogger } from '@slipway/config';
+import { ReadCache } from '@slipway/db';
 
 /** The origin the test API treats as its public one; ApiClient sends it as Origin. */
 export const TEST_PUBLIC_ORIGIN = 'http://api.slipway.test';
@@ -25,7 +26,10 @@ export async function serveApi(
   /** `host`: the address to listen on (default 127.0.0.1; the fleet harness listens where its servers reach the host). */
   options: { publicOrigin?: 'self'; host?: string } = {},
 ): Promise<ServedApi> {
-  const services = createServices(deps);
+  // The reads from memory, as main.ts serves them, unless the caller chose (null: none).
+  const reads = deps.reads === undefined ? new ReadCache(deps.sql) : deps.reads;
+  if (deps.reads === undefined) await reads?.start();
+  const services = createServices({ ...deps, reads });
   await services.plans.seed();
   const violations: ContractViolation[] = [];
   // Listening first: with publicOrigin 'self' the API's public origin is its own address (a browser on the console).
@@ -56,6 +60,7 @@ export async function serveApi(
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      if (deps.reads === undefined) await reads?.close();
     },
   };
 }

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { ConfigError, createLogger, loadConfig } from '@slipway/config';
 import { dependencyWarnings, PlanCatalogConflict } from '@slipway/core';
-import { createAgentRepositories, createDb, createSqlPool, migrate } from '@slipway/db';
+import { createAgentRepositories, createDb, createSqlPool, migrate, ReadCache } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
 import { AgentPool } from '@slipway/proto';
 import { BullJobQueue, createRedisConnection } from '@slipway/queue';
@@ -33,7 +33,10 @@ async function main() {
   // The agents' CA (created on first start) and its client certificate: readiness and runtime logs call agents over mTLS.
   const ca = await CertificateAuthority.open(config.controlPlane.dataDir);
   const agents = new AgentPool(ca.client);
-  const services = createServices({ db, sql, redis, jobs, logger, ...settingsDeps(config), ...agentGateways(agents) });
+  // Credentials and app reads answered from memory, kept true by PostgreSQL's notifications (decision 0041).
+  const reads = new ReadCache(sql, { logger: logger.child({ component: 'read-cache' }) });
+  await reads.start();
+  const services = createServices({ db, sql, reads, redis, jobs, logger, ...settingsDeps(config), ...agentGateways(agents) });
   const agentsReady = agentsCheck({ nodes: createAgentRepositories(db).nodes, agents, addresses: config.controlPlane.agentAddresses });
   // A published plan version never changes: a catalog file that contradicts the table stops start-up here.
   const seeded = await services.plans.seed();
@@ -73,7 +76,7 @@ async function main() {
     await operatorSocket?.close(1000);
     await metricsServer?.close();
     agents.close();
-    await Promise.allSettled([jobs.close(), db.$disconnect(), sql.end(), redis.quit()]);
+    await Promise.allSettled([reads.close(), jobs.close(), db.$disconnect(), sql.end(), redis.quit()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -46,7 +46,7 @@ import {
 import { probeTarget } from '@slipway/offsite';
 import { readGithubApp, type Config } from '@slipway/config';
 import { FileDatabaseCertificates } from '@slipway/pki';
-import { createAgentRepositories, createRepositories, PgMetricsRepository, PrismaResourceEventReader, type Db, type SqlPool } from '@slipway/db';
+import { createAgentRepositories, createRepositories, PgMetricsRepository, PrismaResourceEventReader, type Db, type ReadCache, type SqlPool } from '@slipway/db';
 import { BackupsPool, BuildsPool, databaseAgentOf, DatabasesPool, DomainsPool, FilesPool, type AgentPool } from '@slipway/proto';
 import type Redis from 'ioredis';
 import type { Router } from 'express';
@@ -72,6 +72,11 @@ export interface ServiceDeps {
   db: Db;
   /** Plain pool for the per-request lookups (createSqlPool). */
   sql: SqlPool;
+  /**
+   * The reads kept in memory (credentials, apps) and dropped on PostgreSQL's notifications (decision 0041); started
+   * and closed by whoever made it. Without it every read goes to PostgreSQL.
+   */
+  reads?: ReadCache | null;
   redis: Redis;
   jobs: JobQueue;
   logger: Logger;
@@ -150,7 +155,7 @@ const NO_DOMAINS: DomainsGateway = { checkDomain: noAgent, syncDomains: noAgent,
 const NO_FILES: FilesGateway = { listFiles: noAgent, readFile: noAgent, writeFile: noAgent, renameFile: noAgent, deleteFile: noAgent };
 
 export function createServices(deps: ServiceDeps) {
-  const repos = createRepositories(deps.db, deps.sql);
+  const repos = createRepositories(deps.db, deps.sql, deps.reads ?? undefined);
   const agentRepos = createAgentRepositories(deps.db);
   const clock = deps.clock ?? systemClock;
   const secrets = new SecretHasher(deps.sessionKey);
@@ -259,7 +264,7 @@ export function createServices(deps: ServiceDeps) {
     // The test call runs on the workspace's server when it has one (where its backups upload from).
     ...(deps.backups?.probeDestination ? { fromServer: { nodes: agentRepos.nodes, probe: deps.backups.probeDestination.bind(deps.backups) } } : {}),
   });
-  return { ...services, backups, backupDestinations };
+  return { ...services, backups, backupDestinations, reads: deps.reads ?? null };
 }
 
 export interface ApiOptions {
@@ -272,6 +277,7 @@ export interface ApiOptions {
 /** The /v1 router: every operation of the OpenAPI document, each with its handler. */
 export function apiRouter(services: Services, options: ApiOptions): Router {
   return operationsRouter({
+    reads: services.reads,
     auth: services.auth,
     access: services.access,
     publicOrigin: options.publicOrigin,

@@ -3,6 +3,7 @@ export { migrate, MigrationError, MIGRATIONS_DIR } from './migrate';
 export * from './generated/client';
 export { createRepositories, type Repositories } from './repositories';
 export { createSqlPool, type PoolOptions, type SqlPool } from './sql-pool';
+export { READS_CHANNEL, ReadCache, type Loaded, type ReadCacheOptions } from './read-cache';
 export { isDatabaseUnavailable } from './availability';
 export * from './agents';
 export { createJobStores, PgResourceLocks, type JobStores } from './jobs';

@@ -12,7 +12,9 @@ import {
   type ResponseBodyOf,
 } from '@slipway/contracts';
 import { AppError, isPermission, type AccessService, type Actor, type AuthService, type WorkspaceAccess } from '@slipway/core';
+import type { ReadCache } from '@slipway/db';
 import express, { Router, type Request, type Response } from 'express';
+import { readsFollowWrites } from './reads-follow-writes';
 import { SESSION_COOKIE } from './session-cookie';
 import { strictCharset } from './strict-text';
 
@@ -47,6 +49,8 @@ export interface ContractViolation {
 }
 
 export interface OperationsDeps {
+  /** The API's reads from memory: a request that changes something bypasses them and drops what it touched. */
+  reads?: ReadCache | null;
   auth: AuthService;
   access: AccessService;
   handlers: HandlerTable;
@@ -68,6 +72,7 @@ const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
  */
 export function operationsRouter(deps: OperationsDeps): Router {
   const router = Router();
+  if (deps.reads) router.use(readsFollowWrites(deps.reads));
   const validators = createValidators();
   const parseJson = express.json({ limit: deps.bodyLimitBytes, type: 'application/json', strict: true, verify: strictCharset });
 

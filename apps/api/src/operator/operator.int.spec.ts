@@ -84,6 +84,18 @@ describe('the operator API on the API process’s Unix socket moves workspaces b
     );
   const workspace = async (slug: string, nodeId: string) =>
     db.workspace.create({ data: { name: slug, slug: `${slug}-${randomUUID().slice(0, 6)}`, planId, nodeId, trialEndsAt: new Date(), graceEndsAt: new Date(Date.now() + 86_400_000) } });
+  // A server's disk is null until its first health check records it (every second here): the node lists once both
+  // have theirs, so two reads cannot straddle that first record.
+  const bothDisksRecorded = () =>
+    waitFor(
+      async () => {
+        const answer = await call('GET', '/v1/nodes');
+        const nodes = (answer.body as { data?: { disk: unknown }[] }).data ?? [];
+        return answer.status !== 200 || (nodes.length === 2 && nodes.every((n) => n.disk !== null)) ? answer : null;
+      },
+      30_000,
+      'both servers’ disk figures to be recorded',
+    );
   const nodeOf = async (workspaceId: string) => (await db.workspace.findUniqueOrThrow({ where: { id: workspaceId } })).nodeId;
 
   beforeAll(async () => {
@@ -132,7 +144,7 @@ describe('the operator API on the API process’s Unix socket moves workspaces b
   });
 
   it('lists the servers as `slipway-admin nodes --json` does', async () => {
-    const { status, body } = await call('GET', '/v1/nodes');
+    const { status, body } = await bothDisksRecorded();
     expect(status).toBe(200);
     const listed = (body as { data: Record<string, unknown>[] }).data;
     expect(listed.map((n) => ({ name: n.name, status: n.status, cordoned: n.cordoned }))).toEqual([

@@ -24,6 +24,8 @@ function deployment(over: Partial<DeploymentRecord>): DeploymentRecord {
 function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stopped' } = {}) {
   const byId = new Map(rows.map((d) => [d.id, d]));
   const moves: [DeploymentStatus, DeploymentStatus][] = [];
+  const stored: string[] = [];
+  const storedAtLive: string[] = [];
   const move = (id: string, from: readonly DeploymentStatus[], to: DeploymentStatus, changes: Partial<DeploymentRecord> = {}) => {
     const d = byId.get(id);
     if (!d || !from.includes(d.status)) return null;
@@ -37,13 +39,14 @@ function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stoppe
     get: async (id) => byId.get(id) ?? null,
     move: async (id, from, to, changes) => move(id, from, to, changes),
     goLive: async (id, changes) => {
+      storedAtLive.push(...stored);
       const d = move(id, ['deploying'], 'live', changes);
       if (d) Object.assign(app, { currentDeploymentId: d.id, currentDeployment: d, status: 'running' });
       return d;
     },
     revert: async () => false,
     logState: async () => ({ lastSeq: 0, bytes: 0 }),
-    appendLogs: async () => undefined,
+    appendLogs: async (_id, lines) => void stored.push(...lines.map((l) => l.text)),
     withImages: async (appId) => [...byId.values()].filter((d) => d.appId === appId && d.imageId && d.imageAvailable),
     markImagesGone: async () => undefined,
     appsWithDeploymentsInFlight: async () => new Set<string>(),
@@ -63,7 +66,7 @@ function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stoppe
   const agents = {
     // The agent names the image; core must use the tag it answers, whatever it looks like.
     prepareImage: async (_t, input) => (prepared.push({ image: input.image, localOnly: input.localOnly }), { imageId: `sha256:${input.deploymentId}`, imageRef: `agent-tag/${input.deploymentId}`, containerId: '', hostPort: 0 }),
-    rolloutApp: async (_t, input) => (rollouts.push(input), { imageId: '', imageRef: input.imageRef, containerId: 'c-1', hostPort: 20001 }),
+    rolloutApp: async (_t, input, onLine) => (rollouts.push(input), onLine?.('Route web-w.apps.test → the new container'), { imageId: '', imageRef: input.imageRef, containerId: 'c-1', hostPort: 20001 }),
     listManagedContainers: async () =>
       rollouts.map((r) => ({ id: 'c-1', name: `/slipway-app-${r.deploymentId}`, image: r.imageRef, state, labels: { 'slipway.app': r.appId, 'slipway.deployment': r.deploymentId }, createdAtMs: 0 })),
     appPower: async (_t, input) => {
@@ -88,7 +91,7 @@ function setup(rows: DeploymentRecord[], o: { desiredState?: 'running' | 'stoppe
     clock: () => at,
     logger: quiet,
   });
-  return { runner, byId, moves, rollouts, prepared, powers, app };
+  return { runner, byId, moves, rollouts, prepared, powers, app, storedAtLive };
 }
 
 describe('DeploymentRunner', () => {
@@ -102,6 +105,12 @@ describe('DeploymentRunner', () => {
     ]);
     expect(rollouts[0]!.imageRef).toBe('agent-tag/d-1');
     expect(byId.get('d-1')).toMatchObject({ status: 'live', imageId: 'sha256:d-1', imageRef: 'agent-tag/d-1', containerId: 'c-1' });
+  });
+
+  it('stores every line the agent sent during the rollout before the deployment shows live (its log reads whole from then on)', async () => {
+    const { runner, storedAtLive } = setup([deployment({})]);
+    expect(await runner.run('d-1')).toEqual({ status: 'live' });
+    expect(storedAtLive).toContain('Route web-w.apps.test → the new container');
   });
 
   it('a stop accepted during the deployment wins: live, but no route and the new container stopped; the app stays stopped', async () => {

@@ -195,6 +195,8 @@ export class DeploymentRunner {
       },
       (line) => log.add('deploy', line),
     );
+    // Every line the agent sent is stored before anyone can see the deployment live: its log reads whole from then on.
+    await log.flush();
     const live = await this.deps.deployments.goLive(
       d.id,
       { containerId: result.containerId, hostPort: result.hostPort || null, imageId: image.imageId, imageRef: image.imageRef },

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import type { ReadCache } from '../read-cache';
 import type { SqlPool } from '../sql-pool';
 import { PrismaAppRepository } from './apps.repository';
 import { PrismaBackupDestinationRepository } from './backup-destinations.repository';
@@ -22,18 +23,19 @@ export type Repositories = ReturnType<typeof createRepositories>;
 /**
  * The request-side repositories over one Prisma client and one plain pool (for the per-request lookups): every method
  * takes the workspace. The composition roots (API, worker) pass these to the core services; the job-side stores keyed
- * by row id are `createJobStores` (src/jobs), which only the worker composes.
+ * by row id are `createJobStores` (src/jobs), which only the worker composes. With `reads` (the API's), the
+ * credential and app reads are served from memory while PostgreSQL's notifications keep it true (read-cache.ts).
  */
-export function createRepositories(db: Db, sql: SqlPool) {
+export function createRepositories(db: Db, sql: SqlPool, reads?: ReadCache) {
   return {
     users: new PrismaUserRepository(db),
-    sessions: new PrismaSessionRepository(db, sql),
-    tokens: new PrismaApiTokenRepository(db, sql),
+    sessions: new PrismaSessionRepository(db, sql, reads),
+    tokens: new PrismaApiTokenRepository(db, sql, reads),
     workspaces: new PrismaWorkspaceRepository(db, sql),
     members: new PrismaMemberRepository(db),
     reservations: new PrismaReservationRepository(db),
     plans: new PrismaPlanRepository(db),
-    apps: new PrismaAppRepository(db, sql),
+    apps: new PrismaAppRepository(db, sql, reads),
     env: new PrismaEnvRepository(db),
     deployments: new PrismaDeploymentRepository(db),
     operations: new PrismaOperationRecorder(db),

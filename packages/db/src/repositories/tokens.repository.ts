@@ -1,5 +1,6 @@
 import type { ActiveApiToken, ApiTokenRecord, ApiTokenRepository } from '@slipway/core';
 import type { Db } from '../client';
+import type { Loaded, ReadCache } from '../read-cache';
 import type { SqlPool } from '../sql-pool';
 import { fromRow, WORKSPACE_COLUMNS, type MemberWorkspaceRow } from './workspaces.repository';
 
@@ -18,6 +19,7 @@ export class PrismaApiTokenRepository implements ApiTokenRepository {
   constructor(
     private readonly db: Db,
     private readonly sql: SqlPool,
+    private readonly reads?: ReadCache,
   ) {}
 
   create(input: { workspaceId: string; createdById: string; name: string; tokenHash: Buffer; prefix: string; expiresAt: Date | null }): Promise<ApiTokenRecord> {
@@ -25,10 +27,15 @@ export class PrismaApiTokenRepository implements ApiTokenRepository {
   }
 
   async findActive(tokenHash: Buffer, now: Date): Promise<ActiveApiToken | null> {
+    if (!this.reads) return (await this.load(tokenHash, now))?.value ?? null;
+    return this.reads.read(`token:${tokenHash.toString('base64')}`, now.getTime(), () => this.load(tokenHash, now));
+  }
+
+  private async load(tokenHash: Buffer, now: Date): Promise<Loaded<ActiveApiToken> | null> {
     // One statement: the token, its workspace still live, and its creator's membership there (which gives the role).
-    const { rows } = await this.sql.query<{ token_id: string; created_by_id: string; last_used_at: Date | null } & MemberWorkspaceRow>({
+    const { rows } = await this.sql.query<{ token_id: string; created_by_id: string; last_used_at: Date | null; expires_at: Date | null } & MemberWorkspaceRow>({
       name: 'api_token_by_hash',
-      text: `SELECT t.id AS token_id, t.created_by_id, t.last_used_at, ${WORKSPACE_COLUMNS}, m.role
+      text: `SELECT t.id AS token_id, t.created_by_id, t.last_used_at, t.expires_at, ${WORKSPACE_COLUMNS}, m.role
              FROM api_tokens t
              JOIN workspaces w ON w.id = t.workspace_id AND w.deleted_at IS NULL
              JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.created_by_id
@@ -37,11 +44,17 @@ export class PrismaApiTokenRepository implements ApiTokenRepository {
     });
     const row = rows[0];
     if (!row) return null;
-    return { id: row.token_id, workspaceId: row.id, userId: row.created_by_id, lastUsedAt: row.last_used_at, membership: { workspaceId: row.id, workspace: fromRow(row) } };
+    const workspace = fromRow(row);
+    return {
+      value: { id: row.token_id, workspaceId: row.id, userId: row.created_by_id, lastUsedAt: row.last_used_at, membership: { workspaceId: row.id, workspace } },
+      tags: [`token:${row.token_id}`, `user:${row.created_by_id}`, `ws:${row.id}`, ...(workspace.nodeId ? [`node:${workspace.nodeId}`] : [])],
+      ...(row.expires_at ? { until: row.expires_at.getTime() } : {}),
+    };
   }
 
   async touch(scope: { workspaceId: string; tokenId: string }, now: Date): Promise<void> {
     await this.db.apiToken.updateMany({ where: { id: scope.tokenId, workspaceId: scope.workspaceId }, data: { lastUsedAt: now } });
+    this.reads?.touched([`token:${scope.tokenId}`]);
   }
 
   list(scope: { workspaceId: string; createdById?: string }): Promise<ApiTokenRecord[]> {
@@ -57,6 +70,7 @@ export class PrismaApiTokenRepository implements ApiTokenRepository {
       where: { id: scope.tokenId, workspaceId: scope.workspaceId, revokedAt: null, ...(scope.createdById ? { createdById: scope.createdById } : {}) },
       data: { revokedAt: now },
     });
+    this.reads?.touched([`token:${scope.tokenId}`]);
     return count > 0;
   }
 }

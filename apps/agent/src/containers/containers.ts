@@ -193,6 +193,11 @@ export class Containers {
     return this.known(this.docker.startContainer(id));
   }
 
+  /** Sets a running or stopped container's CPU limit in place (no restart); true when it was different. */
+  limitCpu(id: string, cpuMillis: number): Promise<boolean> {
+    return this.known(this.docker.setCpuLimit(id, cpuMillis));
+  }
+
   /** SIGTERM, then SIGKILL once `graceMs` has passed. */
   stop(id: string, graceMs: number): Promise<void> {
     return this.known(this.docker.stopContainer(id, graceMs));
@@ -295,7 +300,7 @@ export class Containers {
     return this.docker.inspectContainer(id);
   }
 
-  private known(p: Promise<void>): Promise<void> {
+  private known<T>(p: Promise<T>): Promise<T> {
     return p.catch((e: { statusCode?: number }) => {
       if (e.statusCode === 404) throw new AppError('not_found', 'The container is gone');
       throw e;

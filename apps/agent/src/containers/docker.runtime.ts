@@ -156,6 +156,15 @@ export class DockerRuntime {
     return this.docker.getContainer(id).inspect();
   }
 
+  /** The CPU limit of an existing container, changed in place when it differs (`docker update --cpus`); true if changed. */
+  async setCpuLimit(id: string, cpuMillis: number): Promise<boolean> {
+    const container = this.docker.getContainer(id);
+    const nanoCpus = cpuMillis * 1_000_000;
+    if ((await container.inspect()).HostConfig.NanoCpus === nanoCpus) return false;
+    await container.update({ NanoCpus: nanoCpus });
+    return true;
+  }
+
   /** Changes the restart policy of an existing container (`docker update --restart`). */
   async setRestartPolicy(id: string, policy: Docker.HostRestartPolicy): Promise<void> {
     await this.docker.getContainer(id).update({ RestartPolicy: policy });

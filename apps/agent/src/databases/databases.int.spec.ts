@@ -79,6 +79,20 @@ function publicQuery(engine: DatabaseEngine, o: { host: string; port: number; us
 }
 
 /** The text of a multiplexed log (8-byte frame headers: stream, 0, 0, 0, size). */
+/** The engine's events of one kind for a container since `sinceMs`, one JSON line each (`docker events`). */
+function containerEvents(docker: Docker, containerId: string, event: string, sinceMs: number): Promise<string> {
+  const filters = JSON.stringify({ container: [containerId], event: [event] });
+  return new Promise((resolve, reject) => {
+    docker.getEvents({ since: Math.floor(sinceMs / 1000) - 1, until: Math.ceil(Date.now() / 1000) + 1, filters }, (err, stream) => {
+      if (err || !stream) return reject(err ?? new Error('no event stream'));
+      let text = '';
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      stream.on('end', () => resolve(text));
+      stream.on('error', reject);
+    });
+  });
+}
+
 function demux(b: Buffer): string {
   const parts: Buffer[] = [];
   for (let i = 0; i + 8 <= b.length; ) {
@@ -250,6 +264,11 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       expect(info.Config.Labels).toMatchObject({ [LABELS.database]: databaseId, [LABELS.workspace]: workspaceId, [LABELS.platform]: t.agent.platformId });
       expect(info.HostConfig.Memory).toBe(256 * 1024 * 1024);
       expect(info.HostConfig.NanoCpus).toBe(500_000_000);
+      // Its first initialisation ran with a whole core (INIT_CPU_MILLIS), and the limit came down in place once it
+      // answered: two updates of the container, that one and the restart policy armed once ready (a container made on
+      // data already there has only the second, below).
+      const updates = await containerEvents(docker, status.containerId, 'update', started);
+      expect(updates.trim().split('\n').filter(Boolean)).toHaveLength(2);
       // No host port: the public listener is the agent's.
       expect([undefined, null, {}]).toContainEqual(info.HostConfig.PortBindings);
       // The engine's key is the databases' own, never the agent's enrollment key (a superuser can read it).
@@ -332,9 +351,13 @@ describe('managed databases on the agent (real Docker, real clients)', () => {
       const gone = (await dbs.ensureDatabase(target(), { ...input, operationId: op() })).containerId;
       await docker.getContainer(gone).remove({ force: true });
       expect((await dbs.listDatabases(target(), workspaceId)).find((d) => d.databaseId === databaseId)).toMatchObject({ state: 'missing', hasData: true });
+      const asked = Date.now();
       const back = await dbs.ensureDatabase(target(), { ...input, operationId: op() });
       expect(back).toMatchObject({ state: 'running', publicPort: port });
       expect(back.containerId).not.toBe(gone);
+      // On data already there, no first initialisation: made with its own limit, only the restart policy updated.
+      expect((await containerEvents(docker, back.containerId, 'update', asked)).trim().split('\n').filter(Boolean)).toHaveLength(1);
+      expect((await docker.getContainer(back.containerId).inspect()).HostConfig.NanoCpus).toBe(input.cpuMillis * 1_000_000);
       expect(await q(s.count)).toMatchObject({ code: 0, out: expect.stringMatching(line(s.expect(2))) });
     });
 

@@ -217,3 +217,9 @@ function deepFreeze(value: unknown): void {
   if (value instanceof Date) return;
   for (const v of Object.values(value)) deepFreeze(v);
 }
+
+/** `reads.read(…)` when there is a cache (the API's), else the load itself (the worker, tests without one). */
+export async function readThrough<T>(reads: ReadCache | undefined, key: string, now: number, load: () => Promise<Loaded<T> | null>): Promise<T | null> {
+  if (reads) return reads.read(key, now, load);
+  return (await load())?.value ?? null;
+}

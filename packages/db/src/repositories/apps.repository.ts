@@ -2,7 +2,7 @@ import type { AppChanges, AppIntent, AppRecord, AppRepository, AppScope, AppStat
 import type { Db } from '../client';
 import { Prisma } from '../generated/client';
 import { appStateData, isUniqueViolation, readAppsWithCurrent, toAppRecord, toDeploymentRecord, withDeployments } from './app-rows';
-import type { ReadCache } from '../read-cache';
+import { readThrough, type ReadCache } from '../read-cache';
 import type { SqlPool } from '../sql-pool';
 
 /** Apps, request side: every method is scoped by the workspace. Deleted apps keep their row with `deletedAt`. */
@@ -17,27 +17,25 @@ export class PrismaAppRepository implements AppRepository {
 
   async findApp(scope: AppScope): Promise<AppWithDeployment | null> {
     const sql = this.sql;
-    if (sql && this.reads) {
-      return this.reads.read(`app:${scope.workspaceId}:${scope.appId}`, Date.now(), async () => {
+    if (sql) {
+      return readThrough(this.reads, `app:${scope.workspaceId}:${scope.appId}`, Date.now(), async () => {
         const found = (await readAppsWithCurrent(sql, scope))[0];
         return found ? { value: found, tags: [`ws:${scope.workspaceId}`] } : null;
       });
     }
-    if (sql) return (await readAppsWithCurrent(sql, scope))[0] ?? null;
     const a = await this.db.app.findFirst({ where: { id: scope.appId, workspaceId: scope.workspaceId, deletedAt: null } });
     return a ? (await withDeployments(this.db, [a]))[0]! : null;
   }
 
   async listApps(scope: { workspaceId: string }): Promise<AppWithDeployment[]> {
     const sql = this.sql;
-    if (sql && this.reads) {
-      const apps = await this.reads.read(`apps:${scope.workspaceId}`, Date.now(), async () => ({
+    if (sql) {
+      const apps = await readThrough(this.reads, `apps:${scope.workspaceId}`, Date.now(), async () => ({
         value: await readAppsWithCurrent(sql, { workspaceId: scope.workspaceId }),
         tags: [`ws:${scope.workspaceId}`],
       }));
       return apps ?? [];
     }
-    if (sql) return readAppsWithCurrent(sql, { workspaceId: scope.workspaceId });
     return withDeployments(this.db, await this.db.app.findMany({ where: { workspaceId: scope.workspaceId, deletedAt: null }, orderBy: { id: 'asc' } }));
   }
 

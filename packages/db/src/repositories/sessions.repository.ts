@@ -1,6 +1,6 @@
 import type { ActiveSession, SessionRepository } from '@slipway/core';
 import type { Db } from '../client';
-import type { Loaded, ReadCache } from '../read-cache';
+import { readThrough, type Loaded, type ReadCache } from '../read-cache';
 import type { SqlPool } from '../sql-pool';
 import { fromRow, WORKSPACE_COLUMNS, type MemberWorkspaceRow } from './workspaces.repository';
 
@@ -18,8 +18,7 @@ export class PrismaSessionRepository implements SessionRepository {
   }
 
   async findActive(tokenHash: Buffer, now: Date, workspaceId?: string): Promise<ActiveSession | null> {
-    if (!this.reads) return (await this.load(tokenHash, now, workspaceId))?.value ?? null;
-    return this.reads.read(`session:${tokenHash.toString('base64')}:${workspaceId ?? ''}`, now.getTime(), () => this.load(tokenHash, now, workspaceId));
+    return readThrough(this.reads, `session:${tokenHash.toString('base64')}:${workspaceId ?? ''}`, now.getTime(), () => this.load(tokenHash, now, workspaceId));
   }
 
   private async load(tokenHash: Buffer, now: Date, workspaceId?: string): Promise<Loaded<ActiveSession> | null> {

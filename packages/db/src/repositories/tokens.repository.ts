@@ -1,6 +1,6 @@
 import type { ActiveApiToken, ApiTokenRecord, ApiTokenRepository } from '@slipway/core';
 import type { Db } from '../client';
-import type { Loaded, ReadCache } from '../read-cache';
+import { readThrough, type Loaded, type ReadCache } from '../read-cache';
 import type { SqlPool } from '../sql-pool';
 import { fromRow, WORKSPACE_COLUMNS, type MemberWorkspaceRow } from './workspaces.repository';
 
@@ -27,8 +27,7 @@ export class PrismaApiTokenRepository implements ApiTokenRepository {
   }
 
   async findActive(tokenHash: Buffer, now: Date): Promise<ActiveApiToken | null> {
-    if (!this.reads) return (await this.load(tokenHash, now))?.value ?? null;
-    return this.reads.read(`token:${tokenHash.toString('base64')}`, now.getTime(), () => this.load(tokenHash, now));
+    return readThrough(this.reads, `token:${tokenHash.toString('base64')}`, now.getTime(), () => this.load(tokenHash, now));
   }
 
   private async load(tokenHash: Buffer, now: Date): Promise<Loaded<ActiveApiToken> | null> {

@@ -1,6 +1,7 @@
 export * from './errors';
 export type { Role } from '@slipway/contracts';
 export * from './ids';
+export * from './freeze';
 export * from './logging';
 export * from './jobs';
 export * from './ports/jobs';

@@ -14,6 +14,7 @@
 //   own change even before the notification arrives (`writing`, `touched`).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client, type Notification } from 'pg';
+import { deepFreeze } from '@slipway/core';
 import type { SqlPool } from './sql-pool';
 
 export const READS_CHANNEL = 'slipway_reads';
@@ -209,13 +210,6 @@ export class ReadCache {
       broke(e as Error);
     }
   }
-}
-
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  if (value instanceof Date) return;
-  for (const v of Object.values(value)) deepFreeze(v);
 }
 
 /** `reads.read(…)` when there is a cache (the API's), else the load itself (the worker, tests without one). */

@@ -18,7 +18,7 @@ import type { QuotaService } from '../quota/quota.service';
 import { slugify } from '../workspaces/slug';
 import { APP_POWER_JOB, APP_TEARDOWN_JOB } from '../jobs';
 import type { AppPowerRequest, AppRepository, AppScope, AppTeardownRequest, AppWithDeployment, EnvRecord, EnvRepository, PowerAction } from './app.ports';
-import { toApp, type AppsDomain } from './dto';
+import { AppAnswers, type AppsDomain } from './dto';
 import { openEnvironment } from './environment';
 import { chunkLines } from './log-lines';
 import { isInUse } from './deployment-state';
@@ -76,7 +76,11 @@ export interface AppServiceDeps {
  * runtime log of the current container.
  */
 export class AppService {
-  constructor(private readonly deps: AppServiceDeps) {}
+  private readonly answers: AppAnswers;
+
+  constructor(private readonly deps: AppServiceDeps) {
+    this.answers = new AppAnswers(deps.appsDomain);
+  }
 
   async list(access: WorkspaceAccess): Promise<App[]> {
     const apps = await this.deps.apps.listApps({ workspaceId: access.workspace.id });
@@ -298,7 +302,7 @@ export class AppService {
 
   /** Reads touch PostgreSQL only (issue 34): the folder's usage is what the metrics pipeline last collected. */
   private dto(a: AppWithDeployment): App {
-    return toApp(a, this.deps.appsDomain);
+    return this.answers.of(a);
   }
 }
 

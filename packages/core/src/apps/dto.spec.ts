@@ -1,4 +1,5 @@
-import { toApp } from './dto';
+import { deepFreeze } from '../freeze';
+import { AppAnswers, toApp } from './dto';
 import type { AppWithDeployment } from './app.ports';
 
 const DOMAIN = { domain: 'apps.example.test', scheme: 'https' as const };
@@ -52,5 +53,27 @@ describe('toApp: the disk figure comes from the row, with its age (issue 34)', (
     ],
   ])('%s', (_case, app, disk) => {
     expect(toApp(app, DOMAIN).disk).toEqual(disk);
+  });
+});
+
+describe('AppAnswers: the answer of a record kept in memory is made once', () => {
+  it('answers a frozen record with one frozen answer, as toApp makes it', () => {
+    const answers = new AppAnswers(DOMAIN);
+    const kept = deepFreeze(row({ currentDeploymentId: 'd1', folderUsedMb: 37, folderMeasuredAt: new Date('2026-11-26T23:41:00Z') }));
+    const first = answers.of(kept);
+    expect(answers.of(kept)).toBe(first);
+    expect(first).toEqual(toApp(kept, DOMAIN));
+    expect([Object.isFrozen(first), Object.isFrozen(first.disk)]).toEqual([true, true]);
+  });
+
+  it('makes a new answer for a changed record (a new object), and a fresh one each time for a record not kept', () => {
+    const answers = new AppAnswers(DOMAIN);
+    const before = answers.of(deepFreeze(row({ name: 'web' })));
+    const after = answers.of(deepFreeze(row({ name: 'renamed' })));
+    expect([before.name, after.name]).toEqual(['web', 'renamed']);
+    const loose = row({});
+    const a = answers.of(loose);
+    expect(answers.of(loose)).not.toBe(a);
+    expect(Object.isFrozen(a)).toBe(false);
   });
 });

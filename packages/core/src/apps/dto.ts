@@ -1,4 +1,5 @@
 import type { App, Deployment } from '@slipway/contracts';
+import { deepFreeze } from '../freeze';
 import type { AppWithDeployment, DeploymentRecord } from './app.ports';
 
 export interface AppsDomain {
@@ -67,4 +68,22 @@ export function toApp(a: AppWithDeployment, apps: AppsDomain): App {
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The API's answer for an app record. A record kept in memory (frozen, `ReadCache`) stays the same object until it
+ * changes, so its answer is made once and kept with it, frozen as well since requests share it; any other record
+ * gets a fresh answer. (Making the answer was ~2 % of an app read served from memory, bench/reads.)
+ */
+export class AppAnswers {
+  private readonly made = new WeakMap<AppWithDeployment, App>();
+
+  constructor(private readonly apps: AppsDomain) {}
+
+  of(a: AppWithDeployment): App {
+    if (!Object.isFrozen(a)) return toApp(a, this.apps);
+    let answer = this.made.get(a);
+    if (!answer) this.made.set(a, (answer = deepFreeze(toApp(a, this.apps))));
+    return answer;
+  }
 }

@@ -96,8 +96,20 @@ async function main() {
     const deployAllS = (performance.now() - t0) / 1000;
     const live = results.filter((r) => r.ok);
     for (const r of results.filter((x) => !x.ok).slice(0, 5)) console.log(`  app ${r.i}: ${r.why}`);
-    const serving = await pool(live, 16, async (r) => (await p.viaIngress(r.url).catch(() => null))?.body === 'tiny\n');
-    const servingCount = serving.filter(Boolean).length;
+    // Each live app asked once through the ingress; what did not answer `tiny` is asked again 5 s later, so a miss that
+    // lasts (no route, no container) is told apart from a slow answer, and each reason is counted.
+    const ask = (r: (typeof live)[number]) =>
+      p.viaIngress(r.url).then(
+        (res) => (res.body === 'tiny\n' ? '' : `answered ${res.status}`),
+        (e: Error) => e.message.replace(/http:\/\/\S+/, 'the ingress'),
+      );
+    const firstAsk = await pool(live, 16, ask);
+    const missed = live.filter((_, k) => firstAsk[k] !== '');
+    await sleep(missed.length ? 5_000 : 0);
+    const secondAsk = await pool(missed, 16, ask);
+    const servingCount = live.length - secondAsk.filter((why) => why !== '').length;
+    const reasons = new Map<string, number>();
+    for (const why of [...firstAsk, ...secondAsk.map((w) => (w ? `still, 5 s later: ${w}` : 'answered 5 s later'))].filter(Boolean)) reasons.set(why, (reasons.get(why) ?? 0) + 1);
     failures += APPS - live.length + (live.length - servingCount);
 
     const tenth = Math.max(1, Math.floor(APPS / 10));
@@ -152,6 +164,7 @@ async function main() {
     const docker = execFileSync('docker', ['version', '--format', '{{.Server.Version}}']).toString().trim();
     console.log(`density: ${APPS} apps over ${WORKSPACES} workspaces, ${CONCURRENCY} at a time (Docker ${docker}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB)`);
     console.log(`live ${live.length}/${APPS}, serving ${servingCount}/${APPS} (all deployed in ${deployAllS.toFixed(0)} s; ${networksBefore} workspace networks)`);
+    for (const [why, n] of reasons) console.log(`  not serving at the first ask or after: ${n} × ${why}`);
     console.log(`create→live p50: first 10 % ${firstP50.toFixed(0)} ms, last 10 % ${lastP50.toFixed(0)} ms (ratio ${(lastP50 / firstP50).toFixed(2)})`);
     console.log(
       `memory per app: host ${perApp('host').toFixed(2)} MB; platform (API + worker + agent, one process here) ${perApp('platform').toFixed(3)} MB, ` +

@@ -30,6 +30,26 @@ const INLINE = new Set(['dockerode', 'docker-modem']);
 const STUBS = { ssh2: path.join(ROOT, 'deploy/build/ssh2-stub.mjs') };
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
+// Prisma's query compiler ships as a module holding the WebAssembly as one base64 string (4.5 MB), imported once by the
+// generated client to compile the module. Required, that string and the module's source stay in the heap for good
+// (+8.8 MB per process); read from the file when the client asks for it, they are garbage once it is compiled.
+const WASM_TEXT = /^@prisma\/client\/runtime\/query_compiler_[a-z]+_bg\.[a-z]+\.wasm-base64\.js$/;
+
+/** The module standing in for one of those files (`rel`: its path from the bundle's folder): same export, read on use. */
+function wasmTextModule(rel) {
+  return `const file = require('node:path').join(__slipway_bundle_dir, ${JSON.stringify(rel)});
+Object.defineProperty(exports, 'wasm', {
+  enumerable: true,
+  get() {
+    const text = require('node:fs').readFileSync(file, 'latin1');
+    const m = /^const wasm = "([A-Za-z0-9+/=]*)";\\s*module\\.exports = \\{ wasm \\}\\s*$/.exec(text);
+    // Another layout (a Prisma upgrade): the file itself, as the client would have loaded it.
+    return m ? m[1] : require(file).wasm;
+  },
+});
+`;
+}
+
 function layoutPlugin(outDir) {
   return {
     name: 'slipway-layout',
@@ -39,6 +59,11 @@ function layoutPlugin(outDir) {
         if (args.path.startsWith('node:') || args.pluginData?.slipway) return undefined;
         const name = packageName(args.path);
         if (STUBS[name]) return { path: STUBS[name] };
+        if (WASM_TEXT.test(args.path)) {
+          const real = await b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: { slipway: true } });
+          if (real.errors.length) return { errors: real.errors };
+          return { path: path.relative(outDir, real.path), namespace: 'slipway-wasm-text' };
+        }
         // Resolved as require() would: the CommonJS entry of packages that ship both.
         const resolved = await b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: { slipway: true } });
         if (resolved.errors.length) return { errors: resolved.errors };
@@ -47,6 +72,7 @@ function layoutPlugin(outDir) {
         if (!rel.startsWith('.')) rel = `./${rel}`;
         return { path: rel, external: true };
       });
+      b.onLoad({ filter: /.*/, namespace: 'slipway-wasm-text' }, (args) => ({ contents: wasmTextModule(args.path), loader: 'js' }));
       // `__dirname` in our modules means the source folder, wherever the bundle is.
       b.onLoad({ filter: /\.ts$/ }, async (args) => {
         if (!isOwn(args.path)) return undefined;

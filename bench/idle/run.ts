@@ -7,7 +7,7 @@
 // at N, deletes them all and reads it again: the growth per app of each process, and whether deletion gives it back.
 // Usage: npx tsx bench/idle/run.ts [--requests 100] [--deployments 3] [--settle 5] [--modes tsx,compiled]
 //   [--apps N --concurrency 4 --settle-apps 70] [--heap DIR --heap-roles agent,worker] [--flags '…'] [--agent-flags '…']
-//   [--base-root ../other-checkout]. Needs the machine's
+//   [--base-root ../other-checkout [--base-flags '…']]. Needs the machine's
 // platform set up (deploy/setup.sh: settings, database, enrolled agent, built bundles); it stops that
 // platform for the run and starts it again afterwards. See bench/idle/README.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -33,9 +33,18 @@ const text = (name: string): string | undefined => {
 /** Heap snapshots of each process (V8's --heapsnapshot-signal) at each measuring point go there; bench/idle/heap-diff.ts compares two. */
 const HEAP_DIR = text('heap') ? path.resolve(text('heap')!) : null;
 const HEAP_ROLES = (text('heap-roles') ?? 'agent,worker').split(',');
-/** The compiled processes' V8 flags: what deploy/lib/services.sh gives them unless told otherwise (to measure others). */
-const FLAGS = (text('flags') ?? '--max-semi-space-size=4').split(/\s+/).filter(Boolean);
-const AGENT_FLAGS = text('agent-flags') === undefined ? FLAGS : text('agent-flags')!.split(/\s+/).filter(Boolean);
+/** The V8 flags the platform's processes run with: SLIPWAY_NODE_FLAGS in deploy/lib/services.sh (platform.sh, the units). */
+function platformFlags(): string {
+  const m = /^SLIPWAY_NODE_FLAGS=\(([^)]*)\)/m.exec(readFileSync(path.join(ROOT, 'deploy/lib/services.sh'), 'utf8'));
+  if (!m) throw new Error('no SLIPWAY_NODE_FLAGS=(…) line in deploy/lib/services.sh');
+  return m[1]!;
+}
+const flagList = (t: string) => t.split(/\s+/).filter(Boolean);
+/** The compiled processes' V8 flags: the platform's unless told otherwise (to measure others). */
+const FLAGS = flagList(text('flags') ?? platformFlags());
+const AGENT_FLAGS = text('agent-flags') === undefined ? FLAGS : flagList(text('agent-flags')!);
+/** The --base-root bundles' flags (default: the same), e.g. the flags that checkout's platform ran with. */
+const BASE_FLAGS = text('base-flags') === undefined ? FLAGS : flagList(text('base-flags')!);
 const WANTED_MODES = (text('modes') ?? 'tsx,compiled').split(',');
 /** Another checkout's compiled bundles (e.g. the branch this one started from), run first as a baseline in the same run. */
 const BASE_ROOT = text('base-root') ? path.resolve(text('base-root')!) : null;
@@ -60,7 +69,7 @@ const MODES: Mode[] = ([
     ? [
         {
           name: `base (compiled, ${path.basename(BASE_ROOT)})`,
-          argv: (role: Role) => [NODE, ...(role === 'agent' ? AGENT_FLAGS : FLAGS), path.join(BASE_ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
+          argv: (role: Role) => [NODE, ...(role === 'agent' && text('base-flags') === undefined ? AGENT_FLAGS : BASE_FLAGS), path.join(BASE_ROOT, `apps/${role}/dist/main.js`), ...(role === 'agent' ? ['run'] : [])],
         },
       ]
     : []),
@@ -79,6 +88,8 @@ interface Rss {
   main: number;
   /** Every process of the role's process group (tsx parent, its esbuild service…). */
   tree: number;
+  /** CPU seconds (user + system) the main process has used since it started. */
+  cpuS: number;
 }
 interface ModeResult {
   mode: string;
@@ -105,8 +116,9 @@ function readEnvFile(file: string): Record<string, string> {
 }
 
 /** Processes of a process group, with their RSS (kB) and command line. */
-function group(pgid: number): { pid: number; rssKb: number; cmd: string }[] {
-  const out: { pid: number; rssKb: number; cmd: string }[] = [];
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+function group(pgid: number): { pid: number; rssKb: number; cpuS: number; cmd: string }[] {
+  const out: { pid: number; rssKb: number; cpuS: number; cmd: string }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -115,7 +127,7 @@ function group(pgid: number): { pid: number; rssKb: number; cmd: string }[] {
       if (Number(fields[2]) !== pgid) continue;
       const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'));
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      out.push({ pid: Number(entry), rssKb: rss ? Number(rss[1]) : 0, cmd });
+      out.push({ pid: Number(entry), rssKb: rss ? Number(rss[1]) : 0, cpuS: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS, cmd });
     } catch {
       // the process ended while we read it
     }
@@ -132,7 +144,7 @@ function mainProcesses(role: Role, child: ChildProcess) {
 
 function rssOf(role: Role, child: ChildProcess): Rss {
   const { procs, main } = mainProcesses(role, child);
-  return { main: main.reduce((s, p) => s + p.rssKb, 0), tree: procs.reduce((s, p) => s + p.rssKb, 0) };
+  return { main: main.reduce((s, p) => s + p.rssKb, 0), tree: procs.reduce((s, p) => s + p.rssKb, 0), cpuS: main.reduce((s, p) => s + p.cpuS, 0) };
 }
 
 /** Asks each role's process for a heap snapshot (SIGUSR2) and waits until it is written: HEAP_DIR/<mode>-<role>-<label>.heapsnapshot. */
@@ -343,13 +355,18 @@ async function main() {
   const cell = (r: ModeResult, role: Role) => `${mb(r.startup[role].main).toFixed(0)} → ${mb(r.after[role].main).toFixed(0)} (tree ${mb(r.after[role].tree).toFixed(0)})`;
   const judged = results[results.length - 1]!;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  process.stdout.write(`\nRSS in MB, after start-up → after the requests (tree: with helper processes), Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}, flags ${FLAGS.join(' ')} (agent ${AGENT_FLAGS.join(' ')}), load ${load}\n`);
+  process.stdout.write(`\nRSS in MB, after start-up → after the requests (tree: with helper processes), Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}, flags ${FLAGS.join(' ')} (agent ${AGENT_FLAGS.join(' ')}${BASE_ROOT ? `; base ${BASE_FLAGS.join(' ')}` : ''}), load ${load}\n`);
   process.stdout.write(`| process | target | ${results.map((r) => r.mode).join(' | ')} | target met (${judged.mode}) |\n|---|---|${results.map(() => '---|').join('')}---|\n`);
   const failed = results.filter((r) => r.failures.length);
   for (const role of ROLES) {
     const worst = Math.max(mb(judged.startup[role].main), mb(judged.after[role].main));
     const met = judged.failures.length ? 'not judged: requests failed' : worst <= TARGET_MB[role] ? 'met' : `NOT met (${worst.toFixed(0)} > ${TARGET_MB[role]})`;
     process.stdout.write(`| ${role} | ≤ ${TARGET_MB[role]} | ${results.map((r) => cell(r, role)).join(' | ')} | ${met} |\n`);
+  }
+  // What the same start-up and the same requests cost each process in CPU: a flag that saves memory by working harder shows here.
+  process.stdout.write(`\nCPU seconds of the main process: start-up → after the requests (difference)\n| process | ${results.map((r) => r.mode).join(' | ')} |\n|---|${results.map(() => '---|').join('')}\n`);
+  for (const role of ROLES) {
+    process.stdout.write(`| ${role} | ${results.map((r) => `${r.startup[role].cpuS.toFixed(2)} → ${r.after[role].cpuS.toFixed(2)} (${(r.after[role].cpuS - r.startup[role].cpuS).toFixed(2)})`).join(' | ')} |\n`);
   }
   for (const r of results.filter((x) => x.atApps && x.deleted)) {
     process.stdout.write(`\n${r.mode}: ${r.live}/${APPS} apps live. RSS in MB idle → at ${APPS} apps → all deleted; growth per app\n| process | idle | at ${APPS} | deleted | per app |\n|---|---|---|---|---|\n`);

@@ -26,8 +26,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/units.sh"
 # V8 flags of the platform's processes: a 4 MB young generation (default: semi-spaces grow to 16 MB) keeps an idle
 # API ~20 MB smaller (bench/idle). 2 MB saves ~5 MB more but cost the API's requests/s in bench/api here.
+# Two V8 helper threads instead of four (garbage collection and compilation in the background): each keeps its own
+# malloc arena, the worker idles ~10-20 MB smaller, no CPU difference measured (decision 0042). bench/idle reads this line.
 # shellcheck disable=SC2034 # used by platform.sh and units.sh
-SLIPWAY_NODE_FLAGS=(--max-semi-space-size=4)
+SLIPWAY_NODE_FLAGS=(--max-semi-space-size=4 --v8-pool-size=2)
 
 say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

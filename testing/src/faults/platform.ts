@@ -167,7 +167,7 @@ export class FaultPlatform {
 
   private supervise(role: Role): void {
     const out = openSync(path.join(this.dir, `${role}.log`), 'a');
-    const argv = [process.execPath, '--max-semi-space-size=4', path.join(ROOT, BUNDLES[role]), ...(role === 'agent' ? ['run'] : [])];
+    const argv = [process.execPath, '--max-semi-space-size=4', '--v8-pool-size=2', path.join(ROOT, BUNDLES[role]), ...(role === 'agent' ? ['run'] : [])];
     const child = spawn('bash', [path.join(ROOT, 'deploy/lib/supervise.sh'), role, path.join(this.dir, `${role}.child.pid`), '--', ...argv], {
       cwd: ROOT,
       env: this.env,

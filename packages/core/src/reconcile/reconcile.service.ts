@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { ConvergeDone, ConvergeNode, Converger, Repair } from '../convergence/converger';
 import { journalIdOf } from '../convergence/journal-id';
 import type { ResourceKind, ResourceLocks } from '../convergence/resource-locks';
@@ -9,6 +10,9 @@ import type { HealthReport, NodeService } from '../nodes/node.service';
 import type { OperationStore } from '../operations/operation.ports';
 import { target } from '../operations/operation.service';
 import { claimedWorkspaceIds, findOrphans } from './orphans';
+
+/** Resources of one kind compared at once in a pass (each takes its own lock; a repair may ask the agent). */
+const COMPARED_AT_ONCE = 8;
 
 /** Which owner rows exist; reconciliation removes nothing whose owner is still there. */
 export interface OwnerRepository {
@@ -163,24 +167,37 @@ export class ReconcileService {
       this.deps.logger.error({ node: node.name, resource: kind, err: (e as Error).message }, 'could not list the resources of the node');
       return;
     }
+    // Each resource on its own (a lock, the comparison, a repair when needed), COMPARED_AT_ONCE at a time: one pass
+    // over 1,000 apps waited ~2.5 s on them one by one (bench/density). The report keeps the listing's order.
+    const limit = pLimit(COMPARED_AT_ONCE);
+    const outcomes = await Promise.all(
+      listed.ids.map((id) =>
+        limit(async () => {
+          try {
+            const operationId = journalIdOf(`reconcile-${runId.slice(-24)}-${id}`);
+            const done = await this.deps.locks.tryHold(kind, id, () => converger.convergeOne(node, id, { operationId, why: 'reconcile pass', context: listed.context }));
+            return done ? { id, repairs: done.value } : { id, busy: true as const };
+          } catch (e) {
+            return { id, repairs: [], error: (e as Error).message };
+          }
+        }),
+      ),
+    );
     const busy: string[] = [];
-    for (const id of listed.ids) {
+    for (const o of outcomes) {
+      const id = o.id;
       report.compared[kind]++;
-      try {
-        const operationId = journalIdOf(`reconcile-${runId.slice(-24)}-${id}`);
-        const done = await this.deps.locks.tryHold(kind, id, () => converger.convergeOne(node, id, { operationId, why: 'reconcile pass', context: listed.context }));
-        if (!done) {
-          busy.push(id);
-          report.busy.push({ resource: kind, id });
-          continue;
-        }
-        for (const a of done.value) {
+      if ('busy' in o) {
+        busy.push(id);
+        report.busy.push({ resource: kind, id });
+      } else if (o.error !== undefined) {
+        report.failed.push({ node: node.name, resource: kind, id, error: o.error });
+        this.deps.logger.error({ node: node.name, resource: kind, id, err: o.error }, 'could not bring the resource to its desired state');
+      } else {
+        for (const a of o.repairs) {
           report.repairs.push({ node: node.name, resource: kind, id, ...a });
           this.deps.logger.warn({ node: node.name, resource: kind, id, repair: a.kind, reason: a.reason }, 'repaired');
         }
-      } catch (e) {
-        report.failed.push({ node: node.name, resource: kind, id, error: (e as Error).message });
-        this.deps.logger.error({ node: node.name, resource: kind, id, err: (e as Error).message }, 'could not bring the resource to its desired state');
       }
     }
     if (!converger.afterNode) return;

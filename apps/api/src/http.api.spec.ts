@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { createDb, createSqlPool } from '@slipway/db';
 import { createTestDatabase, RecordingJobQueue, signUp, uniqueEmail } from '@slipway/testing';
@@ -144,7 +145,15 @@ describe('the API process', () => {
     // Node itself (not npx) so that SIGTERM reaches the API process.
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'main.ts')], {
       cwd: path.resolve(__dirname, '../../..'),
-      env: { ...process.env, DATABASE_URL: database.url, SLIPWAY_API_PORT: '0', SLIPWAY_LOG_LEVEL: 'debug', SLIPWAY_REDIS_PREFIX: `proc-${Date.now()}` },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        SLIPWAY_API_PORT: '0',
+        SLIPWAY_LOG_LEVEL: 'debug',
+        SLIPWAY_REDIS_PREFIX: `proc-${Date.now()}`,
+        // Its own operator socket: on a machine where the platform is installed, that API holds the default one.
+        SLIPWAY_OPERATOR_SOCKET: path.join(os.tmpdir(), `slipway-api-proc-${process.pid}-${Date.now()}.sock`),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -11,8 +11,9 @@ import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/age
 jest.setTimeout(60_000);
 
 /** Waits up to 1 s for the temporary upload files under `dir` to go. */
+/** Waits (up to 10 s: the agent learns of a cancel asynchronously, later on a busy machine) until no upload's part is left. */
 async function uploadsGone(dir: string): Promise<void> {
-  for (let i = 0; i < 50 && (await readdir(dir)).some((n) => n.includes('slipway-upload')); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && (await readdir(dir)).some((n) => n.includes('slipway-upload')); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('Files service over gRPC (mutual TLS on 127.0.0.1)', () => {

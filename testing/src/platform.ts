@@ -229,6 +229,9 @@ export async function workspaceLeftovers(p: TestPlatform, workspaceId: string, a
   // Tags, not images: apps deployed from the same image share one image id under a tag each.
   const tags = appIds.length ? (await p.docker.listImages({ filters: { reference: appIds.map((id) => `slipway-app/${id}:*`) } })).flatMap((i) => i.RepoTags ?? []) : [];
   const images = appIds.filter((id) => tags.some((t) => t.startsWith(`slipway-app/${id}:`))).length;
-  const routes = (await Promise.all(appIds.map((id) => p.routed(id)))).filter(Boolean).length;
+  // One at a time: HAProxy's admin socket takes 10 connections at once (`stats maxconn`), and a full backlog refuses
+  // the next connect with EAGAIN.
+  let routes = 0;
+  for (const id of appIds) if (await p.routed(id)) routes++;
   return { containers, networks, mounts, images, routes };
 }

@@ -1,5 +1,6 @@
 import { openApiDocument } from './document';
 import { TEXT_KEYWORD } from './text';
+import { OPERATIONS, type OperationId } from './api';
 import { createValidators } from './validation';
 
 describe('validators compiled from the document', () => {
@@ -90,5 +91,15 @@ describe('validators compiled from the document', () => {
     expect(v.getDeploymentLogs.query({})).toEqual({ value: { after: 0, limit: 500 } });
     expect(v.getDeploymentLogs.query({ after: '2147483647' })).toEqual({ value: { after: 2147483647, limit: 500 } });
     expect(v.getDeploymentLogs.query({ after: '2147483648' })).toEqual({ errors: [{ field: '/query/after', message: 'must be <= 2147483647' }] });
+  });
+
+  // Schemas compile when a request first needs them: this compiles every one, so a schema ajv refuses fails here.
+  it('compile every operation\'s body, query and path checks', () => {
+    const fresh = createValidators();
+    for (const id of Object.keys(OPERATIONS) as OperationId[]) {
+      expect(() => fresh[id].body({})).not.toThrow();
+      expect(() => fresh[id].query({})).not.toThrow();
+      expect(() => fresh[id].param('01936f3e-8a2b-7c4d-9e0f-123456789abc')).not.toThrow();
+    }
   });
 });

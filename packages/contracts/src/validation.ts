@@ -33,27 +33,45 @@ export interface OperationValidator {
 const ENVELOPE = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs'];
 const DOCUMENT_ID = 'https://slipway.local/openapi.json';
 
+/** `make()` on the first call, its value after; what a validator needs is compiled when first asked for. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
+}
+
 /**
- * Compiles a validator for every operation straight from the served OpenAPI document: ajv resolves
- * `$ref`s inside it, so what is validated is exactly what is published.
+ * A validator for every operation straight from the served OpenAPI document: ajv resolves `$ref`s inside it, so what
+ * is validated is exactly what is published. Each schema is compiled when a request first needs it (86 operations
+ * compiled at start-up were 3.5 MB of an idle API's heap, issue 34); validation.spec.ts compiles every one of them, so
+ * a schema ajv refuses still fails the build, not a request.
  */
 export function createValidators(): Record<OperationId, OperationValidator> {
   // Requests and responses get an instance each: the text rule is enforced on what clients send, while the
   // server's own strings (log lines, file names) may hold any character.
-  const requestAjv = documentAjv(true);
-  const ajv = documentAjv(false);
-  const compile = (pointer: string) => ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
-  const uuid = compile('#/components/schemas/Uuid');
+  const requestAjv = once(() => documentAjv(true));
+  const ajv = once(() => documentAjv(false));
+  const compile = (pointer: string) => ajv().compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+  const uuid = once(() => compile('#/components/schemas/Uuid'));
   // Query strings are text: numbers are parsed strictly (numericQuery) before validation; defaults are filled in.
-  const queryAjv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
-  addFormats(queryAjv);
-  addTextKeyword(queryAjv, true);
+  const queryAjv = once(() => {
+    const a = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
+    addFormats(a);
+    addTextKeyword(a, true);
+    return a;
+  });
 
   const result = {} as Record<OperationId, OperationValidator>;
   for (const [operationId, spec] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
-    const body = spec.body ? requestAjv.compile({ $ref: `${DOCUMENT_ID}${bodyPointer(spec)}` }) : undefined;
+    const body = spec.body ? once(() => requestAjv().compile({ $ref: `${DOCUMENT_ID}${bodyPointer(spec)}` })) : undefined;
     const querySchema = spec.query ? documentQuery(spec) : undefined;
-    const query = querySchema ? queryAjv.compile(querySchema) : undefined;
+    const query = querySchema ? once(() => queryAjv().compile(querySchema)) : undefined;
     const numeric = querySchema ? numericQuery(operationId, querySchema) : new Map<string, NumericBounds>();
     const responses = new Map<number, ValidateFunction>();
     const responseValidator = (status: number) => {
@@ -69,7 +87,11 @@ export function createValidators(): Record<OperationId, OperationValidator> {
       operationId,
       spec,
       pathParameters: pathParameters(spec.path),
-      body: (data) => (!body ? null : body(data) ? null : fieldErrors(body.errors)),
+      body(data) {
+        if (!body) return null;
+        const v = body();
+        return v(data) ? null : fieldErrors(v.errors);
+      },
       query(raw) {
         if (!query) return { value: {} };
         // A parameter given twice (?limit=1&limit=2) is refused rather than guessed at.
@@ -83,8 +105,9 @@ export function createValidators(): Record<OperationId, OperationValidator> {
             else value[k] = n;
           } else value[k] = v;
         }
-        if (query(value) && !errors.length) return { value };
-        const others = query.errors ? fieldErrors(query.errors).map((e) => ({ ...e, field: `/query${e.field}` })) : [];
+        const v = query();
+        if (v(value) && !errors.length) return { value };
+        const others = v.errors ? fieldErrors(v.errors).map((e) => ({ ...e, field: `/query${e.field}` })) : [];
         return { errors: [...errors, ...others.filter((e) => !errors.some((n) => n.field === e.field))] };
       },
       param: (value, name) =>
@@ -92,7 +115,7 @@ export function createValidators(): Record<OperationId, OperationValidator> {
           ? /^[1-9][0-9]{0,14}$/.test(value)
             ? null
             : [{ field: '', message: 'must be a positive integer' }]
-          : uuid(value)
+          : uuid()(value)
             ? null
             : [{ field: '', message: 'must be a UUID' }],
       response(status, data) {

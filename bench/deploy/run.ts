@@ -85,7 +85,9 @@ async function rollouts(p: Platform) {
   const body = (image: string) => `${image.split(':')[1]}\n`;
 
   // Warm-up: the first deployment creates the workspace network and seeds the project folder.
+  // It is also a first release (decision 0038, 2026-11-28): served from its first answer, live once its window passed.
   const first = await timeTo(() => client.post(`${apps}/${app.id}/deployments`, { image: versions[0] }), body(versions[0]!));
+  const firstLive = await untilLive(client, `${apps}/${app.id}/deployments/${first.deploymentId}`, first.postedAt);
   await sleep(4_000);
   const load = loadLoop(p, app.url);
   const deployMs: number[] = [];
@@ -112,10 +114,20 @@ async function rollouts(p: Platform) {
   }
   const loaded = await load.stop();
   const steps = { deploy: await breakdown(client, `${apps}/${app.id}`, deploys), rollback: await breakdown(client, `${apps}/${app.id}`, rollbacks) };
-  return { client, apps, app, deployMs, rollbackMs, loaded, steps };
+  return { client, apps, app, deployMs, rollbackMs, loaded, steps, firstRelease: { firstAnswerMs: first.ms, liveMs: firstLive } };
 }
 
 type Timed = { ms: number; deploymentId: string; postedAt: number };
+
+/** Milliseconds from `postedAt` until the deployment at `url` is live (polled every 20 ms). */
+async function untilLive(client: Awaited<ReturnType<Platform['client']>>, url: string, postedAt: number): Promise<number> {
+  for (;;) {
+    const d = (await client.get(url)).body as { status: string; failureReason: string | null };
+    if (d.status === 'live') return Date.now() - postedAt;
+    if (d.status !== 'queued' && d.status !== 'building' && d.status !== 'deploying') throw new Error(`the first release ended ${d.status}: ${d.failureReason}`);
+    await sleep(20);
+  }
+}
 
 /** Milestones of a rollout in its deployment log (the first line that matches), timed from the POST. */
 const MILESTONES: [string, RegExp][] = [
@@ -219,6 +231,8 @@ async function main() {
     console.log(`  baseline (settle window first): ${fmt(baseline.rollbackMs)}`);
     console.log(`  warm previous (decision 0038):  ${fmt(warm.rollbackMs)}`);
     console.log(`  where the time goes, warm (p50 ms from the POST, deployment log): ${warm.steps.rollback}`);
+    const firsts = [baseline.firstRelease, warm.firstRelease];
+    console.log(`first release of an app (POST → first 200 through the ingress; → the deployment live, i.e. what its first 200 waited for before 2026-11-28): ${firsts.map((f) => `${f.firstAnswerMs.toFixed(0)} ms; live ${f.liveMs} ms`).join(' | ')}`);
     console.log(`requests through Caddy during the deploys and rollbacks: baseline ${failedDuring(baseline.loaded)}; warm ${failedDuring(warm.loaded)}`);
     console.log(`bad release (answers, exits 2 s after its start) over a good one, until the app is back on the good one:`);
     console.log(`  baseline: ${baselineBad.ms.toFixed(0)} ms, ${baselineBad.status}: ${baselineBad.reason}; ${failedDuring(baselineBad.loaded)}`);

@@ -47,7 +47,7 @@ export interface Config {
     haproxyDir: string;
     dockerSocket: string;
     extraCaBundle: string | null;
-    /** How long a new app container must keep running and answering before its route moves to it. */
+    /** How long a new app container must keep running and answering before its previous one is retired (a first release: before it is live). */
     readySettleMs: number;
     build: { cpus: number; memoryMb: number; timeoutMs: number; concurrency: number; diskMb: number; engine: 'classic' | 'buildkit'; dockerCli: string };
     /** Size of an app container's tmpfs /tmp. */

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError, LABELS, type AppPowerInput, type DeployResult, type Logger, type ManagedContainer, type PrepareImageInput, type RolloutInput } from '@slipway/core';
+import { AppError, LABELS, type AppPowerInput, type AppRoute, type DeployResult, type Logger, type ManagedContainer, type PrepareImageInput, type RolloutInput } from '@slipway/core';
 import { HELPER, seconds, type Containers } from '../containers/containers';
 import type { DockerRuntime } from '../containers/docker.runtime';
 import { freeHostPort } from '../containers/readiness';
@@ -198,24 +198,30 @@ export class AppsRuntime {
       const probe = req.port ? ({ kind: 'http', port: req.port, healthPath: req.healthPath } as const) : null;
       const proven = req.maySkipSettle === true && windowMs > 0 && this.windows.isProven(image.Id);
       // Warm (decision 0038): a web app whose route serves a running container of an earlier release takes the route as
-      // soon as it answers, that container kept behind it until the window has passed. Otherwise (a first release, a
-      // stopped app, a worker, an older control plane) the whole window comes first, as before.
-      let fallback = req.warmPrevious && windowMs > 0 && !proven && req.routeHost && req.port ? await this.servingContainer(req.appId, containerId) : null;
+      // soon as it answers, that container kept behind it until the window has passed. A web app of which nothing runs
+      // behind its route (a first release, a stopped or crashed app) takes it at the first answer too and keeps it while
+      // the window is judged here: nothing served before, so nothing is lost; one that fails in the window is taken out
+      // again. A worker, or a running release under an older control plane (no `warm_previous`): the window first.
+      const windowed = windowMs > 0 && !proven && !!req.routeHost && !!req.port;
+      const serving = windowed ? await this.servingContainer(req.appId, containerId) : null;
+      let fallback = req.warmPrevious ? serving : null;
+      const early = windowed && !serving ? { before: this.ingress.routeOf(req.appId) } : null;
       if (req.port) emit(`Waiting for the app to answer HTTP on port ${req.port} (GET ${req.healthPath || '/'}${req.healthPath ? ', 2xx/3xx' : ', any status'})`);
       else emit(`Waiting ${Math.round(windowMs / 100) / 10} s for the container to keep running`);
       if (proven) emit(`Image ${image.Id.slice(0, 19)} already passed a settle window on this server: no settle window for this rollback`);
       const readiness = { probe, timeoutMs: req.readyTimeoutMs, settleMs: windowMs, hostPort };
-      await this.containers.ready(containerId, { ...readiness, settleMs: fallback || proven ? 0 : windowMs }, emit, { arm: !fallback });
+      await this.containers.ready(containerId, { ...readiness, settleMs: fallback || proven || early ? 0 : windowMs }, emit, { arm: !fallback && !early });
       // The previous container may have gone while the new one started: then the window is held before the switch.
       if (fallback && !(await this.stillRuns(fallback.containerId))) {
         fallback = null;
         emit(`The previous container is no longer running: the new one must keep running and answering for ${seconds(windowMs)} first`);
         await this.containers.ready(containerId, readiness, emit);
       }
+      if (early) await this.serveEarly(req, hostPort, early.before, () => this.containers.ready(containerId, readiness, emit), emit);
       emit('The app is ready');
       const previous = (await others).filter((id) => id !== containerId && id !== fallback?.containerId);
       step = 'route';
-      if (req.routeHost && req.port) {
+      if (req.routeHost && req.port && !early) {
         await this.ingress.put({ appId: req.appId, host: req.routeHost, upstreamPort: hostPort }, fallback?.hostPort);
         emit(
           fallback
@@ -293,6 +299,25 @@ export class AppsRuntime {
       if (c) return { containerId: c.Id, deploymentId: c.Labels[LABELS.deployment]!, hostPort: port! };
     }
     return null;
+  }
+
+  /**
+   * A release of an app with nothing serving behind its route: the route moves to it at its first answer (`hostPort`),
+   * then `window` judges it there. If the window fails, the route goes back to what it was (`before`: none, or a
+   * container that no longer runs) before the failure is thrown, so a release that failed never keeps a route.
+   */
+  private async serveEarly(req: RolloutInput, hostPort: number, before: AppRoute | null, window: () => Promise<void>, emit: Emit): Promise<void> {
+    const host = req.routeHost!;
+    await this.ingress.put({ appId: req.appId, host, upstreamPort: hostPort });
+    emit(`Route ${host} → the new container at its first answer; it must keep running and answering for ${seconds(this.limits.readySettleMs)} (its settle window)`);
+    try {
+      await window();
+    } catch (e) {
+      const back = before ? this.ingress.put({ appId: before.appId, host: before.host, upstreamPort: before.upstreamPort }) : this.ingress.remove(req.appId);
+      await back.catch((err: Error) => this.logger.warn({ appId: req.appId, err: err.message }, 'the route of a release that failed its settle window could not be taken back (the watchdog retries)'));
+      emit("Taken out of the route: it did not pass its settle window");
+      throw e;
+    }
   }
 
   private async stillRuns(id: string): Promise<boolean> {

@@ -56,6 +56,20 @@ describe('bad releases over a good one never leave a failed request (real Docker
       `deployment ${deploymentId} to finish`,
     );
 
+  const isV1 = (a: { status: number; body: string }) => a.status === 200 && a.body === 'v1\n';
+  /** Asks the ingress every 20 ms until the deployment settles: each answer with the deployment's status just after it. */
+  const watchRelease = async (app: { id: string; url: string }, deploymentId: string) => {
+    const seen: { status: number; body: string; deployment: string; at: number }[] = [];
+    const answer = (url: string) => p.viaIngress(url).catch((e: Error) => ({ status: 0, body: e.message }));
+    for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((res) => setTimeout(res, 20))) {
+      const r = { ...(await answer(app.url)), at: Date.now() };
+      const d = (await client.get(`${appsPath()}/${app.id}/deployments/${deploymentId}`)).body as { status: string };
+      seen.push({ ...r, deployment: d.status });
+      if (['live', 'failed', 'crashed', 'cancelled'].includes(d.status)) return seen;
+    }
+    throw new Error(`deployment ${deploymentId} did not settle within 60 s`);
+  };
+
   /** The deployment once it is crashed and the app is back on `firstId` (live): a release that died inside its window. */
   const backOnFirst = async (appId: string, deploymentId: string, firstId: string) => {
     let seen = 'nothing yet';
@@ -157,6 +171,37 @@ describe('bad releases over a good one never leave a failed request (real Docker
     expect(failed.map(({ status, body }) => ({ status, body }))).toEqual([]);
     // The releases that died inside their window served (successfully) until they died.
     expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['v1\n', 'v2\n', 'bad\n']));
+  });
+
+  it('a first release serves from its first answer while its window runs; one that dies inside it fails and leaves no route', async () => {
+    const create = async (image: string) => {
+      const res = await client.post(appsPath(), { name: `first ${randomBytes(3).toString('hex')}`, kind: 'web', source: 'image', image, memoryMb: 128 });
+      expect(res.status).toBe(201);
+      return res.body as { id: string; url: string };
+    };
+    // A good first release answers through the ingress while its deployment is still deploying (its window runs).
+    const good = await create(p.images.v1);
+    const goodSeen = await watchRelease(good, (await deploy(good.id)).id);
+    expect(goodSeen.at(-1)!.deployment).toBe('live');
+    // …for most of its 3-s window, not just the moment between the route's move and the deployment's record.
+    const firstAnswer = goodSeen.find(isV1)!;
+    const liveSeen = goodSeen.find((a) => a.deployment === 'live')!;
+    expect(firstAnswer.deployment).toBe('deploying');
+    expect(liveSeen.at - firstAnswer.at).toBeGreaterThan(1_500);
+    expect(await p.viaIngress(good.url)).toEqual({ status: 200, body: 'v1\n' });
+
+    // A first release that answers, then dies 2 s later: it served meanwhile, then fails with why, and keeps no route.
+    const bad = await create(p.images.exit2s);
+    const { id } = await deploy(bad.id);
+    const badSeen = await watchRelease(bad, id);
+    const d = (await client.get(`${appsPath()}/${bad.id}/deployments/${id}`)).body as { status: string; failureReason: string };
+    expect(d.status).toBe('failed');
+    expect(d.failureReason).toMatch(/^The container exited with code 5 \d\.\d s after it first answered/);
+    expect(badSeen).toContainEqual(expect.objectContaining({ status: 200, body: 'bad\n' }));
+    const log = ((await client.get(`${appsPath()}/${bad.id}/deployments/${id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+    expect(log).toContain('Taken out of the route: it did not pass its settle window');
+    expect(await p.routed(bad.id)).toBe(false);
+    expect((await p.viaIngress(bad.url)).status).not.toBe(200);
   });
 
   it('a release that crashes after the switch, within a minute, is reported crashed on the deployment and the app', async () => {

@@ -41,6 +41,21 @@ async function rssOf(comm: string): Promise<number> {
   return total;
 }
 
+/** CPU seconds (user + system) used so far by every process whose command name is `comm`. */
+async function cpuSecondsOf(comm: string): Promise<number> {
+  let ticks = 0;
+  for (const pid of (await readdir('/proc')).filter((d) => /^\d+$/.test(d))) {
+    try {
+      if ((await readFile(`/proc/${pid}/comm`, 'utf8')).trim() !== comm) continue;
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
 async function hostUsed(): Promise<number> {
   const info = await readFile('/proc/meminfo', 'utf8');
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(info)?.[1] ?? 0) * 1024;
@@ -140,6 +155,7 @@ async function main() {
 
     const mine = { label: [`${LABELS.platform}=${p.agent.agent.platformId}`] };
     const networksBefore = (await p.docker.listNetworks({ filters: mine })).length;
+    const t0Delete = performance.now();
     const del = await timed(async () => {
       await pool(workspaces, CONCURRENCY, async (ws) => {
         const r = await client.delete(`/v1/workspaces/${ws.id}`);
@@ -147,10 +163,20 @@ async function main() {
       });
       // Waited for up to twice the target, so a miss still says how far it was.
       const end = performance.now() + 120_000;
+      // Every 10 s: what is left, and where the CPU went (this process holds the API, the workers and the agent; the
+      // engine is dockerd), so a slow teardown says whether the platform or the engine bounds it.
+      let mark = { at: performance.now(), cpu: process.cpuUsage(), dockerd: await cpuSecondsOf('dockerd') };
       for (;;) {
         const c = (await p.docker.listContainers({ all: true, filters: mine })).length;
         const n = (await p.docker.listNetworks({ filters: mine })).length;
         if ((c === 0 && n === 0) || performance.now() > end) return { containers: c, networks: n };
+        if (performance.now() - mark.at >= 10_000) {
+          const now = { at: performance.now(), cpu: process.cpuUsage(), dockerd: await cpuSecondsOf('dockerd') };
+          const s = (now.at - mark.at) / 1000;
+          const platformCpu = (now.cpu.user + now.cpu.system - mark.cpu.user - mark.cpu.system) / 1e6 / s;
+          console.log(`  teardown at ${((now.at - t0Delete) / 1000).toFixed(0)} s: ${c} containers, ${n} networks left; CPU platform ${(platformCpu * 100).toFixed(0)} %, dockerd ${(((now.dockerd - mark.dockerd) / s) * 100).toFixed(0)} %; load ${os.loadavg()[0]!.toFixed(1)}`);
+          mark = now;
+        }
         await sleep(250);
       }
     });

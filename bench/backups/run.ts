@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { enrollOffline, openTestCa } from '@slipway/testing/agent';
 import { Upload } from '@aws-sdk/lib-storage';
 import { removeStored, s3Client, type S3Target } from '@slipway/offsite';
+import { removeLabelled } from '@slipway/testing/engine';
 import Docker from 'dockerode';
 import { AgentPool, BackupsPool, DatabasesPool } from '../../packages/proto/src';
 import { verdict } from '../lib/verdict';
@@ -222,8 +223,7 @@ async function main() {
       const timer = setTimeout(resolve, profile.length ? 10_000 : 1000);
       agent.once('exit', () => (clearTimeout(timer), resolve()));
     });
-    for (const c of await docker.listContainers({ all: true, filters: { label: [`slipway.platform=${platformId}`] } })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-    for (const n of await docker.listNetworks({ filters: { label: [`slipway.platform=${platformId}`] } })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
+    await removeLabelled(docker, `slipway.platform=${platformId}`);
     pool.close();
     await rm(agentDir, { recursive: true, force: true });
     await rm(caDir, { recursive: true, force: true });

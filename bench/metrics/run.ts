@@ -14,6 +14,7 @@ import { createLogger } from '@slipway/config';
 import { ApiClient, createWorkspace, signUp } from '@slipway/testing';
 import { startTestApi, TEST_PUBLIC_ORIGIN } from '@slipway/testing/api';
 import { ensureTestImage, openTestCa, startTestAgent, TEST_IMAGE } from '@slipway/testing/agent';
+import { removeLabelled } from '@slipway/testing/engine';
 import Docker from 'dockerode';
 import globalSetup from '../../testing/src/global-setup';
 import { exitOnFailures, verdict } from '../lib/verdict';
@@ -261,7 +262,7 @@ async function main() {
     }
   } finally {
     // Every container this run made, and nothing else.
-    for (const c of await docker.listContainers({ all: true, filters: mine })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+    await removeLabelled(docker, mine.label[0]!);
     const { rm } = await import('node:fs/promises');
     await rm(caDir, { recursive: true, force: true });
   }

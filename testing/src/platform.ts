@@ -16,6 +16,7 @@ import { BullJobQueue, createRedisConnection } from '@slipway/queue';
 import { startWorkerRuntime, type WorkerRuntime } from '@slipway/worker';
 import Docker from 'dockerode';
 import { openTestCa, startTestAgent, type TestAgent } from './agent';
+import { removeLabelled } from './engine';
 import { ApiClient } from './api-client';
 import { TEST_SESSION_KEY } from './api';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -173,11 +174,7 @@ export async function startTestPlatform(
       // Everything this platform left on the server goes (its own label only: other runs on the engine keep theirs):
       // containers, networks, app image tags, routes.
       const apps = (await db.app.findMany({ select: { id: true } })).map((a) => a.id);
-      const mine = { label: [`${LABELS.platform}=${agent.agent.platformId}`] };
-      for (const c of await docker.listContainers({ all: true, filters: mine })) {
-        await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-      }
-      for (const n of await docker.listNetworks({ filters: mine })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
+      await removeLabelled(docker, `${LABELS.platform}=${agent.agent.platformId}`);
       for (const appId of apps) {
         for (const img of await docker.listImages({ filters: { reference: [`slipway-app/${appId}:*`] } })) {
           for (const tag of img.RepoTags ?? []) await docker.getImage(tag).remove().catch(() => undefined);

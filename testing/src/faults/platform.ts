@@ -12,6 +12,7 @@ import path from 'node:path';
 import { LoopExt4Storage } from '@slipway/agent';
 import { LABELS } from '@slipway/core';
 import Docker from 'dockerode';
+import { removeLabelled } from '../engine';
 import { silentLogger } from '../logger';
 import { TEST_SERVICES } from '../services';
 import { freePort, waitUntil } from './private-services';
@@ -165,9 +166,7 @@ export class FaultPlatform {
     // What this platform left on the shared engine (its own label only): containers, then their networks. A database's
     // container left behind restarts for ever on its removed data folder.
     const docker = new Docker({ socketPath: TEST_SERVICES.dockerSocket });
-    const mine = { label: [`${LABELS.platform}=${this.env.SLIPWAY_PLATFORM_ID}`] };
-    for (const c of await docker.listContainers({ all: true, filters: mine })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-    for (const n of await docker.listNetworks({ filters: mine })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
+    await removeLabelled(docker, `${LABELS.platform}=${this.env.SLIPWAY_PLATFORM_ID}`);
     // The agent's project folders are loop-mounted ext4 images on immutable mount points: unmounted and freed first.
     const agentDir = path.join(this.dir, 'agent');
     await new LoopExt4Storage({ volumesDir: path.join(agentDir, 'volumes'), storageDir: path.join(agentDir, 'storage'), logger: silentLogger }).teardown();

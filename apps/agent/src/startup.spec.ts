@@ -51,4 +51,25 @@ describe('the agent at start', () => {
     expect(marks.hash).toContain('@node-rs/argon2');
     expect(marks.s3).toContain('@aws-sdk/client-s3');
   });
+
+  // fetch() would load Node's bundled undici on first use (+9 MB of an idle agent): Caddy's admin API and the readiness
+  // probe through the published port go through node:http.
+  it("asks Caddy's admin API and an app's published port without loading fetch's undici", () => {
+    const script = `
+      const http = require('node:http');
+      const server = http.createServer((req, res) => res.end(req.method === 'GET' ? 'null' : ''));
+      server.listen(0, '127.0.0.1', async () => {
+        const port = server.address().port;
+        const { caddyRequest } = require('./src/ingress/caddy-admin');
+        const { answersOnHostPort } = require('./src/containers/readiness');
+        const admin = await caddyRequest('http://127.0.0.1:' + port, 'GET', '/config/', undefined, 5000);
+        const probe = await answersOnHostPort(port, '', 5000);
+        server.close();
+        process.stdout.write(JSON.stringify({ admin: admin.status, probe, undici: process.moduleLoadList.filter((m) => /undici/.test(m)) }));
+      });
+    `;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.join(ROOT, 'apps/agent'), encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ admin: 200, probe: { ok: true, detail: 'HTTP 200' }, undici: [] });
+  });
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
+import { plainRequest } from '../plain-http';
 
 /**
  * When a started container counts as ready. An HTTP or TCP probe runs inside the container's own network namespace against
@@ -156,12 +157,11 @@ export class NamespaceProbe {
  */
 export async function answersOnHostPort(hostPort: number, healthPath: string, timeoutMs: number): Promise<ProbeAnswer> {
   try {
-    const res = await fetch(`http://127.0.0.1:${hostPort}${healthPath || '/'}`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await res.arrayBuffer();
+    // A redirect is an answer (not followed), as for the probe inside the container.
+    const res = await plainRequest(`http://127.0.0.1:${hostPort}${healthPath || '/'}`, { timeoutMs, statusOnly: true });
     const ok = !healthPath || (res.status >= 200 && res.status < 400);
     return { ok, detail: `HTTP ${res.status}` };
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause;
-    return { ok: false, detail: cause?.code ?? (e as Error).message };
+    return { ok: false, detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
   }
 }

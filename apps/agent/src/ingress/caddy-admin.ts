@@ -2,6 +2,7 @@
 // change at a time, a watchdog that reconciles every few seconds, the wanted set saved atomically, admin requests.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { plainRequest } from '../plain-http';
 
 /** Runs work one piece at a time, in call order; a failed piece does not stop the next. */
 export class SerialQueue {
@@ -58,15 +59,20 @@ export async function saveJson(file: string, value: unknown): Promise<void> {
   await rename(tmp, file);
 }
 
-/** One request to Caddy's admin API; a body answered is parsed as JSON (null when empty). */
+/**
+ * One request to Caddy's admin API; a body answered is parsed as JSON (null when empty). A request that gets no answer
+ * fails with what happened and its code ("… did not answer PUT /id/app-…: socket hang up (ECONNRESET)").
+ */
 export async function caddyRequest<T>(adminUrl: string, method: string, p: string, body: unknown, timeoutMs: number): Promise<{ status: number; text: string; json: T | null }> {
-  const res = await fetch(`${adminUrl}${p}`, {
+  const res = await plainRequest(`${adminUrl}${p}`, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
+  }).catch((e: NodeJS.ErrnoException) => {
+    throw new Error(`Caddy's admin API (${adminUrl}) did not answer ${method} ${p}: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, { cause: e });
   });
-  const text = await res.text();
-  if (!res.ok) return { status: res.status, text, json: null };
-  return { status: res.status, text, json: text && text.trim() !== 'null' ? (JSON.parse(text) as T) : null };
+  const ok = res.status >= 200 && res.status < 300;
+  if (!ok) return { status: res.status, text: res.text, json: null };
+  return { status: res.status, text: res.text, json: res.text && res.text.trim() !== 'null' ? (JSON.parse(res.text) as T) : null };
 }

@@ -712,9 +712,9 @@ export class CustomDomains {
 
   private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
     const send = () => caddyRequest<T>(this.adminUrl, method, p, body, 30_000);
-    // A kept-alive connection Caddy closed as the request left (it reloads often) is tried once more on a new one.
+    // A connection Caddy closed as the request left (it reloads often) is tried once more on a new one.
     const res = await send().catch(async (e: Error) => {
-      if (!/fetch failed|other side closed|ECONNRESET/i.test(`${e.message} ${(e.cause as Error | undefined)?.message ?? ''}`)) throw e;
+      if (!/socket hang up|ECONNRESET/i.test(e.message)) throw e;
       return send();
     });
     if (method === 'GET' && (res.status === 404 || (res.status === 400 && /invalid traversal|unknown object/i.test(res.text)))) return null;

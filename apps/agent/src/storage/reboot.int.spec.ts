@@ -39,6 +39,7 @@ describe('an agent started after a reboot serves every app its files again (issu
   let p: TestPlatform;
   let client: ApiClient;
   const apps: App[] = [];
+  const deployments: string[] = [];
   let filesPath: (app: App) => string;
   let whileUnmounted: string[] = [];
 
@@ -51,10 +52,14 @@ describe('an agent started after a reboot serves every app its files again (issu
     for (const i of [1, 2]) {
       const created = await client.post(`/v1/workspaces/${ws.id}/apps`, { name: `reboot ${i}`, kind: 'web', source: 'image', image: p.images.v1, memoryMb: 128 });
       expect(created.status).toBe(201);
-      expect((await client.post(`/v1/workspaces/${ws.id}/apps/${created.body.id}/deployments`, {})).status).toBe(201);
+      const deployed = await client.post(`/v1/workspaces/${ws.id}/apps/${created.body.id}/deployments`, {});
+      expect(deployed.status).toBe(201);
       apps.push(created.body);
+      deployments.push(`/v1/workspaces/${ws.id}/apps/${created.body.id}/deployments/${deployed.body.id}`);
     }
     for (const [i, app] of apps.entries()) {
+      // Live, not just answering: a first release serves from its first answer, while its settle window still runs.
+      await waitFor(async () => (await client.get(deployments[i]!)).body.status === 'live', 120_000, 'the deployment to be live');
       await waitFor(async () => (await p.viaIngress(app.url).catch(() => null))?.body === 'v1\n', 120_000, 'the app to answer');
       const put = await client.request('PUT', filesPath(app), { raw: `hello from app ${i}\n`, headers: { 'content-type': 'application/octet-stream' } });
       expect(put.status).toBeLessThan(300);

@@ -33,6 +33,9 @@ describe('app reads answer from PostgreSQL while the agent is stopped (issue 34)
     app = res.body;
     const deployment = await client.post(`${appsPath()}/${app.id}/deployments`, {});
     expect(deployment.status).toBe(201);
+    // Live, not just answering: a first release serves from its first answer, while its settle window still runs (the
+    // agent is stopped below).
+    await waitFor(async () => (await client.get(`${appsPath()}/${app.id}/deployments/${deployment.body.id}`)).body.status === 'live', 90_000, 'the deployment to be live');
     await waitFor(async () => (await p.viaIngress(app.url).catch(() => null))?.body === 'v1\n', 90_000, 'the app to answer');
     const put = await client.request('PUT', `${appsPath()}/${app.id}/files/content?path=big.bin`, { raw: randomBytes(20 * MB), headers: { 'content-type': 'application/octet-stream' } });
     expect(put.status).toBeLessThan(300);

@@ -10,10 +10,17 @@ import { openTestCa, startTestAgent, type TestAgent } from '@slipway/testing/age
 
 jest.setTimeout(60_000);
 
-/** Waits up to 1 s for the temporary upload files under `dir` to go. */
-/** Waits (up to 10 s: the agent learns of a cancel asynchronously, later on a busy machine) until no upload's part is left. */
+/**
+ * Waits (up to 15 s) until no upload's part has been under `dir` for 1 s. The agent learns of a cancel asynchronously:
+ * on a busy machine its handler may not even have made the part when the caller's upload failed, so "none yet" right
+ * after the failure proves nothing (CI saw the part appear after such a check).
+ */
 async function uploadsGone(dir: string): Promise<void> {
-  for (let i = 0; i < 500 && (await readdir(dir)).some((n) => n.includes('slipway-upload')); i++) await new Promise((r) => setTimeout(r, 20));
+  const hasPart = async () => (await readdir(dir)).some((n) => n.includes('slipway-upload'));
+  let quietSince = Date.now();
+  for (const end = Date.now() + 15_000; Date.now() < end && Date.now() - quietSince < 1_000; await new Promise((r) => setTimeout(r, 20))) {
+    if (await hasPart()) quietSince = Date.now();
+  }
 }
 
 describe('Files service over gRPC (mutual TLS on 127.0.0.1)', () => {

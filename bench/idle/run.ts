@@ -240,6 +240,9 @@ async function exercise(base: string, origin: string, failures: string[]): Promi
   const reads = [`/v1/workspaces/${ws}`, apps, `${apps}/${app}`, `${apps}/${app}/logs`, `${apps}/${app}/deployments`, `${apps}/${app}/deployments/${lastDeployment}/logs`];
   for (let i = 0; i < REQUESTS; i++) await call('GET', reads[i % reads.length]!, undefined, auth);
   await call('DELETE', `${apps}/${app}`, undefined, auth);
+  // The workspace too: it holds a reservation of the machine's server, and runs of this bench filled that server until
+  // no workspace could be made (the fresh check's signup then got 503).
+  await call('DELETE', `/v1/workspaces/${ws}`, undefined, { cookie });
   return sent;
 }
 

@@ -33,17 +33,10 @@ export interface OperationValidator {
 const ENVELOPE = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs'];
 const DOCUMENT_ID = 'https://slipway.local/openapi.json';
 
-/** `make()` on the first call, its value after; what a validator needs is compiled when first asked for. */
-function once<T>(make: () => T): () => T {
+/** `make()` on the first call, its value after (never null: ajv instances and compiled functions); compiled when first asked for. */
+function once<T extends object>(make: () => T): () => T {
   let value: T | undefined;
-  let made = false;
-  return () => {
-    if (!made) {
-      value = make();
-      made = true;
-    }
-    return value as T;
-  };
+  return () => (value ??= make());
 }
 
 /**

@@ -72,7 +72,6 @@ export async function caddyRequest<T>(adminUrl: string, method: string, p: strin
   }).catch((e: NodeJS.ErrnoException) => {
     throw new Error(`Caddy's admin API (${adminUrl}) did not answer ${method} ${p}: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, { cause: e });
   });
-  const ok = res.status >= 200 && res.status < 300;
-  if (!ok) return { status: res.status, text: res.text, json: null };
-  return { status: res.status, text: res.text, json: res.text && res.text.trim() !== 'null' ? (JSON.parse(res.text) as T) : null };
+  const ok = res.status >= 200 && res.status < 300 && res.text.trim() !== '' && res.text.trim() !== 'null';
+  return { ...res, json: ok ? (JSON.parse(res.text) as T) : null };
 }

@@ -11,6 +11,7 @@ import { LABELS } from '../../packages/core/src';
 import { createWorkspace, signUp, type ApiClient } from '@slipway/testing';
 import { startTestPlatform, type TestPlatform } from '@slipway/testing/platform';
 import globalSetup from '../../testing/src/global-setup';
+import { engineFloor, type EngineFloor } from '../lib/engine-floor';
 import { ensureTinyImage, pool, TINY_IMAGE } from '../lib/tiny-image';
 import { exitOnFailures, verdict } from '../lib/verdict';
 
@@ -21,6 +22,8 @@ const arg = (name: string, fallback: number) => {
 const APPS = arg('apps', 300);
 const WORKSPACES = arg('workspaces', 100);
 const CONCURRENCY = arg('concurrency', 8);
+/** 0: no engine-alone baseline after the platform's run (it takes about as long as the platform's teardown). */
+const ENGINE_FLOOR = arg('engine-floor', 1) !== 0;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const p50 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]! : Number.NaN);
@@ -76,6 +79,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 async function main() {
   await globalSetup();
   const p: TestPlatform = await startTestPlatform({ name: 'bench-density', readyTimeoutMs: 60_000, stopGraceMs: 2_000 });
+  let closed = false;
+  const close = async () => {
+    if (!closed) await p.close();
+    closed = true;
+  };
   let failures = 0;
   try {
     await ensureTinyImage(p.docker);
@@ -194,6 +202,12 @@ async function main() {
     const byStatus = teardowns.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o.status]: (acc[o.status] ?? 0) + 1 }), {});
     const errors = [...new Set(teardowns.map((o) => o.error).filter(Boolean))].slice(0, 3);
 
+    // The engine alone, with nothing of the platform running (it is closed first: a teardown still under way would
+    // share the engine), for the same number of containers and networks: what no platform can go under here.
+    await close();
+    const floor: EngineFloor | null = ENGINE_FLOOR ? await engineFloor(p.docker, { image: TINY_IMAGE, port: 8080, apps: APPS, workspaces: WORKSPACES, concurrency: CONCURRENCY, publish: true }) : null;
+    const floorS = floor ? floor.removeAllMs / 1000 : Number.NaN;
+
     const docker = execFileSync('docker', ['version', '--format', '{{.Server.Version}}']).toString().trim();
     console.log(`density: ${APPS} apps over ${WORKSPACES} workspaces, ${CONCURRENCY} at a time (Docker ${docker}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB)`);
     console.log(`live ${live.length}/${APPS}, serving ${servingCount}/${APPS} (all deployed in ${deployAllS.toFixed(0)} s; ${networksBefore} workspace networks)`);
@@ -211,17 +225,26 @@ async function main() {
     console.log(
       `  teardowns: ${JSON.stringify(byStatus)}, tries ${teardowns.reduce((n, o) => n + o.attempts, 0)}, queued → done p50 ${p50(took).toFixed(0)} ms, max ${Math.max(0, ...took).toFixed(0)} ms${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`,
     );
+    if (floor) {
+      console.log(
+        `engine alone, same ${APPS} containers over ${WORKSPACES} networks (the agent's create options, no platform, no project folders, ${CONCURRENCY} at a time): ` +
+          `create first / last 10 % ${(floor.createFirstTenthMs / 1000).toFixed(1)} / ${(floor.createLastTenthMs / 1000).toFixed(1)} s (ratio ${(floor.createLastTenthMs / floor.createFirstTenthMs).toFixed(2)}); ` +
+          `removed workspace by workspace (its containers, then its network): every container gone in ${(floor.removeContainersMs / 1000).toFixed(1)} s, everything in ${floorS.toFixed(1)} s${floor.failed ? ` (${floor.failed} engine calls failed)` : ''}`,
+      );
+      failures += floor.failed;
+    }
     const gone = left.containers === 0 && left.networks === 0;
     console.log(
       `targets: ${APPS}/${APPS} live and serving ${verdict(servingCount === APPS, APPS - live.length)}; ` +
         `last-10 % p50 ≤ 1.5 × first-10 % p50 ${verdict(lastP50 <= 1.5 * firstP50, APPS - live.length)}; ` +
         `platform ≤ 0.5 MB per app ${verdict(perApp('platform') <= 0.5, APPS - live.length)}; ` +
         `reconcile ≤ 2 s ${verdict(reconcile.ms <= 2000, 0)}; ` +
-        `all gone within 60 s ${verdict(gone && del.ms <= 60_000, gone ? 0 : left.containers + left.networks)}`,
+        `all gone within 60 s ${verdict(gone && del.ms <= 60_000, gone ? 0 : left.containers + left.networks)}` +
+        (floor ? ` (the engine alone: ${floorS.toFixed(1)} s${floorS > 60 ? ', over the target before any platform work' : ''})` : ''),
     );
     exitOnFailures(failures);
   } finally {
-    await p.close();
+    await close();
   }
 }
 

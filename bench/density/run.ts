@@ -192,7 +192,7 @@ async function main() {
           console.log(`  teardown at ${((now.at - t0Delete) / 1000).toFixed(0)} s: ${c} containers, ${n} networks left; CPU platform ${(platformCpu * 100).toFixed(0)} %, dockerd ${(((now.dockerd - mark.dockerd) / s) * 100).toFixed(0)} %; load ${os.loadavg()[0]!.toFixed(1)}`);
           mark = now;
         }
-        await sleep(250);
+        await sleep(1_000); // each look lists every container: at 1,000 it is engine work of its own
       }
     });
     const left = del.value;

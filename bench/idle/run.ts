@@ -340,6 +340,26 @@ async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeRes
   }
 }
 
+/**
+ * RSS (MB) of the least an agent of this architecture can be on this Node, with the agent's flags (agent-floor.mjs:
+ * grpc-js serving the agent's services, pino, the core modules its work needs, none of Slipway's code), after the same
+ * settle: the floor the agent's target is read against.
+ */
+async function agentFloorMb(): Promise<number> {
+  const child = spawn(NODE, [...AGENT_FLAGS, path.join(__dirname, 'agent-floor.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (b: Buffer) => (/agent floor ready/.test(b.toString()) ? resolve() : undefined));
+      child.once('exit', (code) => reject(new Error(`bench/idle/agent-floor.mjs exited with ${code}`)));
+    });
+    await sleep(SETTLE_S * 1000);
+    const m = /^Rss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/smaps_rollup`, 'utf8'));
+    return mb(Number(m?.[1] ?? 0));
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 async function main() {
   const env = readEnvFile(ENV_FILE);
   if (HEAP_DIR) mkdirSync(HEAP_DIR, { recursive: true });
@@ -354,6 +374,7 @@ async function main() {
   } finally {
     if (wasRunning) platform('start');
   }
+  const floorMb = await agentFloorMb();
 
   const cell = (r: ModeResult, role: Role) => `${mb(r.startup[role].main).toFixed(0)} → ${mb(r.after[role].main).toFixed(0)} (tree ${mb(r.after[role].tree).toFixed(0)})`;
   const judged = results[results.length - 1]!;
@@ -366,6 +387,10 @@ async function main() {
     const met = judged.failures.length ? 'not judged: requests failed' : worst <= TARGET_MB[role] ? 'met' : `NOT met (${worst.toFixed(0)} > ${TARGET_MB[role]})`;
     process.stdout.write(`| ${role} | ≤ ${TARGET_MB[role]} | ${results.map((r) => cell(r, role)).join(' | ')} | ${met} |\n`);
   }
+  process.stdout.write(
+    `\nThe agent's floor on this Node, same flags and settle (bench/idle/agent-floor.mjs: grpc-js serving the agent's services, pino, TLS/HTTP/2/zlib/crypto, none of Slipway's code): ${floorMb.toFixed(0)} MB` +
+      `${floorMb > TARGET_MB.agent ? ` — over the agent's ${TARGET_MB.agent} MB target before any of the agent's own work` : ''}; the agent is ${(mb(judged.after.agent.main) - floorMb).toFixed(0)} MB above it after the requests\n`,
+  );
   // What the same start-up and the same requests cost each process in CPU: a flag that saves memory by working harder shows here.
   process.stdout.write(`\nCPU seconds of the main process: start-up → after the requests (difference)\n| process | ${results.map((r) => r.mode).join(' | ')} |\n|---|${results.map(() => '---|').join('')}\n`);
   for (const role of ROLES) {

@@ -105,7 +105,13 @@ inside() {
   check_supervision
   check_rerun
   [[ ${SLIPWAY_FRESH_SWITCH:-1} == 0 ]] || check_ingress_switch
-  curl -fsS -o /dev/null "${app_auth[@]}" -X DELETE "$app_api" || true
+  # The check's workspace goes (its app with it). Right after the ingress switch the agent may still be coming back
+  # (503 for a few seconds): tried for up to 30 s, so the check leaves nothing on a machine it runs on again.
+  local tries=0
+  until curl -fsS -o /dev/null "${app_auth[@]}" -X DELETE "${app_api%/apps/*}"; do
+    ((++tries < 30)) || { echo "the check's workspace could not be deleted: delete \"Fresh check\" by hand"; break; }
+    sleep 1
+  done
   say "fresh check passed: setup ${took}s to /readyz 200, image app served, every process on $("$SLIPWAY_NODE_DIR/bin/node" --version) from $SLIPWAY_NODE_DIR"
 }
 

@@ -174,7 +174,7 @@ check_rerun() {
 
 json() { "$SLIPWAY_NODE_DIR/bin/node" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);process.stdout.write(String(eval("v"+process.argv[1])??""))})' "$1"; }
 
-# The image app of check_image_app: its host, its API path and the token's headers (it is removed at the end).
+# The image app of check_image_app: its host, its API path and the token's headers (its workspace is deleted at the end).
 app_host='' app_id='' app_api='' app_auth=()
 
 # Signs up, creates a workspace, a token and a web app from the local static image, deploys it

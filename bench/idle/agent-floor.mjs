@@ -23,6 +23,8 @@ const protoLoader = fromProto('@grpc/proto-loader');
 const pino = fromAgent('pino');
 
 const protoRoot = path.join(root, 'proto');
+// LOADER_OPTIONS of packages/proto/src/load.ts (TypeScript, which this file cannot import without a loader that would
+// itself be measured).
 const options = { keepCase: false, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [protoRoot] };
 const files = [...readdirSync(path.join(protoRoot, 'slipway/agent/v1')).map((f) => `slipway/agent/v1/${f}`), 'grpc/health/v1/health.proto'];
 const server = new grpc.Server();

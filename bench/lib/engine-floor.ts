@@ -96,4 +96,3 @@ export async function engineFloor(docker: Docker, o: { image: string; port: numb
     failed,
   };
 }
-

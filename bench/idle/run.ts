@@ -263,7 +263,16 @@ async function fill(base: string, origin: string, failures: string[]): Promise<{
   const email = `apps-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const signup = await call('POST', '/v1/auth/signup', '', { email, password: 'correct horse battery', name: 'Apps' });
   const cookie = signup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const workspaces = await pool(Array.from({ length: Math.ceil(APPS / 4) }, (_, i) => i), CONCURRENCY, async (i) => (await call('POST', '/v1/workspaces', cookie, { name: `apps ${i}` })).json.id as string);
+  const made = await pool(Array.from({ length: Math.ceil(APPS / 4) }, (_, i) => i), CONCURRENCY, async (i) =>
+    call('POST', '/v1/workspaces', cookie, { name: `apps ${i}` }).then((r) => r.json.id as string, (e: Error) => e),
+  );
+  const workspaces = made.filter((w): w is string => typeof w === 'string');
+  const refused = made.find((w): w is Error => w instanceof Error);
+  if (refused) {
+    // Nothing is left behind: each workspace holds a reservation of the server (a run that stopped here once left 25).
+    await pool(workspaces, CONCURRENCY, (ws) => call('DELETE', `/v1/workspaces/${ws}`, cookie).catch(() => undefined));
+    throw new Error(`${made.length - workspaces.length} of ${made.length} workspaces were refused (${refused.message}); with no_capacity, see "Per app" in bench/idle/README.md: the node's offered capacity`);
+  }
   let live = 0;
   await pool(Array.from({ length: APPS }, (_, i) => i), CONCURRENCY, async (i) => {
     try {
@@ -283,11 +292,13 @@ async function fill(base: string, origin: string, failures: string[]): Promise<{
   });
   const removeAll = async () => {
     await pool(workspaces, CONCURRENCY, async (ws) => call('DELETE', `/v1/workspaces/${ws}`, cookie).catch((e: Error) => failures.push(e.message)));
-    const deadline = Date.now() + 180_000;
+    // The engine removes a few containers a second at 1,000 (bench/density): 180 s, or more for more apps.
+    const waitS = Math.max(180, APPS * 0.6);
+    const deadline = Date.now() + waitS * 1000;
     for (;;) {
       const left = (await docker.listContainers({ all: true, filters: { label: ['slipway.workspace'] } })).filter((c) => workspaces.includes(c.Labels['slipway.workspace']!));
       if (!left.length) return;
-      if (Date.now() > deadline) return void failures.push(`${left.length} containers left 180 s after the workspaces were deleted`);
+      if (Date.now() > deadline) return void failures.push(`${left.length} containers left ${waitS} s after the workspaces were deleted`);
       await sleep(1000);
     }
   };

@@ -1,8 +1,10 @@
 // The parsers on file contents captured from this machine (fixtures/README.md says which are real captures).
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   cgroupPathsOf,
+  firstPid,
   parseNetDev,
   parseProcCgroup,
   parseV1Blkio,
@@ -11,6 +13,8 @@ import {
   parseV2CpuStat,
   parseV2IoStat,
   parseV2Memory,
+  readCounters,
+  statValue,
 } from './cgroup';
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
@@ -76,5 +80,50 @@ describe('/proc files', () => {
     expect(cgroupPathsOf(text, 'v2', '/sys/fs/cgroup')?.cpu).toBe(`/sys/fs/cgroup/docker/${id}`);
     expect(cgroupPathsOf('0::/system.slice/docker-abc.scope\n', 'v2')?.memory).toBe('/sys/fs/cgroup/system.slice/docker-abc.scope');
     expect(cgroupPathsOf('0::/x\n', 'v1')).toBeNull();
+  });
+});
+
+describe('statValue (one line of a stat file, no split)', () => {
+  it('finds a key on the first, a middle and a last line without its newline, and never by its suffix', () => {
+    const text = 'cache 10\ninactive_file 7\ntotal_inactive_file 9\nrss 3';
+    expect(statValue(text, 'cache')).toBe(10);
+    expect(statValue(text, 'inactive_file')).toBe(7);
+    expect(statValue(text, 'total_inactive_file')).toBe(9);
+    expect(statValue(text, 'rss')).toBe(3);
+    expect(statValue(text, 'file')).toBeNull();
+    expect(statValue('total_inactive_file 9\n', 'inactive_file')).toBeNull();
+    expect(statValue('usage_usec x\n', 'usage_usec')).toBeNull();
+  });
+});
+
+describe('readCounters and firstPid (a v1 tree and /proc laid out in a folder)', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'cgroup-'));
+    for (const dir of ['cpuacct/c1', 'memory/c1', 'blkio/c1', 'proc/42/net']) mkdirSync(path.join(root, dir), { recursive: true });
+    cpSync(path.join(__dirname, 'fixtures/v1/cpuacct.usage'), path.join(root, 'cpuacct/c1/cpuacct.usage'));
+    cpSync(path.join(__dirname, 'fixtures/v1/memory.usage_in_bytes'), path.join(root, 'memory/c1/memory.usage_in_bytes'));
+    cpSync(path.join(__dirname, 'fixtures/v1/memory.stat'), path.join(root, 'memory/c1/memory.stat'));
+    cpSync(path.join(__dirname, 'fixtures/proc-pid-net-dev'), path.join(root, 'proc/42/net/dev'));
+    writeFileSync(path.join(root, 'cpuacct/c1/cgroup.procs'), '42\n57\n');
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const paths = () => cgroupPathsOf('4:cpuacct:/c1\n5:memory:/c1\n6:blkio:/c1\n', 'v1', root)!;
+
+  it("reads the container's counters from its files at once (no blkio file: no I/O counted)", () => {
+    expect(readCounters(paths(), 42, path.join(root, 'proc'))).toEqual({
+      cpuNs: 23_194_671,
+      memoryBytes: 2_314_240 - 753_664,
+      rxBytes: 806,
+      txBytes: 0,
+      readBytes: 0,
+      writeBytes: 0,
+    });
+    expect(firstPid(paths())).toBe(42);
+  });
+
+  it('throws for a container whose process is gone, and finds no pid in a cgroup that is gone', () => {
+    expect(() => readCounters(paths(), 43, path.join(root, 'proc'))).toThrow(/ENOENT/);
+    expect(firstPid({ ...paths(), procs: path.join(root, 'cpuacct/gone/cgroup.procs') })).toBeNull();
   });
 });

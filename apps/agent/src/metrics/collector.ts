@@ -1,7 +1,9 @@
 // The sampling loop (issue 15): every interval, one listing of the managed containers from the engine, then the
 // kernel's counters of each one read from files (no `docker stats`, which samples twice per call and pinned every
 // core of a peer's machine). Every few minutes, the project folders' sizes. Closed minutes go to the MinuteStore.
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { readlinkSync } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -10,7 +12,7 @@ import type { DockerRuntime } from '../containers/docker.runtime';
 import { HELPER } from '../containers/containers';
 import type { ProjectStorage } from '../storage/storage';
 import { closeMinute, deltaOf, foldCycle, minuteOf, type Baseline, type ContainerSample, type Workload } from './aggregate';
-import { cgroupPathsOf, detectCgroupMode, firstPid, readCounters, type CgroupMode, type CgroupPaths } from './cgroup';
+import { cgroupPathsOf, detectCgroupMode, firstPid, readCounters, type CgroupMode, type CgroupPaths, type ContainerCounters } from './cgroup';
 import { folderSizeMb } from './folder-size';
 import type { CollectorState, MinuteStore } from './minute-store';
 
@@ -27,11 +29,24 @@ const NEW_FOLDER_MS = 60_000;
 export const DEFAULT_METRICS: MetricsSettings = { intervalMs: 10_000, folderIntervalMs: 300_000 };
 
 /**
- * Containers read at once in a cycle (each reading is five to seven small files, or one engine inspect for a container
- * new to the collector). All at once, 1,000 containers held ~6,000 open files and their read buffers together: the
- * agent's RSS grew ~130 MB per cycle at 1,000 apps and malloc kept it (issue 34 item 5); 8 at a time is also faster.
+ * Engine inspects at once in a cycle (one for each container new to the collector). The counters themselves are read
+ * one container after another, synchronously: all at once, 1,000 containers held ~6,000 open files and their read
+ * buffers together (the agent's RSS grew ~130 MB per cycle at 1,000 apps and malloc kept it, issue 34 item 5), and
+ * even 8 at a time through fs/promises was most of what the agent allocated at that size.
  */
 export const READ_CONCURRENCY = 8;
+/** How long a cycle reads counters before it lets the event loop serve (gRPC calls, engine events) again. */
+const SLICE_MS = 5;
+
+/** Resolves at once until SLICE_MS have passed since the last break, then after the event loop has had a turn. */
+function breather(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since <= SLICE_MS) return;
+    await setImmediate();
+    since = performance.now();
+  };
+}
 
 /** The workload of a managed container from its labels; null for the layer's helpers and unlabelled ones. */
 export function workloadOf(labels: Record<string, string>): Workload | null {
@@ -120,24 +135,41 @@ export class MetricsCollector {
     const started = performance.now();
     const containers = (await this.deps.docker.listManaged()).filter((c) => c.state === 'running');
     const atMs = this.now();
-    const samples: ContainerSample[] = [];
-    const seen = new Set<string>();
+    const measured = containers.flatMap((c) => {
+      const workload = workloadOf(c.labels);
+      return workload ? [{ id: c.id, workload }] : [];
+    });
+    const seen = new Set(measured.map((c) => c.id));
+    // A process of each container: from its cgroup when the collector knows it, else (new, or restarted: the engine
+    // made its cgroup anew) asked of the engine, READ_CONCURRENCY at a time.
+    const pids = new Map<string, number>();
+    const unknown: string[] = [];
+    const breathe = breather();
+    for (const { id } of measured) {
+      const p = this.paths.get(id);
+      const pid = p ? firstPid(p) : null;
+      if (pid === null) unknown.push(id);
+      else pids.set(id, pid);
+      await breathe();
+    }
     const bounded = pLimit(READ_CONCURRENCY);
-    await Promise.all(
-      containers.map((c) =>
-        bounded(async () => {
-          const workload = workloadOf(c.labels);
-          if (!workload) return;
-          seen.add(c.id);
-          const reading = await this.read(c.id).catch(() => null);
-          if (!reading) return;
-          const prev: Baseline | undefined = this.state.baselines[c.id];
-          const deltas = deltaOf(prev, reading.identity, atMs, reading.counters, this.maxGapMs);
-          this.state.baselines[c.id] = { identity: reading.identity, atMs, counters: reading.counters };
-          samples.push({ workload, memoryBytes: reading.counters.memoryBytes, deltas });
-        }),
-      ),
-    );
+    const resolveOne = async (id: string) => {
+      const pid = await this.resolve(id).catch(() => null);
+      if (pid !== null) pids.set(id, pid);
+    };
+    await Promise.all(unknown.map((id) => bounded(() => resolveOne(id))));
+    // The counters, read synchronously (cgroup.ts: kernel files, no disk).
+    const samples: ContainerSample[] = [];
+    for (const { id, workload } of measured) {
+      const reading = this.read(id, pids.get(id));
+      if (reading) {
+        const prev: Baseline | undefined = this.state.baselines[id];
+        const deltas = deltaOf(prev, reading.identity, atMs, reading.counters, this.maxGapMs);
+        this.state.baselines[id] = { identity: reading.identity, atMs, counters: reading.counters };
+        samples.push({ workload, memoryBytes: reading.counters.memoryBytes, deltas });
+      }
+      await breathe();
+    }
     for (const id of Object.keys(this.state.baselines)) if (!seen.has(id)) delete this.state.baselines[id];
     for (const id of this.paths.keys()) if (!seen.has(id)) this.paths.delete(id);
 
@@ -168,22 +200,22 @@ export class MetricsCollector {
     return this.exclusive();
   }
 
-  private async read(id: string): Promise<{ identity: string; counters: Awaited<ReturnType<typeof readCounters>> } | null> {
-    let p = this.paths.get(id);
-    let pid = p ? await firstPid(p) : null;
-    if (!p || pid === null) {
-      // New container, or its cgroup is gone (restarted: the engine made it anew): ask the engine for its pid once.
-      const info = await this.deps.docker.inspectContainer(id);
-      if (!info.State.Running || !info.State.Pid) return null;
-      pid = info.State.Pid;
-      const resolved = cgroupPathsOf(await readFile(`/proc/${pid}/cgroup`, 'utf8'), this.mode);
-      if (!resolved) return null;
-      p = resolved;
-      this.paths.set(id, p);
-    }
-    const identity = await readlink(`/proc/${pid}/ns/net`);
+  /** The cgroup files of a container new to the collector (or restarted) from the engine's pid; that pid, or null. */
+  private async resolve(id: string): Promise<number | null> {
+    const info = await this.deps.docker.inspectContainer(id);
+    if (!info.State.Running || !info.State.Pid) return null;
+    const resolved = cgroupPathsOf(await readFile(`/proc/${info.State.Pid}/cgroup`, 'utf8'), this.mode);
+    if (!resolved) return null;
+    this.paths.set(id, resolved);
+    return info.State.Pid;
+  }
+
+  /** One container's counters and network namespace; null (its paths forgotten, resolved again next cycle) when gone. */
+  private read(id: string, pid: number | undefined): { identity: string; counters: ContainerCounters } | null {
+    const p = this.paths.get(id);
+    if (!p || pid === undefined) return null;
     try {
-      return { identity, counters: await readCounters(p, pid) };
+      return { identity: readlinkSync(`/proc/${pid}/ns/net`), counters: readCounters(p, pid) };
     } catch {
       this.paths.delete(id);
       return null;

@@ -247,4 +247,21 @@ asRoot('project folders on loop-mounted ext4 images (LoopExt4Storage)', () => {
     expect(after.folders).toBe(before.folders - 1);
     expect(after.totalMb).toBeGreaterThan(0);
   });
+
+  it("counts the folders' sizes as their records say after creates, a resize and a removal, as a new read of the records does", async () => {
+    // The first call reads the records; the sizes are kept from then on with every record written or removed. (An
+    // instance of its own: `storage` shared the folder with the one of the reboot case, which removed a folder.)
+    const mine = new LoopExt4Storage({ volumesDir, storageDir, logger: silentLogger });
+    const before = await mine.serverDisk();
+    const [a, b] = [app(), app()];
+    await mine.create(a, 32);
+    await mine.create(b, 64);
+    expect(await mine.serverDisk()).toMatchObject({ allocatedMb: before.allocatedMb + 96, folders: before.folders + 2 });
+    await mine.resize(a, 48);
+    await mine.remove(b);
+    const after = await mine.serverDisk();
+    expect(after).toMatchObject({ allocatedMb: before.allocatedMb + 48, folders: before.folders + 1 });
+    const fresh = new LoopExt4Storage({ volumesDir, storageDir, logger: silentLogger });
+    expect(await fresh.serverDisk()).toMatchObject({ allocatedMb: after.allocatedMb, folders: after.folders });
+  });
 });

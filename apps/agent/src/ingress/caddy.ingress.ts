@@ -65,7 +65,7 @@ export class CaddyIngress {
   private readonly owned = new Set<string>();
   private readonly queue = new SerialQueue();
   private readonly watchdog = new Watchdog(
-    () => this.serial(() => this.reconcile()),
+    () => this.serial(() => this.reconcile(false)),
     (e) => this.logger.debug({ err: e.message }, 'ingress reconciliation skipped'),
   );
   private readonly pendingRemovals = new Set<string>();
@@ -94,6 +94,8 @@ export class CaddyIngress {
       now?: () => number;
       /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
       haproxy?: HaproxyMap | null;
+      /** How often the watchdog reads HAProxy's whole map to compare it (MAP_CHECK_MS); between, its worker and entry count. */
+      mapCheckMs?: number;
     } = {},
   ) {
     this.haproxy = o.haproxy ?? null;
@@ -101,6 +103,8 @@ export class CaddyIngress {
 
   /** App routes in HAProxy's map instead of Caddy's config (decision 0040). */
   private readonly haproxy: HaproxyMap | null;
+  /** When HAProxy's whole map was last compared with the wanted routes. */
+  private mapCheckedAt = -Infinity;
 
   private touched(appId: string): void {
     this.changedAt.set(appId, (this.o.now ?? Date.now)());
@@ -309,7 +313,7 @@ export class CaddyIngress {
         }
       }
       await this.save();
-      return this.reconcile();
+      return this.reconcile(true);
     });
   }
 
@@ -322,9 +326,10 @@ export class CaddyIngress {
     this.watchdog.stop();
   }
 
-  private async reconcile(): Promise<{ added: number; removed: number }> {
+  /** `thorough`: HAProxy's whole map compared now (a sync); else when something says it may differ (reconcileMap). */
+  private async reconcile(thorough: boolean): Promise<{ added: number; removed: number }> {
     // HAProxy's map first: it does not depend on Caddy being there.
-    const inMap = this.haproxy ? await this.reconcileMap() : { added: 0, removed: 0 };
+    const inMap = this.haproxy ? await this.reconcileMap(thorough) : { added: 0, removed: 0 };
     const current = (await this.request<CaddyRoute[]>('GET', ROUTES)) ?? [];
     const seen = new Map<string, CaddyRoute>();
     for (const r of current) if (r['@id']?.startsWith('app-')) seen.set(r['@id'].slice(4), r);
@@ -408,9 +413,18 @@ export class CaddyIngress {
    * HAProxy's map made exactly the wanted routes (entries missing or pointing elsewhere set, others removed: the map is
    * this agent's alone), window backends set again when HAProxy's worker changed (a restart or reload forgets them).
    */
-  private async reconcileMap(): Promise<{ added: number; removed: number }> {
+  private async reconcileMap(thorough: boolean): Promise<{ added: number; removed: number }> {
     const map = this.haproxy!;
     const restarted = await map.workerChanged();
+    // The whole map is read when something says it may differ: a sync, a restart (the map file reloaded, the window
+    // backends lost), a change that failed, an entry count other than the wanted one (an entry lost behind this agent's
+    // back), and at least every MAP_CHECK_MS (one changed in place). Not at every tick: 1,000 entries every 2 s were a
+    // tenth of what the agent allocated at 1,000 apps (issue 34).
+    if (!thorough && !restarted && Date.now() - this.mapCheckedAt < (this.o.mapCheckMs ?? MAP_CHECK_MS)) {
+      const wanted = this.domainEntries ? new Set([...this.wanted.values()].map((r) => r.host.toLowerCase())).size + this.domainEntries.size : null;
+      if (wanted !== null && (await map.count()) === wanted) return { added: 0, removed: 0 };
+    }
+    this.mapCheckedAt = Date.now();
     const have = await map.entries();
     let added = 0;
     let removed = 0;
@@ -524,7 +538,15 @@ export class CaddyIngress {
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    return this.queue.run(work);
+    return this.queue.run(async () => {
+      try {
+        return await work();
+      } catch (e) {
+        // A change that failed half-way may have left HAProxy's map unlike the wanted routes: the next tick compares.
+        this.mapCheckedAt = -Infinity;
+        throw e;
+      }
+    });
   }
 
   private async request<T = unknown>(method: string, p: string, body?: unknown): Promise<T | null> {
@@ -536,6 +558,8 @@ export class CaddyIngress {
 
 /** The map key prefix of a custom domain's entry (a `:` never reaches a lookup of the ingress frontend, which cuts the Host at it). */
 const DOMAIN_KEY = 'd:';
+/** How often the watchdog compares HAProxy's whole map with the wanted routes when nothing says it changed. */
+const MAP_CHECK_MS = 30_000;
 
 /** A host name as a map key or value: a DNS name only, nothing a runtime-API command could read otherwise. */
 const MAP_HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;

@@ -185,6 +185,8 @@ describe('the ingress with HAProxy in front: app routes in its map (decision 004
 
   it('holds 5,000 routes and serves them', async () => {
     expect((await haproxy.command('show map')).match(/entry_cnt=(\d+)/)?.[1]).toBe(String(ROUTES));
+    // What the watchdog reads at each tick instead of the whole map.
+    expect(await new HaproxyMap(haproxy.dir).count()).toBe(ROUTES);
     expect((await get(haproxy.port, host('steady'))).body).toBe('up a\n');
     expect((await get(haproxy.port, host('app1'))).body).toBe('up b\n');
     expect((await get(haproxy.port, host('app4998'))).body).toBe('up c\n');
@@ -221,6 +223,8 @@ describe('the ingress with HAProxy in front: app routes in its map (decision 004
   });
 
   it('the watchdog puts back what HAProxy lost: an entry removed behind its back, a settle window after a restart', async () => {
+    // With custom domains' entries known (none here) the watchdog compares the map's entry count at each tick.
+    await ingress.setDomainEntries(new Map());
     ingress.watch(200);
     await haproxy.command(`del map ${haproxy.dir}/ingress.map ${host('steady')}`);
     expect(await eventually(async () => (await get(haproxy.port, host('steady'))).body === 'up a\n')).toBe(true);

@@ -81,6 +81,17 @@ export class HaproxyMap {
     return entries;
   }
 
+  /**
+   * How many entries HAProxy's map holds now, from its list of maps (a line, whatever the number of routes); null when
+   * this HAProxy does not say (before 2.4, no `entry_cnt`).
+   */
+  async count(): Promise<number | null> {
+    const out = await this.command('show map');
+    const line = out.split('\n').find((l) => l.includes(`(${this.mapFile})`));
+    const count = line && /\bentry_cnt=(\d+)/.exec(line)?.[1];
+    return count ? Number(count) : null;
+  }
+
   /** Points window backend `w<n>` at the new release (first) and the previous one (behind it), both in service. */
   async openWindow(n: number, port: number, previousPort: number): Promise<void> {
     for (const line of [

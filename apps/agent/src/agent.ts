@@ -240,6 +240,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     store: minuteStore,
     logger: o.logger,
     settings: { ...DEFAULT_METRICS, ...o.metrics },
+    events,
   });
   await metrics.start();
   server.addService(loadMetricsProto().slipway.agent.v1.Metrics.service, serve<MetricsHandlers>(o.logger, metricsHandlers({ store: minuteStore, collector: metrics, storage })));

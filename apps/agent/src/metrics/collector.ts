@@ -1,13 +1,15 @@
-// The sampling loop (issue 15): every interval, one listing of the managed containers from the engine, then the
-// kernel's counters of each one read from files (no `docker stats`, which samples twice per call and pinned every
-// core of a peer's machine). Every few minutes, the project folders' sizes. Closed minutes go to the MinuteStore.
+// The sampling loop (issue 15): every interval, the kernel's counters of each running managed container read from
+// files (no `docker stats`, which samples twice per call and pinned every core of a peer's machine). Which containers
+// run is followed from the engine's events (a listing when they start again, and every RELIST_MS). Every few minutes,
+// the project folders' sizes. Closed minutes go to the MinuteStore.
 import { readlinkSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { LABELS, type Logger } from '@slipway/core';
+import { LABELS, type ContainerExitEvent, type Logger } from '@slipway/core';
+import type { ContainerEventListener } from '../containers/container-events';
 import type { DockerRuntime } from '../containers/docker.runtime';
 import { HELPER } from '../containers/containers';
 import type { ProjectStorage } from '../storage/storage';
@@ -22,6 +24,12 @@ export interface MetricsSettings {
   /** How often project folders are measured (config SLIPWAY_METRICS_FOLDER_INTERVAL_MS); default 5 min. */
   folderIntervalMs: number;
 }
+
+/**
+ * How often the running containers are listed from the engine although its events say which run: a safety net. A
+ * listing every cycle was 6 MB of JSON a minute at 1,000 apps, and the large strings it left grew V8's heap (issue 34).
+ */
+export const RELIST_MS = 300_000;
 
 /** How soon a running app that has no folder figure yet is measured (at most once per this, whatever the interval). */
 const NEW_FOLDER_MS = 60_000;
@@ -79,6 +87,12 @@ export class MetricsCollector {
   private lastFolderMs = 0;
   private lastCpu: { total: number; idle: number } | null = null;
   private usage: NodeUsage = { cpuTotalMillis: os.cpus().length * 1000, cpuUsedMillis: 0, memoryTotalMb: 0, memoryUsedMb: 0, containers: 0, lastCycleMs: 0 };
+  /** The running managed containers (id → labels) as the engine's events tell; null until a snapshot or a listing. */
+  private running: Map<string, Record<string, string>> | null = null;
+  private listedAtMs = -Infinity;
+  /** The events that arrived while the engine was being listed (null when it is not). */
+  private duringListing: ContainerExitEvent[] | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(
     private readonly deps: {
@@ -89,6 +103,8 @@ export class MetricsCollector {
       store: MinuteStore;
       logger: Logger;
       settings: MetricsSettings;
+      /** The agent's engine events (ContainerEventHub); without, the engine is listed every cycle. */
+      events?: { subscribe(listener: ContainerEventListener): () => void };
       now?: () => number;
     },
   ) {}
@@ -103,6 +119,7 @@ export class MetricsCollector {
     this.mode = await detectCgroupMode();
     const saved = await this.deps.store.loadState();
     if (saved) this.state = { open: saved.open ?? null, baselines: saved.baselines ?? {}, folders: saved.folders ?? {} };
+    this.unsubscribe = this.deps.events?.subscribe(this.follower()) ?? null;
     const tick = () => {
       void this.exclusive()
         .catch((e: Error) => this.deps.logger.warn({ err: e.message }, 'metrics cycle failed'))
@@ -117,6 +134,8 @@ export class MetricsCollector {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     await this.chain;
   }
 
@@ -133,7 +152,7 @@ export class MetricsCollector {
   /** One sampling cycle; public for tests and the benchmark. */
   async cycle(): Promise<void> {
     const started = performance.now();
-    const containers = (await this.deps.docker.listManaged()).filter((c) => c.state === 'running');
+    const containers = await this.runningContainers();
     const atMs = this.now();
     const measured = containers.flatMap((c) => {
       const workload = workloadOf(c.labels);
@@ -154,7 +173,11 @@ export class MetricsCollector {
     }
     const bounded = pLimit(READ_CONCURRENCY);
     const resolveOne = async (id: string) => {
-      const pid = await this.resolve(id).catch(() => null);
+      const pid = await this.resolve(id).catch((e: { statusCode?: number }) => {
+        // Removed: an event the collector missed (the next listing would say so too).
+        if (e.statusCode === 404) this.running?.delete(id);
+        return null;
+      });
       if (pid !== null) pids.set(id, pid);
     };
     await Promise.all(unknown.map((id) => bounded(() => resolveOne(id))));
@@ -200,10 +223,50 @@ export class MetricsCollector {
     return this.exclusive();
   }
 
+  /** Keeps `running` as the engine's events say: a start adds, a die or a removal takes out. */
+  private follower(): ContainerEventListener {
+    return {
+      // The engine's stream was opened (again): what happened while it was not is only in a listing.
+      onSnapshot: () => (this.listedAtMs = -Infinity),
+      onExit: (e) => {
+        this.duringListing?.push(e);
+        this.follow(e);
+      },
+    };
+  }
+
+  private follow(e: ContainerExitEvent): void {
+    if (e.action === 'start') this.running?.set(e.containerId, e.labels);
+    else if (e.action === 'die' || e.action === 'destroy') this.running?.delete(e.containerId);
+  }
+
+  /** The running managed containers: from the events when they are followed, else (and every RELIST_MS) listed. */
+  private async runningContainers(): Promise<{ id: string; labels: Record<string, string> }[]> {
+    if (!this.deps.events) return (await this.deps.docker.listManaged()).filter((c) => c.state === 'running');
+    if (!this.running || this.now() - this.listedAtMs >= RELIST_MS) {
+      // The listing is the engine's state at some moment while it is asked for: the events that came meanwhile are
+      // applied again over it, in order, so none of them is undone by a listing taken before it.
+      this.duringListing = [];
+      try {
+        const listed = await this.deps.docker.listManaged();
+        this.running = new Map(listed.filter((c) => c.state === 'running').map((c) => [c.id, c.labels]));
+        for (const e of this.duringListing) this.follow(e);
+        this.listedAtMs = this.now();
+      } finally {
+        this.duringListing = null;
+      }
+    }
+    return [...this.running].map(([id, labels]) => ({ id, labels }));
+  }
+
   /** The cgroup files of a container new to the collector (or restarted) from the engine's pid; that pid, or null. */
   private async resolve(id: string): Promise<number | null> {
     const info = await this.deps.docker.inspectContainer(id);
-    if (!info.State.Running || !info.State.Pid) return null;
+    if (!info.State.Running || !info.State.Pid) {
+      // Stopped: an event the collector missed or read before the listing that still showed it running.
+      this.running?.delete(id);
+      return null;
+    }
     const resolved = cgroupPathsOf(await readFile(`/proc/${info.State.Pid}/cgroup`, 'utf8'), this.mode);
     if (!resolved) return null;
     this.paths.set(id, resolved);

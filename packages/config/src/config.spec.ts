@@ -14,6 +14,19 @@ describe('loadConfig', () => {
     }).toThrow(TypeError);
   });
 
+  it("reads the backups' time zone when first asked, not at load: ICU's data stays out of a process that never needs it (issue 34)", () => {
+    const asked = jest.spyOn(Intl, 'DateTimeFormat');
+    try {
+      const config = loadConfig('agent', {});
+      expect(asked).not.toHaveBeenCalled();
+      expect(Object.isFrozen(config.backups)).toBe(true);
+      expect(config.backups.timeZone).toBe(new Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(loadConfig('control', { ...base, SLIPWAY_BACKUP_TIMEZONE: 'Europe/Paris' }).backups.timeZone).toBe('Europe/Paris');
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
   it("takes the boot id its supervisor gives, else makes one per load", () => {
     expect(loadConfig('control', { ...base, SLIPWAY_BOOT_ID: '0f6c2f1e-6b1d-4e55-9d4c-3f0d3c7a9b21' }).api.bootId).toBe('0f6c2f1e-6b1d-4e55-9d4c-3f0d3c7a9b21');
     const a = loadConfig('control', base).api.bootId;

@@ -2,6 +2,7 @@ import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { machineTimeZone } from '@slipway/core';
 import { SETTINGS, type Role, type Setting } from './settings';
 
 export { SETTINGS, type Role } from './settings';
@@ -182,7 +183,10 @@ export function loadConfig(role: Role, env: NodeJS.ProcessEnv = process.env): Re
     },
     backups: {
       window: { startHour: v.SLIPWAY_BACKUP_WINDOW_START_HOUR, endHour: v.SLIPWAY_BACKUP_WINDOW_END_HOUR },
-      timeZone: v.SLIPWAY_BACKUP_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+      // Read when the backups' schedule needs it (machineTimeZone: ICU's data stays out of processes that never do).
+      get timeZone(): string {
+        return v.SLIPWAY_BACKUP_TIMEZONE || machineTimeZone();
+      },
       retentionDays: { scheduled: v.SLIPWAY_BACKUP_KEEP_SCHEDULED_DAYS, manual: v.SLIPWAY_BACKUP_KEEP_MANUAL_DAYS, pre_restore: v.SLIPWAY_BACKUP_KEEP_PRE_RESTORE_DAYS },
       localCopies: v.SLIPWAY_BACKUP_LOCAL_COPIES,
     },
@@ -330,7 +334,8 @@ function githubOf(values: Record<string, unknown>, problems: string[]): GithubAp
 
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Buffer.isBuffer(o)) {
-    for (const v of Object.values(o)) deepFreeze(v);
+    // Values only: a getter (a setting read when first needed) is not called here.
+    for (const d of Object.values(Object.getOwnPropertyDescriptors(o))) if ('value' in d) deepFreeze(d.value);
     Object.freeze(o);
   }
   return o;

@@ -5,6 +5,20 @@ import type { ProjectStorage } from '../storage/storage';
 import { DEFAULT_METRICS, MetricsCollector, READ_CONCURRENCY, RELIST_MS, workloadOf } from './collector';
 import type { MinuteStore } from './minute-store';
 
+/** A collector over an engine double, with no folders and a store that keeps nothing. */
+function collectorOver(docker: object, extra: Partial<ConstructorParameters<typeof MetricsCollector>[0]> = {}): MetricsCollector {
+  const store = { loadState: async () => null, saveState: async () => undefined, append: async () => undefined };
+  return new MetricsCollector({
+    docker: docker as unknown as DockerRuntime,
+    storage: { usageAll: async () => new Map() } as unknown as ProjectStorage,
+    volumesDir: '/nonexistent',
+    store: store as unknown as MinuteStore,
+    logger: pino({ level: 'silent' }),
+    settings: DEFAULT_METRICS,
+    ...extra,
+  });
+}
+
 describe('workloadOf (which workload a managed container measures for)', () => {
   it('measures apps and any managed database by their labels, never the layer helpers or unlabelled containers', () => {
     expect(workloadOf({ 'slipway.workspace': 'w1', 'slipway.app': 'a1', 'slipway.deployment': 'd1' })).toEqual({ kind: 'app', targetId: 'a1', workspaceId: 'w1' });
@@ -41,15 +55,7 @@ describe('MetricsCollector.cycle at many containers', () => {
         return { State: { Running: false, Pid: 0 } };
       },
     };
-    const store = { loadState: async () => null, saveState: async () => undefined, append: async () => undefined };
-    const collector = new MetricsCollector({
-      docker: docker as unknown as DockerRuntime,
-      storage: { usageAll: async () => new Map() } as unknown as ProjectStorage,
-      volumesDir: '/nonexistent',
-      store: store as unknown as MinuteStore,
-      logger: pino({ level: 'silent' }),
-      settings: DEFAULT_METRICS,
-    });
+    const collector = collectorOver(docker);
     await collector.cycle();
     expect(inspected.sort()).toEqual(containers.map((c) => c.id).sort());
     expect(most).toBe(READ_CONCURRENCY);
@@ -79,13 +85,7 @@ describe('MetricsCollector: which containers run, from the engine events', () =>
     };
     let listener: ContainerEventListener | null = null;
     let now = 1_000_000;
-    const store = { loadState: async () => null, saveState: async () => undefined, append: async () => undefined };
-    const collector = new MetricsCollector({
-      docker: docker as unknown as DockerRuntime,
-      storage: { usageAll: async () => new Map() } as unknown as ProjectStorage,
-      volumesDir: '/nonexistent',
-      store: store as unknown as MinuteStore,
-      logger: pino({ level: 'silent' }),
+    const collector = collectorOver(docker, {
       settings: { ...DEFAULT_METRICS, intervalMs: 3_600_000 },
       events: { subscribe: (l) => ((listener = l), () => (listener = null)) },
       now: () => now,

@@ -66,7 +66,8 @@ export class PlanService {
       limits: effectiveLimits(state),
       usage: state.usage,
       overQuota: isOverQuota(state),
-      hasExtras: w.extras.cpuMillis > 0 || w.extras.memoryMb > 0 || w.extras.members > 0,
+      // From the same read as the limits (the workspace of the request's access may be a moment older: decision 0041).
+      hasExtras: state.extras.cpuMillis > 0 || state.extras.memoryMb > 0 || state.extras.members > 0,
       minimums: plan.minimums as Minimums,
     };
   }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { DomainCheckService } from '@slipway/core';
 import { createJobStores } from '@slipway/db';
@@ -29,9 +30,24 @@ interface DomainView {
   certificate: { status: string; issuer: string | null; notAfter: string | null; error: string | null };
 }
 
+/**
+ * Caddy's admin API, one connection per request (as the agent's own `caddyRequest`): a change of Caddy's config can
+ * close the idle connection a pooled `fetch` would reuse ("other side closed", CI run 14).
+ */
+const admin = (method: string, p: string) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(`${TEST_SERVICES.caddyAdminUrl}${p}`, { method, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 const caddy = async (path: string): Promise<unknown> => {
-  const res = await fetch(`${TEST_SERVICES.caddyAdminUrl}${path}`);
-  return res.ok ? res.json() : null;
+  const res = await admin('GET', path);
+  return res.status >= 200 && res.status < 300 ? JSON.parse(res.text) : null;
 };
 /** The ids of the Caddy objects (routes, policies) whose JSON names `hostname`. */
 const holding = (v: unknown, hostname: string): string[] =>
@@ -128,7 +144,7 @@ describe('custom domains (dnsmasq, Pebble, Caddy)', () => {
   /** Takes what serves `hostname` out of Caddy (and HAProxy's map) behind the agent's back, as a restart of them would. */
   const lose = async (hostname: string) => {
     const { routes, policies } = await serving(hostname);
-    for (const id of [...routes, ...policies]) await fetch(`${TEST_SERVICES.caddyAdminUrl}/id/${id}`, { method: 'DELETE' });
+    for (const id of [...routes, ...policies]) await admin('DELETE', `/id/${id}`);
     if (p.agent.haproxy) await p.agent.haproxy.command(`del map ${mapFile()} d:${hostname}`);
     return { routes, policies };
   };

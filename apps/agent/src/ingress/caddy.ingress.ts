@@ -421,7 +421,8 @@ export class CaddyIngress {
     // back), and at least every MAP_CHECK_MS (one changed in place). Not at every tick: 1,000 entries every 2 s were a
     // tenth of what the agent allocated at 1,000 apps (issue 34).
     if (!thorough && !restarted && Date.now() - this.mapCheckedAt < (this.o.mapCheckMs ?? MAP_CHECK_MS)) {
-      const wanted = this.domainEntries ? new Set([...this.wanted.values()].map((r) => r.host.toLowerCase())).size + this.domainEntries.size : null;
+      // One entry per app (no two apps share a host) and per custom domain.
+      const wanted = this.domainEntries ? this.wanted.size + this.domainEntries.size : null;
       if (wanted !== null && (await map.count()) === wanted) return { added: 0, removed: 0 };
     }
     this.mapCheckedAt = Date.now();

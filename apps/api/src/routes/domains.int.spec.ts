@@ -4,12 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { DomainCheckService } from '@slipway/core';
 import { createJobStores } from '@slipway/db';
 import { DomainsPool } from '@slipway/proto';
-import { createWorkspace, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
+import { createWorkspace, requestFresh, signUp, TEST_SERVICES, type ApiClient } from '@slipway/testing';
 import { getVia, startTestAcme, type TestAcme } from '@slipway/testing/acme';
 import { TEST_INGRESS_HAPROXY } from '@slipway/testing/haproxy';
 import { requires } from '@slipway/testing/skips';
@@ -30,24 +29,11 @@ interface DomainView {
   certificate: { status: string; issuer: string | null; notAfter: string | null; error: string | null };
 }
 
-/**
- * Caddy's admin API, one connection per request (as the agent's own `caddyRequest`): a change of Caddy's config can
- * close the idle connection a pooled `fetch` would reuse ("other side closed", CI run 14).
- */
-const admin = (method: string, p: string) =>
-  new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request(`${TEST_SERVICES.caddyAdminUrl}${p}`, { method, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** Caddy's admin API on a fresh connection each time (`requestFresh`): a config change closes idle ones (CI run 14). */
+const admin = (method: string, p: string) => requestFresh(`${TEST_SERVICES.caddyAdminUrl}${p}`, { method });
 const caddy = async (path: string): Promise<unknown> => {
   const res = await admin('GET', path);
-  return res.status >= 200 && res.status < 300 ? JSON.parse(res.text) : null;
+  return res.status >= 200 && res.status < 300 ? JSON.parse(res.body) : null;
 };
 /** The ids of the Caddy objects (routes, policies) whose JSON names `hostname`. */
 const holding = (v: unknown, hostname: string): string[] =>

@@ -1,5 +1,5 @@
 import { silentLogger } from '@slipway/testing/logger';
-import { appCacheRecords, BuildCaches, cacheBoundBytes, cacheIdOf, cacheMarker, cacheVerdict, pruneFilterOf, type CacheEngine, type CacheRecord } from './build-cache';
+import { appCacheRecords, appsNamedIn, BuildCaches, cacheBoundBytes, cacheIdOf, cacheMarker, cacheVerdict, pruneFilterOf, type CacheEngine, type CacheRecord } from './build-cache';
 import { failureReason } from './failure-reason';
 
 const MB = 1024 * 1024;
@@ -63,15 +63,19 @@ describe("an app's cache records", () => {
 /** The engine's two calls, recorded: df answers `records`, a prune removes the record its filter names. */
 function engine(records: CacheRecord[]) {
   const pruned: string[] = [];
+  const listings = { count: 0 };
   const e: CacheEngine = {
-    df: () => Promise.resolve({ BuildCache: records.filter((r) => !pruned.includes(r.ID)) }),
+    df: () => {
+      listings.count += 1;
+      return Promise.resolve({ BuildCache: records.filter((r) => !pruned.includes(r.ID)) });
+    },
     pruneBuilder: (o) => {
       const id = (JSON.parse(o.filters) as { id: [string] }).id[0].slice(1, -1);
       pruned.push(id);
       return Promise.resolve({ SpaceReclaimed: records.find((r) => r.ID === id)?.Size ?? 0 });
     },
   };
-  return { e, pruned };
+  return { e, pruned, listings };
 }
 
 describe('BuildCaches', () => {
@@ -112,5 +116,31 @@ describe('BuildCaches', () => {
     expect(pruned).toEqual(['w1t348vdydt6dpz56adaecjgg', 't0ws5hqwkqn83o2i9dd76z5lm', 'bu1ldbu1ldbu1ldbu1ldbu1l2', 'c0pyc0pyc0pyc0pyc0pyc0py1', 'h2wngsgiejzxvfh2u9ebwkz6o']);
     await expect(new BuildCaches(e, silentLogger).remove([OTHER])).resolves.toEqual({ records: 1, bytes: 224 * MB });
     await expect(new BuildCaches(e, silentLogger).remove([])).resolves.toEqual({ records: 0, bytes: 0 });
+  });
+  it("removal of apps never built here asks the engine's listing once, at the first removal, and prunes nothing", async () => {
+    const { e, pruned, listings } = engine(RECORDS);
+    const caches = new BuildCaches(e, silentLogger);
+    const IMAGE_APP = '9b2d4e6f-1a3c-4e5f-8a7b-0c1d2e3f4a5b';
+    await expect(caches.remove([IMAGE_APP])).resolves.toEqual({ records: 0, bytes: 0 });
+    await expect(caches.remove([IMAGE_APP, 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f'])).resolves.toEqual({ records: 0, bytes: 0 });
+    expect(listings.count).toBe(1);
+    expect(pruned).toEqual([]);
+    // An app the first listing named: its records listed again and pruned; then it is known to have none.
+    await expect(caches.remove([OTHER])).resolves.toEqual({ records: 1, bytes: 224 * MB });
+    await caches.remove([OTHER]);
+    expect(listings.count).toBe(2);
+  });
+  it('an app built after the first listing has its records pruned at its removal', async () => {
+    const records: CacheRecord[] = [];
+    const { e, pruned } = engine(records);
+    const caches = new BuildCaches(e, silentLogger);
+    await caches.remove([OTHER]); // the listing, before the app's first build
+    caches.using(APP);
+    records.push(...RECORDS);
+    await expect(caches.remove([APP])).resolves.toEqual({ records: 3, bytes: 415 * MB });
+    expect(pruned).toEqual(['w1t348vdydt6dpz56adaecjgg', 't0ws5hqwkqn83o2i9dd76z5lm', 'h2wngsgiejzxvfh2u9ebwkz6o']);
+  });
+  it('names the apps of the records from their markers, whatever the record type', () => {
+    expect([...appsNamedIn(RECORDS)].sort()).toEqual([OTHER, APP].sort());
   });
 });

@@ -131,9 +131,28 @@ export function formatMb(bytes: number): string {
 
 type Emit = (line: string) => void;
 
+/** The apps whose marker the records name (any record made by a RUN step with an app's cache mount). */
+export function appsNamedIn(records: readonly CacheRecord[] | null | undefined): Set<string> {
+  const apps = new Set<string>();
+  const marker = new RegExp(` -c ${cacheMarker(cacheIdOf('(?<app>[0-9a-f-]+)'))}`);
+  for (const r of records ?? []) {
+    const app = typeof r.Description === 'string' ? marker.exec(r.Description)?.groups?.app : undefined;
+    if (app) apps.add(app);
+  }
+  return apps;
+}
+
 /** The engine's records of apps' BuildKit caches: measured and bounded after a build, removed with the app. */
 export class BuildCaches {
   private readonly engine: CacheEngine;
+  /**
+   * The apps this engine may hold records of: those named in one listing (made at the first removal after the agent
+   * started) and every app built since. `GET /system/df` lists every container, image and volume of the engine with
+   * its size as well: asked at each app's removal, a teardown of 1,000 apps (most never built here: image apps) asked
+   * it 1,000 times, each answer ~1 MB, the agent's largest allocation at that moment.
+   */
+  private listed: Promise<Set<string>> | null = null;
+  private readonly builtSince = new Set<string>();
 
   constructor(
     engine: CacheEngine | string,
@@ -178,11 +197,33 @@ export class BuildCaches {
    * layers made on those, pruned one by one, children before parents (the engine prunes no record another is made on).
    */
   async remove(appIds: readonly string[]): Promise<{ records: number; bytes: number }> {
-    if (!appIds.length) return { records: 0, bytes: 0 };
+    const listed = await this.appsWithRecords();
+    const built = appIds.filter((id) => listed.has(id) || this.builtSince.has(id));
+    if (!built.length) return { records: 0, bytes: 0 };
     const all = (await this.engine.df()).BuildCache ?? [];
-    const ordered = appRecordsForRemoval(all, appIds);
+    const ordered = appRecordsForRemoval(all, built);
     const bytes = await this.prune(ordered);
+    for (const id of built) {
+      listed.delete(id);
+      this.builtSince.delete(id);
+    }
     return { records: ordered.length, bytes };
+  }
+
+  /** Before a build of the app with its cache mounts: its records are looked for when it is removed. */
+  using(appId: string): void {
+    this.builtSince.add(appId);
+  }
+
+  private appsWithRecords(): Promise<Set<string>> {
+    this.listed ??= this.engine.df().then(
+      (d) => appsNamedIn(d.BuildCache),
+      (e: unknown) => {
+        this.listed = null; // asked again at the next removal
+        throw e;
+      },
+    );
+    return this.listed;
   }
 
   private async prune(records: readonly CacheRecord[]): Promise<number> {

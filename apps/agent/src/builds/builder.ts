@@ -149,6 +149,7 @@ export class Builder {
       for (const r of [...applied.lines, ...plan.reasons]) emit(r);
       const labels = { [LABELS.workspace]: req.workspaceId, [LABELS.app]: req.appId, [LABELS.deployment]: req.deploymentId };
       const buildkit = (await this.engine(emit)) === 'buildkit';
+      if (buildkit) this.o.caches?.using(req.appId);
       const variables = req.variables ?? [];
       const generated = dockerfileFor(plan, {
         images: this.o.images,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SYSTEM_PATH } from '../storage/run';
 import { BuildError } from './extract';
 import { failureReason } from './failure-reason';
 
@@ -42,7 +43,7 @@ export async function buildWithBuildKit(o: BuildKitRun, emit: Emit): Promise<str
   const child = spawn(o.dockerCli, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     // Nothing of the agent's environment: the CLI's own settings only (its config under the user's home).
-    env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: os.homedir(), DOCKER_BUILDKIT: '1', DOCKER_HOST: `unix://${o.dockerSocket}` },
+    env: { PATH: SYSTEM_PATH, HOME: os.homedir(), DOCKER_BUILDKIT: '1', DOCKER_HOST: `unix://${o.dockerSocket}` },
   });
   const steps = new Map<string, string>();
   const output = new Map<string, string[]>();
@@ -195,7 +196,7 @@ export async function engineCgroupDriver(dockerCli: string, dockerSocket: string
 function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ out: string; error: string | null }> {
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: os.homedir(), ...env } });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: SYSTEM_PATH, HOME: os.homedir(), ...env } });
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

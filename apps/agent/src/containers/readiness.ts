@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { plainRequest } from '../plain-http';
+import { SYSTEM_PATH } from '../storage/run';
 
 /**
  * When a started container counts as ready. An HTTP or TCP probe runs inside the container's own network namespace against
@@ -110,7 +111,7 @@ export class NamespaceProbe {
 
   private constructor(pid: number) {
     this.child = spawn('nsenter', ['--target', String(pid), '--net', '--', process.execPath, '-e', PROBE_SCRIPT], {
-      env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' },
+      env: { PATH: SYSTEM_PATH },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';

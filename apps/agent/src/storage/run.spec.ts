@@ -1,11 +1,11 @@
-import { CommandError, run } from './run';
+import { CommandError, run, SYSTEM_PATH } from './run';
 
 describe('run', () => {
   it("gives the tool only PATH and C messages: none of the agent's own variables", async () => {
     process.env.SLIPWAY_TEST_SECRET = 'not for mkfs';
     try {
       const env = (await run(['env'])).trim().split('\n').sort();
-      expect(env).toEqual(['LC_ALL=C', `PATH=${process.env.PATH}`]);
+      expect(env).toEqual(['LC_ALL=C', `PATH=${SYSTEM_PATH}`]);
     } finally {
       delete process.env.SLIPWAY_TEST_SECRET;
     }

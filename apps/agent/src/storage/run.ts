@@ -11,12 +11,15 @@ export class CommandError extends Error {
   }
 }
 
+/** Where the system's tools are: the PATH of every process the agent starts (never the agent's own PATH). */
+export const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
 /**
  * The tools' whole environment: where they are, and C messages (stderr is matched in English: "busy", "Bad option").
  * None of the agent's own variables (its settings, secrets among them) reach mount or mkfs; and Node copies the
  * environment it is given at each spawn, the agent's second-largest garbage in a burst of deployments with all of it.
  */
-const TOOL_ENV = { PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C' };
+const TOOL_ENV = { PATH: SYSTEM_PATH, LC_ALL: 'C' };
 
 /** Runs argv[0] with argv[1..] (never through a shell) and resolves with its stdout. */
 export function run(argv: readonly string[], timeoutMs = 120_000): Promise<string> {

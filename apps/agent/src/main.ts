@@ -1,6 +1,6 @@
 // slipway-agent: `run` serves the gRPC API of this server; `join --url URL --token TOKEN` enrolls it.
 import { parseArgs } from 'node:util';
-import { ConfigError, createLogger, loadConfig } from '@slipway/config';
+import { ConfigError, createLogger, keepMemoryReducerWorking, loadConfig } from '@slipway/config';
 import { NotEnrolledError, startAgent } from './agent';
 import { join, JoinError } from './node/join';
 import { advertisedAddress } from './node/node-info';
@@ -64,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const config = loadConfig('agent');
     const logger = createLogger('agent', config.log.level);
+    keepMemoryReducerWorking();
     let agent;
     try {
       agent = await startAgent({

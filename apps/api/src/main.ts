@@ -1,6 +1,6 @@
 // Composition root of the control plane: settings, database, Redis, routes; graceful shutdown.
 import { once } from 'node:events';
-import { ConfigError, createLogger, loadConfig } from '@slipway/config';
+import { ConfigError, createLogger, keepMemoryReducerWorking, loadConfig } from '@slipway/config';
 import { dependencyWarnings, PlanCatalogConflict } from '@slipway/core';
 import { createAgentRepositories, createDb, createSqlPool, migrate, ReadCache } from '@slipway/db';
 import { CertificateAuthority } from '@slipway/pki';
@@ -19,6 +19,7 @@ import { agentGateways, apiRouter, createServices, settingsDeps } from './servic
 async function main() {
   const config = loadConfig('control');
   const logger = createLogger('api', config.log.level);
+  keepMemoryReducerWorking();
   const migrations = await migrate(config.database.url);
   if (migrations.applied.length) logger.info({ applied: migrations.applied }, 'migrations applied');
 

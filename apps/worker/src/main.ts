@@ -1,11 +1,12 @@
 // The worker process: migrations, then one BullMQ Worker per queue; SIGTERM lets running jobs finish.
-import { ConfigError, createLogger, loadConfig } from '@slipway/config';
+import { ConfigError, createLogger, keepMemoryReducerWorking, loadConfig } from '@slipway/config';
 import { migrate } from '@slipway/db';
 import { startWorkerRuntime } from './runtime';
 
 async function main() {
   const config = loadConfig('control');
   const logger = createLogger('worker', config.log.level);
+  keepMemoryReducerWorking();
   const migrations = await migrate(config.database.url);
   if (migrations.applied.length) logger.info({ applied: migrations.applied }, 'migrations applied');
   const runtime = await startWorkerRuntime(config, logger);

@@ -341,3 +341,4 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 export { createLogger } from './logger';
+export { keepMemoryReducerWorking } from './memory-reducer';

@@ -121,6 +121,9 @@ describe('BuildCaches', () => {
     const { e, pruned, listings } = engine(RECORDS);
     const caches = new BuildCaches(e, silentLogger);
     const IMAGE_APP = '9b2d4e6f-1a3c-4e5f-8a7b-0c1d2e3f4a5b';
+    // A teardown of no apps (a workspace with databases only) asks nothing.
+    await expect(caches.remove([])).resolves.toEqual({ records: 0, bytes: 0 });
+    expect(listings.count).toBe(0);
     await expect(caches.remove([IMAGE_APP])).resolves.toEqual({ records: 0, bytes: 0 });
     await expect(caches.remove([IMAGE_APP, 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f'])).resolves.toEqual({ records: 0, bytes: 0 });
     expect(listings.count).toBe(1);

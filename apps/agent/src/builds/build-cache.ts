@@ -197,6 +197,7 @@ export class BuildCaches {
    * layers made on those, pruned one by one, children before parents (the engine prunes no record another is made on).
    */
   async remove(appIds: readonly string[]): Promise<{ records: number; bytes: number }> {
+    if (!appIds.length) return { records: 0, bytes: 0 };
     const listed = await this.appsWithRecords();
     const built = appIds.filter((id) => listed.has(id) || this.builtSince.has(id));
     if (!built.length) return { records: 0, bytes: 0 };

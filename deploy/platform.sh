@@ -23,7 +23,7 @@ command_of() {
   case $1 in
     api) echo "$node $REPO_ROOT/apps/api/dist/main.js" ;;
     worker) echo "$node $REPO_ROOT/apps/worker/dist/main.js" ;;
-    agent) echo "$node $REPO_ROOT/apps/agent/dist/main.js run" ;;
+    agent) echo "env ${SLIPWAY_AGENT_ENV[*]} $node $REPO_ROOT/apps/agent/dist/main.js run" ;;
   esac
 }
 

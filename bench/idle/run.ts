@@ -33,16 +33,22 @@ const text = (name: string): string | undefined => {
 /** Heap snapshots of each process (V8's --heapsnapshot-signal) at each measuring point go there; bench/idle/heap-diff.ts compares two. */
 const HEAP_DIR = text('heap') ? path.resolve(text('heap')!) : null;
 const HEAP_ROLES = (text('heap-roles') ?? 'agent,worker').split(',');
-/** The V8 flags the platform's processes run with: SLIPWAY_NODE_FLAGS in deploy/lib/services.sh (platform.sh, the units). */
-function platformFlags(): string {
-  const m = /^SLIPWAY_NODE_FLAGS=\(([^)]*)\)/m.exec(readFileSync(path.join(ROOT, 'deploy/lib/services.sh'), 'utf8'));
-  if (!m) throw new Error('no SLIPWAY_NODE_FLAGS=(…) line in deploy/lib/services.sh');
+/** A `NAME=(…)` list of deploy/lib/services.sh (platform.sh and the units start the processes with it). */
+function servicesList(name: string): string {
+  const m = new RegExp(`^${name}=\\(([^)]*)\\)`, 'm').exec(readFileSync(path.join(ROOT, 'deploy/lib/services.sh'), 'utf8'));
+  if (!m) throw new Error(`no ${name}=(…) line in deploy/lib/services.sh`);
   return m[1]!;
 }
+/** The V8 flags the platform's processes run with: SLIPWAY_NODE_FLAGS. */
+const platformFlags = () => servicesList('SLIPWAY_NODE_FLAGS');
 const flagList = (t: string) => t.split(/\s+/).filter(Boolean);
 /** The compiled processes' V8 flags: the platform's unless told otherwise (to measure others). */
 const FLAGS = flagList(text('flags') ?? platformFlags());
 const AGENT_FLAGS = text('agent-flags') === undefined ? FLAGS : flagList(text('agent-flags')!);
+/** The agent's environment beyond its settings (SLIPWAY_AGENT_ENV, e.g. MALLOC_ARENA_MAX=2), or --agent-env's ('' for none). */
+const AGENT_ENV: Record<string, string> = Object.fromEntries(
+  flagList(text('agent-env') ?? servicesList('SLIPWAY_AGENT_ENV')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 /** The --base-root bundles' flags (default: the same), e.g. the flags that checkout's platform ran with. */
 const BASE_FLAGS = text('base-flags') === undefined ? FLAGS : flagList(text('base-flags')!);
 const WANTED_MODES = (text('modes') ?? 'tsx,compiled').split(',');
@@ -312,7 +318,7 @@ async function runMode(mode: Mode, env: Record<string, string>): Promise<ModeRes
   try {
     for (const role of ROLES) {
       const [cmd, ...args] = mode.argv(role);
-      const child = spawn(cmd!, args, { cwd: ROOT, env: { ...process.env, ...env, ...HEAP_ENV }, detached: true, stdio: 'ignore' });
+      const child = spawn(cmd!, args, { cwd: ROOT, env: { ...process.env, ...env, ...(role === 'agent' ? AGENT_ENV : {}), ...HEAP_ENV }, detached: true, stdio: 'ignore' });
       children.set(role, child);
       // The worker and the agent enroll against a listening API.
       if (role === 'api') await waitFor(`${base}/healthz`, 60);
@@ -390,7 +396,7 @@ async function main() {
   const cell = (r: ModeResult, role: Role) => `${mb(r.startup[role].main).toFixed(0)} → ${mb(r.after[role].main).toFixed(0)} (tree ${mb(r.after[role].tree).toFixed(0)})`;
   const judged = results[results.length - 1]!;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  process.stdout.write(`\nRSS in MB, after start-up → after the requests (tree: with helper processes), Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}, flags ${FLAGS.join(' ')} (agent ${AGENT_FLAGS.join(' ')}${BASE_ROOT ? `; base ${BASE_FLAGS.join(' ')}` : ''}), load ${load}\n`);
+  process.stdout.write(`\nRSS in MB, after start-up → after the requests (tree: with helper processes), Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}, flags ${FLAGS.join(' ')} (agent ${AGENT_FLAGS.join(' ')}${Object.keys(AGENT_ENV).length ? `, ${Object.entries(AGENT_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}${BASE_ROOT ? `; base ${BASE_FLAGS.join(' ')}` : ''}), load ${load}\n`);
   process.stdout.write(`| process | target | ${results.map((r) => r.mode).join(' | ')} | target met (${judged.mode}) |\n|---|---|${results.map(() => '---|').join('')}---|\n`);
   const failed = results.filter((r) => r.failures.length);
   for (const role of ROLES) {

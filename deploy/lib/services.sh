@@ -30,6 +30,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/units.sh"
 # malloc arena, the worker idles ~10-20 MB smaller, no CPU difference measured (decision 0042). bench/idle reads this line.
 # shellcheck disable=SC2034 # used by platform.sh and units.sh
 SLIPWAY_NODE_FLAGS=(--max-semi-space-size=4 --v8-pool-size=2)
+# The agent's environment beyond its settings: two malloc arenas, not glibc's eight per core. Its threads (libuv's
+# file system pool, V8's helpers) each kept an arena of their own garbage: at 1,000 apps 115 MB against 121 in
+# bench/idle (decision 0042). The API and the worker keep glibc's default (the same setting made them no smaller).
+# platform.sh, units.sh and bench/idle read this line.
+# shellcheck disable=SC2034 # used by platform.sh and units.sh
+SLIPWAY_AGENT_ENV=(MALLOC_ARENA_MAX=2)
 
 say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -44,7 +44,7 @@ install_units() {
   declare -A texts=(
     [api]=$(unit_text api 'Slipway API (control plane)' 'postgresql.service redis-server.service' "$node" "$REPO_ROOT/apps/api/dist/main.js")
     [worker]=$(unit_text worker 'Slipway workers' 'postgresql.service redis-server.service slipway-api.service' "$node" "$REPO_ROOT/apps/worker/dist/main.js")
-    [agent]=$(unit_text agent 'Slipway agent (Docker, the ingress, files of this server)' "docker.service slipway-caddy.service$([[ $SLIPWAY_INGRESS == haproxy ]] && echo ' slipway-haproxy.service')" "$node" "$REPO_ROOT/apps/agent/dist/main.js" run)
+    [agent]=$(unit_text agent 'Slipway agent (Docker, the ingress, files of this server)' "docker.service slipway-caddy.service$([[ $SLIPWAY_INGRESS == haproxy ]] && echo ' slipway-haproxy.service')" /usr/bin/env "${SLIPWAY_AGENT_ENV[@]}" "$node" "$REPO_ROOT/apps/agent/dist/main.js" run)
   )
   for name in api worker agent; do
     file=/etc/systemd/system/slipway-$name.service

@@ -370,7 +370,13 @@ describe('image apps end to end: deploy, ingress through Caddy, variables, stop/
     // Within a minute of going live: reported on the deployment too, with its last lines in the deployment's log.
     const release = await waitUntil(async () => (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}`)).body, (r) => r.status === 'crashed', 30_000, 'the deployment to be crashed');
     expect(release.failureReason).toMatch(/^The container exited on its own with code 3 \d+ s after going live$/);
-    const log = (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}/logs`)).body.data.map((l: { text: string }) => l.text);
+    // The crash watch writes the deployment's lines just after its status: a client polling the log sees them.
+    const log = await waitUntil(
+      async () => (await client.get(`${appsPath()}/${res.body.id}/deployments/${d.id}/logs`)).body.data.map((l: { text: string }) => l.text) as string[],
+      (lines) => lines.includes(`Crashed: ${release.failureReason}`),
+      10_000,
+      'the crash in the deployment log',
+    );
     expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'boom: giving up']));
     expect((await client.get(`${appsPath()}/${res.body.id}`)).body.currentDeployment).toMatchObject({ id: d.id, status: 'crashed' });
   });

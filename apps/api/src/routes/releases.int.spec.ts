@@ -226,7 +226,8 @@ describe('bad releases over a good one never leave a failed request (real Docker
     expect(['live', 'crashed']).toContain(d.status);
     const release = await waitUntil(async () => (await client.get(`${appsPath()}/${app.id}/deployments/${d.id}`)).body, (r) => r.status === 'crashed', 30_000, 'the deployment to be crashed');
     expect(release.failureReason).toMatch(/^The container exited on its own with code 5 \d+ s after going live$/);
-    const log = ((await client.get(`${appsPath()}/${app.id}/deployments/${d.id}/logs`)).body.data as { text: string }[]).map((l) => l.text);
+    // The crash watch writes the deployment's lines just after its status.
+    const log = await logOnce(app.id, d.id, (lines) => lines.includes(`Crashed: ${release.failureReason}`), 'the crash in the log');
     expect(log).toEqual(expect.arrayContaining([`Crashed: ${release.failureReason}`, 'exiting after 9000 ms on purpose']));
     const after = (await client.get(`${appsPath()}/${app.id}`)).body;
     expect(after).toMatchObject({ status: 'crashed', statusDetail: { exitCode: 5 }, currentDeployment: { id: d.id, status: 'crashed' } });

@@ -61,12 +61,15 @@ export async function engineFloor(docker: Docker, o: { image: string; port: numb
         tmpfs: { '/tmp': 64 },
         port: o.publish ? { container: o.port, host: 0 } : null,
       };
+      let created: Docker.Container | null = null;
       try {
-        const c = await docker.createContainer(createOptions(spec, { networkId: networks[i % o.workspaces]!, platformId: 'bench-engine-floor' }));
-        await c.start();
-        return c.id;
+        created = await docker.createContainer(createOptions(spec, { networkId: networks[i % o.workspaces]!, platformId: 'bench-engine-floor' }));
+        await created.start();
+        return created.id;
       } catch {
         failed++;
+        // One that was created but did not start is not left on the engine for the runs after.
+        await created?.remove({ force: true }).catch(() => undefined);
         return null;
       } finally {
         ended[i] = performance.now();
